@@ -1,0 +1,382 @@
+//! A game in progress: its rules, start, actions and positions, with the pie rule and the handicap opening.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::PlayError;
+use crate::position::{Move, Outcome, Position};
+use crate::rules::Rules;
+use crate::side::{ByPlayer, Side};
+
+/// A house named by its side and 0-based index (written `S3`, `N1`: side letter and house number).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HouseRef {
+    /// The side the house is on.
+    pub side: Side,
+    /// The 0-based house index from that side's house 1.
+    pub index: u8,
+}
+
+impl fmt::Display for HouseRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.side.letter(), self.index + 1)
+    }
+}
+
+/// One thing a player does in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Sow one of the mover's houses.
+    Sow(Move),
+    /// Pie rule: the second player takes over the first player's side instead of moving.
+    Swap,
+    /// Handicap opening: the second player moves one seed from one house to another before play.
+    Handicap {
+        /// The house the seed is taken from.
+        from: HouseRef,
+        /// The house the seed is put into.
+        to: HouseRef,
+    },
+    /// Handicap opening: the second player leaves the board as it is.
+    Keep,
+}
+
+impl fmt::Display for Action {
+    /// Writes the action as records write it: a house number, `swap`, `S3>N2` or `keep`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Sow(mv) => write!(f, "{mv}"),
+            Action::Swap => f.write_str("swap"),
+            Action::Handicap { from, to } => write!(f, "{from}>{to}"),
+            Action::Keep => f.write_str("keep"),
+        }
+    }
+}
+
+/// An action text that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot read the move {0:?}: write a house number from 1 to 12, swap, keep, or a handicap like S3>N2")]
+pub struct ActionError(pub String);
+
+impl FromStr for Action {
+    type Err = ActionError;
+
+    fn from_str(text: &str) -> Result<Action, ActionError> {
+        let bad = || ActionError(text.to_string());
+        let house = |t: &str| -> Result<HouseRef, ActionError> {
+            let side = match t.chars().next() {
+                Some('S' | 's') => Side::South,
+                Some('N' | 'n') => Side::North,
+                _ => return Err(bad()),
+            };
+            let number: u32 = t[1..].parse().map_err(|_| bad())?;
+            let mv = Move::from_number(number).ok_or_else(bad)?;
+            Ok(HouseRef { side, index: mv.index() as u8 })
+        };
+        match text.trim() {
+            "swap" => Ok(Action::Swap),
+            "keep" => Ok(Action::Keep),
+            t => match t.split_once('>') {
+                Some((from, to)) => Ok(Action::Handicap { from: house(from)?, to: house(to)? }),
+                None => {
+                    let number: u32 = t.parse().map_err(|_| bad())?;
+                    Move::from_number(number).map(Action::Sow).ok_or_else(bad)
+                }
+            },
+        }
+    }
+}
+
+/// What the game waits for next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The second player decides on the handicap opening: a handicap move or `keep`.
+    Handicap,
+    /// The second player may swap sides (pie rule) or sow as usual.
+    PieOffer,
+    /// The player to move sows.
+    Play,
+    /// The game is over.
+    Over,
+}
+
+/// A game: the rules, the start position, and every action with the position after it.
+///
+/// ```
+/// use kalah_rules::{Action, Game, Move, Phase, Rules};
+/// let mut rules = Rules::standard(6, 4).unwrap();
+/// rules.pie = true;
+/// let mut game = Game::new(rules);
+/// game.act(Action::Sow(Move::from_number(1).unwrap())).unwrap();
+/// assert_eq!(game.phase(), Phase::PieOffer);
+/// game.act(Action::Swap).unwrap();
+/// assert!(game.swapped());
+/// game.undo();
+/// assert!(!game.swapped());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    rules: Rules,
+    positions: Vec<Position>,
+    actions: Vec<Action>,
+    outcomes: Vec<Option<Outcome>>,
+}
+
+impl Game {
+    /// Starts a game from the rules' start position.
+    pub fn new(rules: Rules) -> Game {
+        Game::from_position(rules, Position::start(&rules))
+    }
+
+    /// Starts a game from a given position (checked against the rules by the caller, see [`Position::parse`]).
+    pub fn from_position(rules: Rules, start: Position) -> Game {
+        Game { rules, positions: vec![start], actions: Vec::new(), outcomes: Vec::new() }
+    }
+
+    /// Returns the rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Returns the start position.
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    /// Returns the current position.
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("a game always has its start")
+    }
+
+    /// Returns the actions so far.
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// Returns every position so far, the start first.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// Returns what the last sowing did, if the last action was a sowing.
+    pub fn last_outcome(&self) -> Option<Outcome> {
+        self.outcomes.last().copied().flatten()
+    }
+
+    /// Tells whether the players have swapped sides under the pie rule.
+    pub fn swapped(&self) -> bool {
+        self.actions.contains(&Action::Swap)
+    }
+
+    /// Returns the side the first player (who started as South) plays now.
+    pub fn first_player_side(&self) -> Side {
+        if self.swapped() { Side::North } else { Side::South }
+    }
+
+    /// Returns what the game waits for.
+    pub fn phase(&self) -> Phase {
+        let position = self.position();
+        if position.is_over(&self.rules) {
+            return Phase::Over;
+        }
+        if self.rules.handicap && self.actions.is_empty() {
+            return Phase::Handicap;
+        }
+        if self.rules.pie && position.mover() == Side::North && !self.swapped() {
+            // The offer stands only on the second player's first turn, before North has sown.
+            let mut sowers = self.positions.iter().zip(&self.actions).filter_map(|(p, a)| match a {
+                Action::Sow(_) => Some(p.mover()),
+                _ => None,
+            });
+            let south_sowed_only = sowers.clone().next().is_some() && sowers.all(|s| s == Side::South);
+            if south_sowed_only {
+                return Phase::PieOffer;
+            }
+        }
+        Phase::Play
+    }
+
+    /// Tells whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.phase() == Phase::Over
+    }
+
+    /// Returns the final stores once the game is over.
+    pub fn result(&self) -> Option<ByPlayer<u16>> {
+        self.is_over().then(|| self.position().final_stores(&self.rules))
+    }
+
+    /// Returns every action allowed now.
+    pub fn legal_actions(&self) -> Vec<Action> {
+        let position = self.position();
+        match self.phase() {
+            Phase::Over => Vec::new(),
+            Phase::Handicap => {
+                let mut actions = vec![Action::Keep];
+                let houses = self.all_houses();
+                for &from in &houses {
+                    if position.house(from.side, from.index.into()) == 0 {
+                        continue;
+                    }
+                    actions.extend(houses.iter().filter(|&&to| to != from).map(|&to| Action::Handicap { from, to }));
+                }
+                actions
+            }
+            Phase::PieOffer => std::iter::once(Action::Swap).chain(position.legal_moves().map(Action::Sow)).collect(),
+            Phase::Play => position.legal_moves().map(Action::Sow).collect(),
+        }
+    }
+
+    fn all_houses(&self) -> Vec<HouseRef> {
+        Side::BOTH
+            .iter()
+            .flat_map(|&side| (0..self.rules.houses()).map(move |index| HouseRef { side, index }))
+            .collect()
+    }
+
+    /// Plays an action after checking it; on an error the game is unchanged.
+    pub fn act(&mut self, action: Action) -> Result<Option<Outcome>, PlayError> {
+        let position = *self.position();
+        let phase = self.phase();
+        let (next, outcome) = match (phase, action) {
+            (Phase::Over, _) => return Err(PlayError::GameOver),
+            (Phase::Handicap, Action::Keep) => (position, None),
+            (Phase::Handicap, Action::Handicap { from, to }) => {
+                let m = self.rules.houses();
+                if from == to || from.index >= m || to.index >= m || position.house(from.side, from.index.into()) == 0 {
+                    return Err(PlayError::BadHandicap);
+                }
+                (position.moved_seed(from, to), None)
+            }
+            (Phase::Handicap, _) => return Err(PlayError::DecisionPending("a handicap move like S3>N2, or keep")),
+            (_, Action::Handicap { .. } | Action::Keep) => return Err(PlayError::HandicapNotAllowed),
+            (Phase::PieOffer, Action::Swap) => (position, None),
+            (_, Action::Swap) => return Err(PlayError::SwapNotAllowed),
+            (_, Action::Sow(mv)) => {
+                let (next, outcome) = position.play(&self.rules, mv)?;
+                (next, Some(outcome))
+            }
+        };
+        self.positions.push(next);
+        self.actions.push(action);
+        self.outcomes.push(outcome);
+        Ok(outcome)
+    }
+
+    /// Takes back the last action; returns it, or `None` at the start.
+    pub fn undo(&mut self) -> Option<Action> {
+        let action = self.actions.pop()?;
+        self.positions.pop();
+        self.outcomes.pop();
+        Some(action)
+    }
+
+    /// Groups the actions into turns: each turn is the actions of one player until the other moves.
+    ///
+    /// Returns (mover, actions) pairs; a swap or handicap decision is a turn of its own.
+    pub fn turns(&self) -> Vec<(Side, Vec<Action>)> {
+        let mut turns: Vec<(Side, Vec<Action>)> = Vec::new();
+        let mut extra = false;
+        for (i, action) in self.actions.iter().enumerate() {
+            let actor = match action {
+                Action::Sow(_) => self.positions[i].mover(),
+                _ => Side::North,
+            };
+            match turns.last_mut() {
+                Some((side, list)) if extra && *side == actor => list.push(*action),
+                _ => turns.push((actor, vec![*action])),
+            }
+            extra = matches!(self.outcomes[i], Some(o) if o.extra_move && !o.ended);
+        }
+        turns
+    }
+}
+
+impl Position {
+    /// Returns the position with one seed moved from `from` to `to` (the handicap opening).
+    fn moved_seed(&self, from: HouseRef, to: HouseRef) -> Position {
+        let mut rows = [self.row(Side::South).to_vec(), self.row(Side::North).to_vec()];
+        rows[from.side.index()][from.index as usize] -= 1;
+        rows[to.side.index()][to.index as usize] += 1;
+        Position::from_parts(
+            ByPlayer { south: &rows[0], north: &rows[1] },
+            ByPlayer::new_with(|s| self.store(s)),
+            self.mover(),
+            self.quiet(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn the_handicap_opening_gives_133_games_on_six_houses() {
+        for seeds in 1..=6 {
+            let mut rules = Rules::standard(6, seeds).unwrap();
+            rules.handicap = true;
+            let game = Game::new(rules);
+            let starts: HashSet<Position> = game
+                .legal_actions()
+                .into_iter()
+                .map(|a| {
+                    let mut g = game.clone();
+                    g.act(a).unwrap();
+                    *g.position()
+                })
+                .collect();
+            assert_eq!(starts.len(), 133, "Kalah(6,{seeds})");
+        }
+    }
+
+    #[test]
+    fn handicap_must_be_decided_first() {
+        let mut rules = Rules::standard(6, 4).unwrap();
+        rules.handicap = true;
+        let mut game = Game::new(rules);
+        let sow = Action::Sow(Move::from_number(1).unwrap());
+        assert!(matches!(game.act(sow), Err(PlayError::DecisionPending(_))));
+        game.act("S1>N6".parse().unwrap()).unwrap();
+        assert_eq!(game.position().to_string(), "3,4,4,4,4,4:0/4,4,4,4,4,5:0/S");
+        assert_eq!(game.act(Action::Keep), Err(PlayError::HandicapNotAllowed));
+        game.act(sow).unwrap();
+    }
+
+    #[test]
+    fn the_pie_offer_comes_once_after_souths_whole_first_turn() {
+        let mut rules = Rules::standard(6, 4).unwrap();
+        rules.pie = true;
+        let mut game = Game::new(rules);
+        assert_eq!(game.act(Action::Swap), Err(PlayError::SwapNotAllowed));
+        game.act(Action::Sow(Move::from_number(3).unwrap())).unwrap(); // extra move
+        assert_eq!(game.phase(), Phase::Play);
+        game.act(Action::Sow(Move::from_number(1).unwrap())).unwrap();
+        assert_eq!(game.phase(), Phase::PieOffer);
+        assert_eq!(game.legal_actions()[0], Action::Swap);
+        game.act(Action::Sow(Move::from_number(1).unwrap())).unwrap();
+        assert_eq!(game.phase(), Phase::Play);
+        assert_eq!(game.act(Action::Swap), Err(PlayError::SwapNotAllowed));
+        assert_eq!(game.turns().len(), 2);
+    }
+
+    #[test]
+    fn actions_round_trip_through_text() {
+        for text in ["1", "12", "swap", "keep", "S3>N2", "N1>S12"] {
+            assert_eq!(text.parse::<Action>().unwrap().to_string(), text);
+        }
+        for bad in ["0", "13", "S0>N1", "X1>S2", "swp", ""] {
+            assert!(bad.parse::<Action>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_illegal_action_leaves_the_game_unchanged() {
+        let rules = Rules::standard(6, 4).unwrap();
+        let mut game = Game::new(rules);
+        let before = game.clone();
+        assert!(game.act(Action::Sow(Move::from_number(7).unwrap())).is_err());
+        assert_eq!(game, before);
+    }
+}

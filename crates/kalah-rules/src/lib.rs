@@ -1,0 +1,37 @@
+//! The rules of Kalah(m,n) and its variants.
+//!
+//! * [`Rules`]: the board size and every variant as data, with named presets.
+//! * [`Position`] and [`Move`]: small `Copy` values; [`Position::play`] checks a move,
+//!   [`Position::play_unchecked`] is the search's fast path.
+//! * [`notation`]: the position notation and KGP board literals.
+//! * [`Game`]: a game with its history, the pie rule and the handicap opening.
+//! * [`record`]: the game record format, read and written.
+//! * [`perft()`]: counts of move sequences, to test the rules.
+//!
+//! ```
+//! use kalah_rules::{Position, Rules};
+//! let rules = Rules::default(); // Kalah(6,6), standard rules
+//! let mut position = Position::start(&rules);
+//! while !position.is_over(&rules) {
+//!     let mv = position.legal_moves().next().unwrap();
+//!     position = position.play_unchecked(&rules, mv);
+//! }
+//! assert_eq!(position.store(kalah_rules::Side::South) + position.store(kalah_rules::Side::North), 72);
+//! ```
+
+pub mod error;
+pub mod game;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod record;
+pub mod rules;
+pub mod side;
+
+pub use error::{PlayError, PositionError, RulesError};
+pub use game::{Action, Game, Phase};
+pub use perft::{divide, perft};
+pub use position::{Move, MoveSet, Outcome, Position};
+pub use record::{Record, RecordError};
+pub use rules::{Capture, Direction, GameEnd, Leftover, Rules, Sowing};
+pub use side::{ByPlayer, Side};
