@@ -1,1 +1,59 @@
-fn main() {}
+//! `kalah`: play, analyse and study Kalah(m,n) from the command line.
+
+mod args;
+mod compare;
+mod error;
+mod matches;
+mod perft;
+mod play;
+mod players;
+mod tune;
+
+use clap::{Parser, Subcommand};
+
+/// Kalah(m,n) with every common rule variant: play it, search it, count it.
+#[derive(Parser, Debug)]
+#[command(name = "kalah", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play a game in the terminal: people, the engine, or baselines on either side
+    Play(play::PlayArgs),
+    /// Count the move sequences of exactly DEPTH sowings (perft)
+    Perft(perft::PerftArgs),
+    /// Compare the Max and Min calls of minimax, alpha-beta and ordered alpha-beta
+    Compare(compare::CompareArgs),
+    /// Play a match between two players and report wins, draws, losses and Elo
+    Match(matches::MatchArgs),
+    /// Tune the evaluation weights by self-play (seeded, so reproducible)
+    Tune(tune::TuneArgs),
+}
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help and version to stdout with status 0, and usage errors with status 2.
+            let _ = e.print();
+            std::process::exit(e.exit_code());
+        }
+    };
+    let result = match cli.command {
+        Command::Play(a) => play::run(a),
+        Command::Perft(a) => perft::run(a),
+        Command::Compare(a) => compare::run(a),
+        Command::Match(a) => matches::run(a),
+        Command::Tune(a) => tune::run(a),
+    };
+    if let Err(e) = result {
+        let status = error::exit_status(&e);
+        if status != 0 {
+            eprintln!("kalah: {e:#}");
+        }
+        std::process::exit(status);
+    }
+}

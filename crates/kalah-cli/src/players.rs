@@ -1,0 +1,103 @@
+//! Player specifications on the command line: `human`, `random`, `greedy`, or a search with a strength.
+//!
+//! A search is written `ALGORITHM[:depth=N|:time=MS]`, where ALGORITHM is `minimax`, `alphabeta`,
+//! `ordered`, or `engine` (the strongest search available, at present `ordered` with the tuned
+//! evaluation). Without a strength a search uses the command's `--depth` or `--time`.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use kalah_engine::classic::Algorithm;
+use kalah_engine::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer, Strength};
+
+/// What a seat at the board holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    /// A person typing moves.
+    Human,
+    /// Uniformly random moves.
+    Random,
+    /// The one-sowing greedy baseline.
+    Greedy,
+    /// A search, with its own strength or the command's default.
+    Search(Algorithm, Option<Strength>),
+}
+
+/// The words accepted as players, for messages.
+pub const ACCEPTED: &str =
+    "human, random, greedy, engine, minimax, alphabeta, ordered (a search may add :depth=N or :time=MS)";
+
+impl FromStr for PlayerSpec {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<PlayerSpec, String> {
+        let (name, strength) = match text.split_once(':') {
+            Some((name, strength)) => (name, Some(strength)),
+            None => (text, None),
+        };
+        let unknown = || format!("unknown player {text:?}: accepted are {ACCEPTED}");
+        let algorithm = match name {
+            "human" | "random" | "greedy" if strength.is_some() => {
+                return Err(format!("player {name:?} takes no strength: only searches do ({ACCEPTED})"))
+            }
+            "human" => return Ok(PlayerSpec::Human),
+            "random" => return Ok(PlayerSpec::Random),
+            "greedy" => return Ok(PlayerSpec::Greedy),
+            "engine" => Algorithm::Ordered,
+            other => other.parse::<Algorithm>().map_err(|_| unknown())?,
+        };
+        let strength = strength.map(parse_strength).transpose()?;
+        Ok(PlayerSpec::Search(algorithm, strength))
+    }
+}
+
+/// Reads `depth=N` (1-64) or `time=MS` (1-3600000).
+pub fn parse_strength(text: &str) -> Result<Strength, String> {
+    let bad = || format!("bad strength {text:?}: write depth=N (1 to 64) or time=MS (1 to 3600000 milliseconds)");
+    match text.split_once('=') {
+        Some(("depth", n)) => n.parse::<u32>().ok().filter(|d| (1..=64).contains(d)).map(Strength::Depth).ok_or_else(bad),
+        Some(("time", ms)) => ms
+            .parse::<u64>()
+            .ok()
+            .filter(|t| (1..=3_600_000).contains(t))
+            .map(|t| Strength::Time(Duration::from_millis(t)))
+            .ok_or_else(bad),
+        _ => Err(bad()),
+    }
+}
+
+impl PlayerSpec {
+    /// Builds the player, or `None` for a human; `default` is the strength when the spec has none.
+    pub fn build(&self, default: Strength, seed: u64) -> Option<Box<dyn Player + Send>> {
+        match self {
+            PlayerSpec::Human => None,
+            PlayerSpec::Random => Some(Box::new(RandomPlayer::new(seed))),
+            PlayerSpec::Greedy => Some(Box::new(GreedyPlayer)),
+            PlayerSpec::Search(algorithm, strength) => {
+                Some(Box::new(SearchPlayer::new(*algorithm, strength.unwrap_or(default))))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_read_and_refuse() {
+        assert_eq!("human".parse(), Ok(PlayerSpec::Human));
+        assert_eq!("engine".parse(), Ok(PlayerSpec::Search(Algorithm::Ordered, None)));
+        assert_eq!(
+            "minimax:depth=4".parse(),
+            Ok(PlayerSpec::Search(Algorithm::Minimax, Some(Strength::Depth(4))))
+        );
+        assert_eq!(
+            "alphabeta:time=250".parse(),
+            Ok(PlayerSpec::Search(Algorithm::AlphaBeta, Some(Strength::Time(Duration::from_millis(250)))))
+        );
+        for bad in ["robot", "human:depth=3", "ordered:depth=0", "ordered:depth=65", "ordered:time=x", "ordered:speed=1"] {
+            assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
+        }
+    }
+}

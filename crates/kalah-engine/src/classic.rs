@@ -1,0 +1,350 @@
+//! The assignment's three searches: depth-limited minimax written as Max and Min, alpha-beta, and
+//! alpha-beta with a move-ordering heuristic, each counting its Max and Min calls.
+//!
+//! Max plays for the side to move at the root, Min for the other side. An extra move means the
+//! same player moves again one level deeper: Max calls Max (or Min calls Min), never the other,
+//! so the value is never negated there. A finished game is worth its exact final store
+//! difference; at depth 0 the evaluation function decides. Values are in hundredths of a seed
+//! ([`crate::eval::SEED`]) from the root player's side.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Instant;
+
+use kalah_rules::{Move, Outcome, Position, Rules, Side};
+
+use crate::eval::{evaluate, Weights};
+
+/// Larger than any value a position can have.
+pub const INFINITY: i32 = 1_000_000;
+
+/// One of the assignment's three searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Algorithm {
+    /// Plain minimax: every move at every level.
+    Minimax,
+    /// Minimax with alpha-beta pruning, moves in house order.
+    AlphaBeta,
+    /// Alpha-beta with moves ordered: extra moves first, then captures by size, then houses nearest the store.
+    Ordered,
+}
+
+impl Algorithm {
+    /// All three, in the assignment's order.
+    pub const ALL: [Algorithm; 3] = [Algorithm::Minimax, Algorithm::AlphaBeta, Algorithm::Ordered];
+
+    /// Returns the name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Minimax => "minimax",
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::Ordered => "ordered",
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Algorithm, String> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| format!("unknown search {s:?}: the searches are minimax, alphabeta, ordered"))
+    }
+}
+
+/// How many times Max and Min were called.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    /// Calls of Max (positions where the root player moves, the root included).
+    pub max_calls: u64,
+    /// Calls of Min.
+    pub min_calls: u64,
+}
+
+impl Counts {
+    /// Returns Max and Min calls together: the positions visited.
+    pub fn total(&self) -> u64 {
+        self.max_calls + self.min_calls
+    }
+}
+
+/// The result of a search to a fixed depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The value for the root player, in hundredths of a seed.
+    pub value: i32,
+    /// The first best move in the order the search tried them (`None` if the game is over).
+    pub best: Option<Move>,
+    /// The Max and Min calls made.
+    pub counts: Counts,
+}
+
+/// Searches `position` to `depth` sowings with `algorithm`, evaluating leaves with `weights`.
+///
+/// ```
+/// use kalah_engine::classic::{search, Algorithm};
+/// use kalah_engine::eval::Weights;
+/// use kalah_rules::{Position, Rules};
+/// let rules = Rules::standard(6, 4).unwrap();
+/// let start = Position::start(&rules);
+/// let plain = search(&start, &rules, 4, Algorithm::Minimax, &Weights::STORE);
+/// let fast = search(&start, &rules, 4, Algorithm::Ordered, &Weights::STORE);
+/// assert_eq!(plain.value, fast.value);
+/// assert_eq!(plain.counts.total(), 1_169); // every position to depth 4, the root included
+/// assert!(fast.counts.total() <= 102);
+/// ```
+pub fn search(position: &Position, rules: &Rules, depth: u32, algorithm: Algorithm, weights: &Weights) -> Found {
+    search_until(position, rules, depth, algorithm, weights, None).expect("no deadline, so never stopped")
+}
+
+/// Like [`search`], but gives up and returns `None` once `deadline` has passed.
+pub fn search_until(
+    position: &Position,
+    rules: &Rules,
+    depth: u32,
+    algorithm: Algorithm,
+    weights: &Weights,
+    deadline: Option<Instant>,
+) -> Option<Found> {
+    let mut searcher = Searcher {
+        rules,
+        weights,
+        root: position.mover(),
+        counts: Counts::default(),
+        ordered: algorithm == Algorithm::Ordered,
+        deadline,
+        stopped: false,
+        best: None,
+    };
+    let value = match algorithm {
+        Algorithm::Minimax => searcher.minimax_max(position, depth, true),
+        Algorithm::AlphaBeta | Algorithm::Ordered => searcher.max_value(position, depth, -INFINITY, INFINITY, true),
+    };
+    (!searcher.stopped).then_some(Found { value, best: searcher.best, counts: searcher.counts })
+}
+
+struct Searcher<'a> {
+    rules: &'a Rules,
+    weights: &'a Weights,
+    root: Side,
+    counts: Counts,
+    ordered: bool,
+    deadline: Option<Instant>,
+    stopped: bool,
+    best: Option<Move>,
+}
+
+impl Searcher<'_> {
+    /// Returns the value of a leaf: exact when the game is over, else the evaluation.
+    fn leaf(&self, position: &Position) -> i32 {
+        evaluate(position, self.rules, self.root, self.weights)
+    }
+
+    /// Checks the clock every 4096 calls; once stopped, every call returns at once.
+    fn out_of_time(&mut self) -> bool {
+        if !self.stopped && self.counts.total() % 4096 == 0 {
+            if let Some(deadline) = self.deadline {
+                self.stopped = Instant::now() >= deadline;
+            }
+        }
+        self.stopped
+    }
+
+    /// Calls Max or Min for a child, as its player to move decides.
+    fn minimax_child(&mut self, child: &Position, depth: u32) -> i32 {
+        if child.mover() == self.root {
+            self.minimax_max(child, depth, false)
+        } else {
+            self.minimax_min(child, depth)
+        }
+    }
+
+    fn minimax_max(&mut self, position: &Position, depth: u32, root: bool) -> i32 {
+        self.counts.max_calls += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        if depth == 0 || position.is_over(self.rules) {
+            return self.leaf(position);
+        }
+        let mut best = -INFINITY;
+        for mv in position.legal_moves() {
+            let value = self.minimax_child(&position.play_unchecked(self.rules, mv), depth - 1);
+            if value > best {
+                best = value;
+                if root {
+                    self.best = Some(mv);
+                }
+            }
+        }
+        best
+    }
+
+    fn minimax_min(&mut self, position: &Position, depth: u32) -> i32 {
+        self.counts.min_calls += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        if depth == 0 || position.is_over(self.rules) {
+            return self.leaf(position);
+        }
+        let mut best = INFINITY;
+        for mv in position.legal_moves() {
+            best = best.min(self.minimax_child(&position.play_unchecked(self.rules, mv), depth - 1));
+        }
+        best
+    }
+
+    /// Returns the children in search order: house order, or ordered by the heuristic.
+    fn children(&self, position: &Position) -> ([(Move, Position); 12], usize) {
+        let mut list = [(Move::from_index(0), *position); 12];
+        let mut keys = [0i32; 12];
+        let mut n = 0;
+        for mv in position.legal_moves() {
+            let mut child = *position;
+            let outcome = child.sow(self.rules, mv);
+            list[n] = (mv, child);
+            keys[n] = self.order_key(mv, &outcome);
+            n += 1;
+        }
+        if self.ordered {
+            // Insertion sort, stable, on at most 12 moves: higher keys first.
+            for i in 1..n {
+                let mut j = i;
+                while j > 0 && keys[j - 1] < keys[j] {
+                    keys.swap(j - 1, j);
+                    list.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+        }
+        (list, n)
+    }
+
+    /// The ordering heuristic: extra moves first, then captures by size, then houses nearest the store.
+    fn order_key(&self, mv: Move, outcome: &Outcome) -> i32 {
+        let nearness = mv.index() as i32; // house m is the nearest the store
+        if outcome.extra_move {
+            10_000 + nearness
+        } else if outcome.captured > 0 {
+            1_000 + 16 * i32::from(outcome.captured) + nearness
+        } else {
+            nearness
+        }
+    }
+
+    fn child_value(&mut self, child: &Position, depth: u32, alpha: i32, beta: i32) -> i32 {
+        if child.mover() == self.root {
+            self.max_value(child, depth, alpha, beta, false)
+        } else {
+            self.min_value(child, depth, alpha, beta)
+        }
+    }
+
+    fn max_value(&mut self, position: &Position, depth: u32, mut alpha: i32, beta: i32, root: bool) -> i32 {
+        self.counts.max_calls += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        if depth == 0 || position.is_over(self.rules) {
+            return self.leaf(position);
+        }
+        let (children, n) = self.children(position);
+        let mut best = -INFINITY;
+        for (mv, child) in &children[..n] {
+            let value = self.child_value(child, depth - 1, alpha, beta);
+            if value > best {
+                best = value;
+                if root {
+                    self.best = Some(*mv);
+                }
+            }
+            alpha = alpha.max(value);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    fn min_value(&mut self, position: &Position, depth: u32, alpha: i32, mut beta: i32) -> i32 {
+        self.counts.min_calls += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        if depth == 0 || position.is_over(self.rules) {
+            return self.leaf(position);
+        }
+        let (children, n) = self.children(position);
+        let mut best = INFINITY;
+        for (_, child) in &children[..n] {
+            let value = self.child_value(child, depth - 1, alpha, beta);
+            best = best.min(value);
+            beta = beta.min(value);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_rules::Rules;
+
+    fn start64() -> (Rules, Position) {
+        let rules = Rules::standard(6, 4).unwrap();
+        (rules, Position::start(&rules))
+    }
+
+    #[test]
+    fn minimax_visits_what_the_independent_implementation_visits() {
+        // Kalah(6,4) start, store difference at the leaves, every position counted with the root.
+        let (rules, start) = start64();
+        for (depth, visited) in [(4, 1_169), (6, 29_092), (8, 706_577)] {
+            let found = search(&start, &rules, depth, Algorithm::Minimax, &Weights::STORE);
+            assert_eq!(found.counts.total(), visited, "depth {depth}");
+        }
+    }
+
+    #[test]
+    fn ordered_alpha_beta_does_at_least_as_well_as_the_reference() {
+        let (rules, start) = start64();
+        for (depth, visited) in [(4, 102), (6, 457), (8, 1_252), (12, 26_163)] {
+            let found = search(&start, &rules, depth, Algorithm::Ordered, &Weights::STORE);
+            assert!(found.counts.total() <= visited, "depth {depth}: {} > {visited}", found.counts.total());
+        }
+    }
+
+    #[test]
+    fn an_extra_move_is_not_negated() {
+        // House 2 ends in South's store: at depth 1 that is +1 for South (the extra move is still
+        // South's), house 1 is 0. At depth 2, house 1 wins: North's only reply empties North's side
+        // and South keeps its 3 seeds (+3), while after house 2 South's extra move is worth +1.
+        let rules = Rules::standard(2, 1).unwrap();
+        let p = Position::parse("1,1:0/0,3:0/S", &rules).unwrap();
+        for algorithm in Algorithm::ALL {
+            let found = search(&p, &rules, 1, algorithm, &Weights::STORE);
+            assert_eq!((found.value, found.best), (100, Move::from_number(2)), "{algorithm}");
+            let found = search(&p, &rules, 2, algorithm, &Weights::STORE);
+            assert_eq!((found.value, found.best), (300, Move::from_number(1)), "{algorithm}");
+            assert!(found.counts.max_calls >= 2, "{algorithm}: the extra move is Max's again: {:?}", found.counts);
+        }
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_the_search() {
+        let (rules, start) = start64();
+        let past = Instant::now();
+        assert!(search_until(&start, &rules, 30, Algorithm::Minimax, &Weights::STORE, Some(past)).is_none());
+    }
+}

@@ -1,0 +1,234 @@
+//! Players that choose actions: the baselines (random, greedy) and the searches at a set strength.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use kalah_rules::{Action, Game, Phase, Position, Rules, Side};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::classic::{search, search_until, Algorithm, Found};
+use crate::eval::{evaluate, Weights};
+
+/// How hard a search player thinks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// A fixed depth in sowings.
+    Depth(u32),
+    /// Iterative deepening for this long per move.
+    Time(Duration),
+}
+
+impl fmt::Display for Strength {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Strength::Depth(d) => write!(f, "depth {d}"),
+            Strength::Time(t) => write!(f, "{} ms a move", t.as_millis()),
+        }
+    }
+}
+
+/// Something that chooses an action in a game.
+pub trait Player {
+    /// Returns a short name for tables and records.
+    fn name(&self) -> String;
+    /// Returns an action allowed in `game` (the game is not over).
+    fn choose(&mut self, game: &Game) -> Action;
+}
+
+/// A player that picks uniformly among the allowed actions, from a seeded generator.
+#[derive(Clone, Debug)]
+pub struct RandomPlayer {
+    rng: ChaCha8Rng,
+}
+
+impl RandomPlayer {
+    /// Returns a random player whose choices follow from `seed`.
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer { rng: ChaCha8Rng::seed_from_u64(seed) }
+    }
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> String {
+        "random".to_string()
+    }
+
+    fn choose(&mut self, game: &Game) -> Action {
+        *game.legal_actions().choose(&mut self.rng).expect("the game is not over")
+    }
+}
+
+/// A player that looks one sowing ahead and takes the move that leaves it best off by store
+/// difference (extra moves and captures count through the stores); never swaps, keeps the board.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GreedyPlayer;
+
+impl Player for GreedyPlayer {
+    fn name(&self) -> String {
+        "greedy".to_string()
+    }
+
+    fn choose(&mut self, game: &Game) -> Action {
+        if game.phase() == Phase::Handicap {
+            return Action::Keep;
+        }
+        let rules = game.rules();
+        let position = game.position();
+        let me = position.mover();
+        position
+            .legal_moves()
+            .max_by_key(|&mv| {
+                let child = position.play_unchecked(rules, mv);
+                // An extra move is worth a little more than the seed it adds: the turn goes on.
+                let bonus = i32::from(child.mover() == me && !child.is_over(rules));
+                2 * evaluate(&child, rules, me, &Weights::STORE) + bonus
+            })
+            .map(Action::Sow)
+            .expect("the game is not over")
+    }
+}
+
+/// A player that searches with one of the assignment's algorithms.
+#[derive(Clone, Debug)]
+pub struct SearchPlayer {
+    /// The search used.
+    pub algorithm: Algorithm,
+    /// How deep or how long it searches.
+    pub strength: Strength,
+    /// The evaluation weights at the leaves.
+    pub weights: Weights,
+    /// What the last search found: value, depth reached, and counts.
+    pub last: Option<(Found, u32)>,
+}
+
+impl SearchPlayer {
+    /// Returns a player with the tuned evaluation.
+    pub fn new(algorithm: Algorithm, strength: Strength) -> SearchPlayer {
+        SearchPlayer { algorithm, strength, weights: Weights::TUNED, last: None }
+    }
+
+    /// Searches `position` at this player's strength: the result and the depth it comes from.
+    pub fn think(&self, position: &Position, rules: &Rules) -> (Found, u32) {
+        self.think_for(position, rules, self.strength)
+    }
+
+    fn think_for(&self, position: &Position, rules: &Rules, strength: Strength) -> (Found, u32) {
+        match strength {
+            Strength::Depth(depth) => (search(position, rules, depth, self.algorithm, &self.weights), depth),
+            Strength::Time(budget) => {
+                let deadline = Instant::now() + budget;
+                let mut done = (search(position, rules, 1, self.algorithm, &self.weights), 1);
+                for depth in 2..=MAX_DEPTH {
+                    match search_until(position, rules, depth, self.algorithm, &self.weights, Some(deadline)) {
+                        Some(found) => {
+                            // The same count twice means the whole game tree fitted: deeper adds nothing.
+                            let complete = found.counts == done.0.counts;
+                            done = (found, depth);
+                            if complete {
+                                break;
+                            }
+                        }
+                        None => break,
+                    }
+                }
+                done
+            }
+        }
+    }
+
+    /// Chooses among the handicap openings (North's choice) by a shallow search of each.
+    fn choose_handicap(&self, game: &Game) -> Action {
+        let rules = game.rules();
+        let shallow = match self.strength {
+            Strength::Depth(d) => Strength::Depth((d / 2).max(1)),
+            Strength::Time(t) => Strength::Depth(if t >= Duration::from_millis(500) { 4 } else { 2 }),
+        };
+        let options = game.legal_actions();
+        let value_for_south = |action: &Action| {
+            let mut trial = game.clone();
+            trial.act(*action).expect("a legal action");
+            self.think_for(trial.position(), rules, shallow).0.value
+        };
+        // North wants the start that is worst for South; on a tie keep the board as it is.
+        let mut best = (value_for_south(&Action::Keep), Action::Keep);
+        for action in options.iter().filter(|a| **a != Action::Keep) {
+            let value = value_for_south(action);
+            if value < best.0 {
+                best = (value, *action);
+            }
+        }
+        best.1
+    }
+}
+
+/// The deepest iteration a timed search tries.
+pub const MAX_DEPTH: u32 = 64;
+
+impl Player for SearchPlayer {
+    fn name(&self) -> String {
+        format!("{} {}", self.algorithm, self.strength)
+    }
+
+    fn choose(&mut self, game: &Game) -> Action {
+        let phase = game.phase();
+        if phase == Phase::Handicap {
+            return self.choose_handicap(game);
+        }
+        let (found, depth) = self.think(game.position(), game.rules());
+        self.last = Some((found, depth));
+        // Pie rule: after a swap this player is South with North to move, worth minus the value for
+        // North; swap when that beats North's best move.
+        if phase == Phase::PieOffer && found.value < 0 {
+            debug_assert_eq!(game.position().mover(), Side::North);
+            return Action::Swap;
+        }
+        Action::Sow(found.best.expect("the game is not over"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finish(mut game: Game, players: &mut [Box<dyn Player>; 2]) -> Game {
+        while !game.is_over() {
+            let side = game.position().mover();
+            // After a swap the first player (players[0]) plays North.
+            let seat = usize::from((side == Side::North) != game.swapped());
+            let action = players[seat].choose(&game);
+            game.act(action).expect("players choose legal actions");
+        }
+        game
+    }
+
+    #[test]
+    fn every_player_finishes_games_under_pie_and_handicap() {
+        let mut rules = Rules::standard(4, 3).unwrap();
+        rules.pie = true;
+        rules.handicap = true;
+        let mut players: [Box<dyn Player>; 2] =
+            [Box::new(SearchPlayer::new(Algorithm::Ordered, Strength::Depth(3))), Box::new(RandomPlayer::new(7))];
+        let game = finish(Game::new(rules), &mut players);
+        assert!(game.result().is_some());
+        let mut players: [Box<dyn Player>; 2] = [Box::new(GreedyPlayer), Box::new(RandomPlayer::new(8))];
+        assert!(finish(Game::new(rules), &mut players).is_over());
+    }
+
+    #[test]
+    fn a_timed_search_returns_a_move_quickly() {
+        let rules = Rules::standard(6, 6).unwrap();
+        let player = SearchPlayer::new(Algorithm::Ordered, Strength::Time(Duration::from_millis(50)));
+        let (found, depth) = player.think(&Position::start(&rules), &rules);
+        assert!(found.best.is_some());
+        assert!(depth >= 2);
+    }
+
+    #[test]
+    fn greedy_takes_the_extra_move() {
+        let rules = Rules::standard(6, 4).unwrap();
+        let action = GreedyPlayer.choose(&Game::new(rules));
+        assert_eq!(action.to_string(), "3", "house 3 ends in the store");
+    }
+}
