@@ -1,0 +1,80 @@
+//! The three searches agree on the value at every depth, under every rule variant, and are deterministic.
+
+use kalah_engine::classic::{search, Algorithm};
+use kalah_engine::compare::sample_positions;
+use kalah_engine::eval::Weights;
+use kalah_rules::{Capture, Direction, GameEnd, Leftover, Position, Rules, Sowing};
+use proptest::prelude::*;
+use proptest::sample::select;
+
+fn any_rules() -> impl Strategy<Value = Rules> {
+    (
+        2u8..=6,
+        1u8..=5,
+        select(vec![Capture::Standard, Capture::Empty, Capture::Never]),
+        select(vec![GameEnd::EitherSideEmpty, GameEnd::MoverStuck]),
+        select(vec![Leftover::Owner, Leftover::Emptier, Leftover::Discard]),
+        select(vec![Direction::CounterClockwise, Direction::Clockwise]),
+        select(vec![Sowing::Single, Sowing::Relay]),
+    )
+        .prop_map(|(m, n, capture, end, leftover, direction, sowing)| {
+            let mut rules = Rules::standard(m, n).unwrap();
+            rules.capture = capture;
+            rules.end = end;
+            rules.leftover = leftover;
+            rules.direction = direction;
+            rules.sowing = sowing;
+            rules
+        })
+}
+
+fn walk(rules: &Rules, choices: &[usize]) -> Position {
+    let mut p = Position::start(rules);
+    for &c in choices {
+        let moves: Vec<_> = p.legal_moves().collect();
+        if moves.is_empty() {
+            break;
+        }
+        p = p.play_unchecked(rules, moves[c % moves.len()]);
+    }
+    p
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn the_three_searches_agree(
+        rules in any_rules(),
+        choices in prop::collection::vec(0usize..12, 0..30),
+        depth in 1u32..=5,
+        tuned in any::<bool>(),
+    ) {
+        let p = walk(&rules, &choices);
+        let weights = if tuned { Weights::TUNED } else { Weights::STORE };
+        let values: Vec<i32> = Algorithm::ALL.iter().map(|&a| search(&p, &rules, depth, a, &weights).value).collect();
+        prop_assert!(values.iter().all(|&v| v == values[0]), "{} at depth {}: {:?}", p, depth, values);
+    }
+
+    #[test]
+    fn searches_are_deterministic(rules in any_rules(), choices in prop::collection::vec(0usize..12, 0..20), depth in 1u32..=5) {
+        let p = walk(&rules, &choices);
+        for algorithm in Algorithm::ALL {
+            prop_assert_eq!(search(&p, &rules, depth, algorithm, &Weights::TUNED), search(&p, &rules, depth, algorithm, &Weights::TUNED));
+        }
+    }
+}
+
+#[test]
+fn the_searches_agree_on_positions_from_real_games_to_depth_7() {
+    for preset in ["standard", "empty-capture", "assignment"] {
+        let rules = Rules::preset(preset, 6, 6).unwrap();
+        for p in sample_positions(&rules, 25, 11) {
+            for depth in 1..=7 {
+                let values: Vec<i32> =
+                    Algorithm::ALL.iter().map(|&a| search(&p, &rules, depth, a, &Weights::TUNED).value).collect();
+                assert!(values.iter().all(|&v| v == values[0]), "{preset} {p} depth {depth}: {values:?}");
+            }
+        }
+    }
+}
