@@ -1,10 +1,730 @@
-//! `kalah play` (being written).
-use anyhow::Result;
+//! `kalah play`: a game in the terminal between people, the engine and the baselines.
+//!
+//! Commands are read line by line from standard input and everything is printed to standard
+//! output, so a game plays the same from a keyboard and from a script piped in.
+
+use std::cmp::Ordering;
+use std::fs;
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result};
 use clap::Args;
+use kalah_engine::classic::Algorithm;
+use kalah_engine::eval::SEED;
+use kalah_engine::player::{Player, SearchPlayer, Strength};
+use kalah_rules::{Action, Game, Phase, PlayError, Record, Side};
+
+use crate::args::RuleArgs;
+use crate::board;
+use crate::error::bad;
+use crate::files;
+use crate::players::{parse_strength, PlayerSpec};
+
+/// The commands accepted at the prompt, for `help` and for `kalah play --help`.
+const COMMANDS: &str = "\
+Commands at the prompt:
+  N          sow your house N (each player's houses count from 1 at that player's left)
+  swap       pie rule: on North's first turn, take over South's side instead of sowing
+  keep       handicap rule: before the first move North leaves the board as it is
+  S3>N2      handicap rule: North moves one seed, here from South's house 3 to North's house 2
+  undo       take back your last decision (and the engine's reply to it)
+  hint       ask the engine for the best move and its value in seeds
+  save FILE  write the game record to FILE
+  load FILE  continue the game recorded in FILE
+  help       show this list
+  quit       stop playing (the end of the input stops too)";
+
+/// How long the engine thinks per move when neither `--depth` nor `--time` is given.
+const DEFAULT_TIME: Duration = Duration::from_millis(1000);
+
 /// Flags of `kalah play`.
 #[derive(Args, Debug)]
-pub struct PlayArgs {}
+#[command(after_help = COMMANDS)]
+pub struct PlayArgs {
+    /// South, the first player (who plays North after a pie-rule swap): human, random, greedy,
+    /// engine, minimax, alphabeta or ordered; a search may add :depth=N or :time=MS
+    #[arg(long, value_name = "PLAYER", default_value = "human")]
+    pub south: String,
+    /// North, the second player (who may swap or make the handicap move): the same choices as --south
+    #[arg(long, value_name = "PLAYER", default_value = "engine")]
+    pub north: String,
+    /// Search depth in sowings (1-64) for engines without a strength of their own, and for hints
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+    /// Thinking time a move in milliseconds (1-3600000), instead of a depth [default: 1000]
+    #[arg(long, value_name = "MS")]
+    pub time: Option<u64>,
+    /// Seed of the random players [default: taken from the clock]
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Start position in the position notation, e.g. 4,4,4:0/4,4,4:0/S [default: the rules' start]
+    #[arg(long, value_name = "TEXT")]
+    pub position: Option<String>,
+    /// Continue the game saved in FILE; the record's rules apply, so rule flags and --position are refused with it
+    #[arg(long, value_name = "FILE")]
+    pub load: Option<PathBuf>,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
 /// Runs `kalah play`.
-pub fn run(_: PlayArgs) -> Result<()> {
-    anyhow::bail!("kalah play is being written")
+pub fn run(args: PlayArgs) -> Result<()> {
+    let strength = strength(args.depth, args.time)?;
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let seats = [
+        Seat::new("south", &args.south, strength, seed)?,
+        Seat::new("north", &args.north, strength, seed.wrapping_add(1))?,
+    ];
+    let game = starting_game(&args)?;
+    let stdin = io::stdin();
+    let mut session = Session {
+        game,
+        seats,
+        adviser: SearchPlayer::new(Algorithm::Ordered, strength),
+        // Typed lines are on the screen already; piped ones are echoed so a transcript reads well.
+        echo: !stdin.is_terminal(),
+        input: stdin.lock(),
+        out: io::stdout().lock(),
+    };
+    session.play()
+}
+
+/// Returns the engine's default strength from `--depth` or `--time`.
+fn strength(depth: Option<u32>, time: Option<u64>) -> Result<Strength> {
+    // parse_strength holds the ranges, so the flags accept what `engine:depth=N` accepts.
+    match (depth, time) {
+        (Some(_), Some(_)) => Err(bad("give either --depth or --time, not both")),
+        (Some(d), None) => {
+            parse_strength(&format!("depth={d}")).map_err(|e| bad(format!("--depth {d}: {e}")))
+        }
+        (None, Some(t)) => {
+            parse_strength(&format!("time={t}")).map_err(|e| bad(format!("--time {t}: {e}")))
+        }
+        (None, None) => Ok(Strength::Time(DEFAULT_TIME)),
+    }
+}
+
+/// Returns a seed that differs from run to run, for random players without `--seed`.
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Builds the game to start with: a loaded record, or the rules' start or `--position`.
+fn starting_game(args: &PlayArgs) -> Result<Game> {
+    let Some(path) = &args.load else {
+        let (rules, position) = args.rules.rules_and_position(args.position.as_deref())?;
+        return Ok(Game::from_position(rules, position));
+    };
+    if args.position.is_some() {
+        return Err(bad(
+            "--load continues the saved game from its own start: leave out --position",
+        ));
+    }
+    // Comparing the Debug text covers every rule flag, including ones added to RuleArgs later.
+    if format!("{:?}", args.rules) != format!("{:?}", RuleArgs::default()) {
+        return Err(bad("--load takes the rules from the record: leave out the rule flags (--size, --rules, --pie, ...)"));
+    }
+    read_game(path).map_err(bad)
+}
+
+/// Reads the game of a saved record; the error is one line that names the file and the line.
+fn read_game(path: &Path) -> Result<Game, String> {
+    let text =
+        fs::read_to_string(path).map_err(|e| format!("cannot load {}: {e}", path.display()))?;
+    Record::parse(&text)
+        .map(|record| record.game)
+        .map_err(|e| format!("cannot load {}: {e}", path.display()))
+}
+
+/// One of the two seats at the board, held by a person or by a computer player.
+struct Seat {
+    /// The player's word as given on the command line, such as `human` or `engine`.
+    label: String,
+    /// The computer player, or `None` for a person at the keyboard.
+    player: Option<Box<dyn Player + Send>>,
+}
+
+impl Seat {
+    /// Builds the seat from the text of the `--south` or `--north` flag.
+    fn new(flag: &str, text: &str, strength: Strength, seed: u64) -> Result<Seat> {
+        let spec: PlayerSpec = text.parse().map_err(|e| bad(format!("--{flag}: {e}")))?;
+        let label = text.split(':').next().unwrap_or(text).to_string();
+        Ok(Seat {
+            label,
+            player: spec.build(strength, seed),
+        })
+    }
+
+    fn is_human(&self) -> bool {
+        self.player.is_none()
+    }
+
+    /// Describes the player for a record's South and North tags.
+    fn description(&self) -> String {
+        self.player
+            .as_ref()
+            .map_or_else(|| "human".to_string(), |player| player.name())
+    }
+}
+
+/// Returns the seat (0: the first player, who started as South; 1: the second) that plays `side`.
+fn seat_index(side: Side, swapped: bool) -> usize {
+    usize::from((side == Side::North) != swapped)
+}
+
+/// Returns the side whose player decides next; the handicap is the second player's decision.
+fn deciding_side(game: &Game) -> Side {
+    if game.phase() == Phase::Handicap {
+        Side::North
+    } else {
+        game.position().mover()
+    }
+}
+
+/// Returns the side that took the game's action number `i`, and that player's seat.
+fn actor_of(game: &Game, i: usize) -> (Side, usize) {
+    let swapped_before = game.actions()[..i].contains(&Action::Swap);
+    let side = match game.actions()[i] {
+        Action::Sow(_) => game.positions()[i].mover(),
+        // Swaps and handicap decisions belong to the second player, North until a swap.
+        Action::Swap | Action::Keep | Action::Handicap { .. } => Side::North,
+    };
+    (side, seat_index(side, swapped_before))
+}
+
+/// Describes `action` after a side's name, in the present ("sows house 3") or the past tense.
+fn describe(action: Action, past: bool) -> String {
+    let (present, past_form, object) = match action {
+        Action::Sow(mv) => ("sows", "sowed", format!("house {mv}")),
+        Action::Swap => ("swaps", "swapped", "sides".to_string()),
+        Action::Keep => (
+            "keeps",
+            "kept",
+            "the board as it is (no handicap move)".to_string(),
+        ),
+        Action::Handicap { from, to } => (
+            "moves",
+            "moved",
+            format!("one seed from {from} to {to} (handicap)"),
+        ),
+    };
+    format!("{} {object}", if past { past_form } else { present })
+}
+
+/// Writes a count of seeds with its noun.
+fn seeds(count: impl Into<i64>) -> String {
+    let count = count.into();
+    format!("{count} seed{}", if count.abs() == 1 { "" } else { "s" })
+}
+
+/// Writes a search value (hundredths of a seed) in seeds, with its sign.
+fn seed_value(value: i32) -> String {
+    format!("{:+.2} seeds", f64::from(value) / f64::from(SEED))
+}
+
+/// Lists what the prompt accepts now, for the message after a line that cannot be read.
+fn accepted(game: &Game) -> String {
+    let m = game.rules().houses();
+    let actions = match game.phase() {
+        Phase::Handicap => "keep, a seed move like S3>N2, ".to_string(),
+        Phase::PieOffer => format!("a house 1-{m}, swap, "),
+        Phase::Play => format!("a house 1-{m}, "),
+        Phase::Over => String::new(),
+    };
+    let hint = if game.is_over() { "" } else { "hint, " };
+    format!("{actions}undo, {hint}save FILE, load FILE, help or quit")
+}
+
+/// A line typed at the prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Command {
+    Act(Action),
+    Undo,
+    Hint,
+    Help,
+    Quit,
+    Save(PathBuf),
+    Load(PathBuf),
+}
+
+/// Reads a line typed at the prompt; the error is a one-line message that says what is accepted.
+fn parse_command(line: &str, game: &Game) -> Result<Command, String> {
+    let (word, rest) = line
+        .split_once(char::is_whitespace)
+        .map_or((line, ""), |(w, r)| (w, r.trim()));
+    let word = word.to_ascii_lowercase();
+    match (word.as_str(), rest.is_empty()) {
+        ("undo", true) => Ok(Command::Undo),
+        ("hint", true) => Ok(Command::Hint),
+        ("help", true) => Ok(Command::Help),
+        ("quit", true) => Ok(Command::Quit),
+        ("save" | "load", true) => Err(format!("{word} needs a file name: {word} FILE")),
+        ("save", false) => Ok(Command::Save(PathBuf::from(rest))),
+        ("load", false) => Ok(Command::Load(PathBuf::from(rest))),
+        _ => parse_action(&line.to_ascii_lowercase(), game).map(Command::Act),
+    }
+}
+
+/// Reads a house number, `swap`, `keep` or a handicap move.
+fn parse_action(line: &str, game: &Game) -> Result<Action, String> {
+    if line.is_empty() {
+        return Err(format!("type {}", accepted(game)));
+    }
+    let houses = game.rules().houses();
+    if let Ok(house) = line.parse::<u32>() {
+        if !(1..=u32::from(houses)).contains(&house) {
+            return Err(PlayError::NoSuchHouse { house, houses }.to_string());
+        }
+    }
+    line.parse()
+        .map_err(|_| format!("cannot read {line:?}: type {}", accepted(game)))
+}
+
+/// Returns today's date (UTC) as records write it: YYYY.MM.DD.
+fn today() -> String {
+    let seconds = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (year, month, day) = civil_date(seconds / 86_400);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// Converts days since 1970-01-01 to (year, month, day) of the Gregorian calendar.
+///
+/// Howard Hinnant's `civil_from_days`: counting years from March puts the leap day last, so
+/// every month but February has a fixed place in a 400-year cycle.
+fn civil_date(days: u64) -> (u64, u64, u64) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let day_of_era = z % 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
+    let year = year_of_era + era * 400 + u64::from(month <= 2);
+    (year, month, day)
+}
+
+/// Whether the session goes on after a command.
+enum Flow {
+    Continue,
+    Stop,
+}
+
+/// A game being played: the board, the two seats, and the terminal.
+struct Session<R, W> {
+    game: Game,
+    /// The first player's seat (given by `--south`), then the second player's.
+    seats: [Seat; 2],
+    /// The search that answers `hint`.
+    adviser: SearchPlayer,
+    input: R,
+    out: W,
+    /// Repeat each line read after its prompt.
+    echo: bool,
+}
+
+impl<R: BufRead, W: Write> Session<R, W> {
+    /// Plays until the game is over (or, with a person at the board, until they quit or the input ends).
+    fn play(&mut self) -> Result<()> {
+        self.show(true)?;
+        loop {
+            let over = self.game.is_over();
+            if over && !self.seats.iter().any(Seat::is_human) {
+                return Ok(());
+            }
+            if !over && !self.seat_to_decide().is_human() {
+                self.engine_turn()?;
+                continue;
+            }
+            self.prompt()?;
+            let Some(line) = self.read_line()? else {
+                return Ok(self.end_of_input()?);
+            };
+            if let Flow::Stop = self.obey(&line)? {
+                return Ok(());
+            }
+        }
+    }
+
+    fn seat_to_decide(&self) -> &Seat {
+        &self.seats[seat_index(deciding_side(&self.game), self.game.swapped())]
+    }
+
+    /// Names the side with the player who holds it now, e.g. `North (engine)`.
+    fn who(&self, side: Side) -> String {
+        format!(
+            "{side} ({})",
+            self.seats[seat_index(side, self.game.swapped())].label
+        )
+    }
+
+    /// Lets the computer player whose turn it is act, and shows the result.
+    fn engine_turn(&mut self) -> Result<()> {
+        let side = deciding_side(&self.game);
+        let who = self.who(side);
+        let seat = &mut self.seats[seat_index(side, self.game.swapped())];
+        let player = seat
+            .player
+            .as_mut()
+            .context("a person's seat has no computer player")?;
+        let action = player.choose(&self.game);
+        writeln!(self.out, "{who} {}", describe(action, false))?;
+        self.game
+            .act(action)
+            .with_context(|| format!("{who} chose {action}, which is not allowed here"))?;
+        self.show(false)?;
+        Ok(())
+    }
+
+    /// Prints the last action (its own line when `with_action`, then what it did), the board and whose turn it is.
+    fn show(&mut self, with_action: bool) -> io::Result<()> {
+        let mut lines = Vec::new();
+        if let Some(last) = self.game.actions().len().checked_sub(1) {
+            if with_action {
+                let (side, _) = actor_of(&self.game, last);
+                lines.push(format!(
+                    "{side} {}",
+                    describe(self.game.actions()[last], true)
+                ));
+            }
+            lines.extend(self.consequences(last));
+        }
+        lines.push(String::new());
+        let position = self.game.position();
+        let mover = [position.mover()];
+        let numbered: &[Side] = match self.game.phase() {
+            Phase::Over => &[],
+            Phase::Handicap => &Side::BOTH,
+            Phase::PieOffer | Phase::Play => &mover,
+        };
+        lines.push(board::draw(position, numbered).trim_end().to_string());
+        lines.extend(self.status());
+        for line in lines {
+            writeln!(self.out, "{line}")?;
+        }
+        Ok(())
+    }
+
+    /// Announces what the last action, number `last`, did besides itself: relays, a capture, an
+    /// extra move, a swap.
+    fn consequences(&self, last: usize) -> Vec<String> {
+        let (side, _) = actor_of(&self.game, last);
+        match (self.game.actions()[last], self.game.last_outcome()) {
+            (Action::Sow(_), Some(outcome)) => {
+                let mut lines = Vec::new();
+                if outcome.relays > 0 {
+                    let houses = if outcome.relays == 1 {
+                        "house"
+                    } else {
+                        "houses"
+                    };
+                    lines.push(format!(
+                        "relay sowing: {side} sowed on from {} more {houses}",
+                        outcome.relays
+                    ));
+                }
+                if outcome.captured > 0 {
+                    lines.push(format!("{side} captures {}", seeds(outcome.captured)));
+                }
+                if outcome.extra_move && !outcome.ended {
+                    lines.push(format!("extra move: {side} moves again"));
+                }
+                lines
+            }
+            (Action::Swap, _) => vec![format!(
+                "the first player ({}) now plays North, the second player ({}) plays South",
+                self.seats[0].label, self.seats[1].label
+            )],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Says whose turn it is and what they may do, or the final score.
+    fn status(&self) -> Vec<String> {
+        match self.game.phase() {
+            Phase::Over => {
+                let mut lines = vec![self.final_score()];
+                if self.seats.iter().any(Seat::is_human) {
+                    lines.push(
+                        "Type save FILE to keep the record, undo to take back, or quit."
+                            .to_string(),
+                    );
+                }
+                lines
+            }
+            Phase::Handicap => {
+                vec![format!(
+                    "{} decides the handicap: keep, or move one seed like S3>N2",
+                    self.who(Side::North)
+                )]
+            }
+            Phase::PieOffer => {
+                vec![format!(
+                    "{} to move: sow a house, or swap to take over South's side",
+                    self.who(Side::North)
+                )]
+            }
+            Phase::Play => vec![format!(
+                "{} to move",
+                self.who(self.game.position().mover())
+            )],
+        }
+    }
+
+    fn final_score(&self) -> String {
+        let stores = self.game.position().final_stores(self.game.rules());
+        let score = format!("Game over: South {}, North {}.", stores.south, stores.north);
+        let margin = i64::from(stores.south) - i64::from(stores.north);
+        match margin.cmp(&0) {
+            Ordering::Greater => format!(
+                "{score} {} wins by {}.",
+                self.who(Side::South),
+                seeds(margin)
+            ),
+            Ordering::Less => format!(
+                "{score} {} wins by {}.",
+                self.who(Side::North),
+                seeds(-margin)
+            ),
+            Ordering::Equal => format!("{score} The game is a draw."),
+        }
+    }
+
+    fn prompt(&mut self) -> io::Result<()> {
+        let name = if self.game.is_over() {
+            "game over"
+        } else {
+            deciding_side(&self.game).name()
+        };
+        write!(self.out, "{name}> ")?;
+        self.out.flush()
+    }
+
+    /// Reads the next line, trimmed; `None` at the end of the input.
+    fn read_line(&mut self) -> io::Result<Option<String>> {
+        let mut bytes = Vec::new();
+        if self.input.read_until(b'\n', &mut bytes)? == 0 {
+            return Ok(None);
+        }
+        // Bytes that are not UTF-8 make a line that matches no command, not an error.
+        let line = String::from_utf8_lossy(&bytes).trim().to_string();
+        if self.echo {
+            writeln!(self.out, "{line}")?;
+        }
+        Ok(Some(line))
+    }
+
+    fn end_of_input(&mut self) -> io::Result<()> {
+        // The prompt's line is still open.
+        writeln!(self.out)?;
+        if !self.game.is_over() {
+            writeln!(self.out, "End of input: the game stops unfinished.")?;
+        }
+        Ok(())
+    }
+
+    /// Carries out one line typed at the prompt.
+    fn obey(&mut self, line: &str) -> io::Result<Flow> {
+        let command = match parse_command(line, &self.game) {
+            Ok(command) => command,
+            Err(message) => {
+                writeln!(self.out, "{message}")?;
+                return Ok(Flow::Continue);
+            }
+        };
+        match command {
+            Command::Act(action) => match self.game.act(action) {
+                Ok(_) => self.show(true)?,
+                Err(error) => writeln!(self.out, "{error}")?,
+            },
+            Command::Undo => self.undo()?,
+            Command::Hint => {
+                let hint = self.hint();
+                writeln!(self.out, "{hint}")?;
+            }
+            Command::Help => writeln!(self.out, "{COMMANDS}")?,
+            Command::Save(path) => self.save(&path)?,
+            Command::Load(path) => self.load(&path)?,
+            Command::Quit => {
+                writeln!(self.out, "Game abandoned.")?;
+                return Ok(Flow::Stop);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// Takes back every action since, and including, the last one a person made: one action
+    /// between people, a move and the engine's reply against the engine.
+    fn undo(&mut self) -> io::Result<()> {
+        let actions = self.game.actions().len();
+        let last_human = (0..actions)
+            .rev()
+            .find(|&i| self.seats[actor_of(&self.game, i).1].is_human());
+        let Some(first_undone) = last_human else {
+            return writeln!(
+                self.out,
+                "nothing to undo: no move of a person is on the board"
+            );
+        };
+        for _ in first_undone..actions {
+            self.game.undo();
+        }
+        let count = actions - first_undone;
+        writeln!(
+            self.out,
+            "Took back {count} action{}.",
+            if count == 1 { "" } else { "s" }
+        )?;
+        self.show(true)
+    }
+
+    /// Asks the engine, at its strength, what to do now.
+    fn hint(&self) -> String {
+        let game = &self.game;
+        let phase = game.phase();
+        match phase {
+            Phase::Over => "the game is over: there is no move to hint".to_string(),
+            Phase::Handicap => format!("hint: {}", self.adviser.clone().choose(game)),
+            Phase::PieOffer | Phase::Play => {
+                let position = game.position();
+                let (found, depth) = self.adviser.think(position, game.rules());
+                let side = position.mover();
+                match found.best {
+                    // After a swap North is still to move but the swapper holds South: the value turns over.
+                    Some(_) if phase == Phase::PieOffer && found.value < 0 => {
+                        format!(
+                            "hint: swap (South's side is worth {} to you, depth {depth})",
+                            seed_value(-found.value)
+                        )
+                    }
+                    Some(best) => {
+                        format!(
+                            "hint: house {best} (worth {} to {side}, depth {depth})",
+                            seed_value(found.value)
+                        )
+                    }
+                    None => "the game is over: there is no move to hint".to_string(),
+                }
+            }
+        }
+    }
+
+    /// Returns the game as a record, with the players as seated at the start.
+    fn record(&self) -> Record {
+        let mut record = Record::new(self.game.clone());
+        record.tags = vec![
+            ("Event".to_string(), "Casual game".to_string()),
+            ("Date".to_string(), today()),
+            ("South".to_string(), self.seats[0].description()),
+            ("North".to_string(), self.seats[1].description()),
+        ];
+        record
+    }
+
+    fn save(&mut self, path: &Path) -> io::Result<()> {
+        let text = self.record().to_text();
+        match files::write_atomically(path, text.as_bytes()) {
+            Ok(()) => writeln!(self.out, "Saved the game to {}.", path.display()),
+            Err(error) => writeln!(self.out, "cannot save to {}: {error}", path.display()),
+        }
+    }
+
+    /// Replaces the game by the one in a record; a record that cannot be read leaves the game as it is.
+    fn load(&mut self, path: &Path) -> io::Result<()> {
+        match read_game(path) {
+            Ok(game) => {
+                self.game = game;
+                writeln!(
+                    self.out,
+                    "Loaded {}: {}, {} actions.",
+                    path.display(),
+                    self.game.rules(),
+                    self.game.actions().len()
+                )?;
+                self.show(true)
+            }
+            Err(message) => writeln!(self.out, "{message}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_rules::{Move, Rules};
+
+    #[test]
+    fn dates_follow_the_gregorian_calendar() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(11_016), (2000, 2, 29));
+        assert_eq!(civil_date(19_723), (2024, 1, 1));
+        assert_eq!(civil_date(47_541), (2100, 3, 1));
+        assert_eq!(today().len(), "YYYY.MM.DD".len());
+    }
+
+    #[test]
+    fn prompt_lines_read_as_commands_or_say_what_is_accepted() {
+        let game = Game::new(Rules::standard(6, 4).unwrap());
+        assert_eq!(
+            parse_command("3", &game),
+            Ok(Command::Act(Action::Sow(Move::from_number(3).unwrap())))
+        );
+        assert_eq!(parse_command("UNDO", &game), Ok(Command::Undo));
+        assert_eq!(
+            parse_command("save my game.txt", &game),
+            Ok(Command::Save(PathBuf::from("my game.txt")))
+        );
+        assert_eq!(
+            parse_command("load", &game),
+            Err("load needs a file name: load FILE".to_string())
+        );
+        for (line, says) in [
+            ("0", "there is no house 0"),
+            ("7", "there is no house 7"),
+            ("99", "there is no house 99"),
+            ("foo", "cannot read \"foo\": type a house 1-6, undo, hint"),
+            ("", "type a house 1-6"),
+            ("undo now", "cannot read"),
+        ] {
+            let message = parse_command(line, &game).unwrap_err();
+            assert!(message.starts_with(says), "{line:?} gave {message:?}");
+            assert!(!message.contains('\n'));
+        }
+    }
+
+    #[test]
+    fn seats_follow_the_swap() {
+        assert_eq!(seat_index(Side::South, false), 0);
+        assert_eq!(seat_index(Side::North, false), 1);
+        assert_eq!(seat_index(Side::South, true), 1);
+        assert_eq!(seat_index(Side::North, true), 0);
+        let mut rules = Rules::standard(4, 3).unwrap();
+        rules.pie = true;
+        let mut game = Game::new(rules);
+        for action in ["1", "swap", "2"] {
+            game.act(action.parse().unwrap()).unwrap();
+        }
+        assert_eq!(actor_of(&game, 0), (Side::South, 0));
+        assert_eq!(
+            actor_of(&game, 1),
+            (Side::North, 1),
+            "the second player swaps"
+        );
+        assert_eq!(
+            actor_of(&game, 2),
+            (Side::North, 0),
+            "after the swap the first player plays North"
+        );
+    }
 }

@@ -91,17 +91,20 @@ pub fn evaluate(position: &Position, rules: &Rules, side: Side, weights: &Weight
     }
     let other = side.opponent();
     let store = i32::from(position.store(side)) - i32::from(position.store(other));
-    let mut value = weights.store * store;
+    let mut rest = 0;
     if weights.houses != 0 {
-        value += weights.houses * (i32::from(position.seeds_on(side)) - i32::from(position.seeds_on(other)));
+        rest += weights.houses * (i32::from(position.seeds_on(side)) - i32::from(position.seeds_on(other)));
     }
     if weights.extra_moves != 0 || weights.captures != 0 {
         let (my_extra, my_capture) = tactics(position, rules, side);
         let (their_extra, their_capture) = tactics(position, rules, other);
-        value += weights.extra_moves * (my_extra - their_extra) + weights.captures * (my_capture - their_capture);
+        rest += weights.extra_moves * (my_extra - their_extra) + weights.captures * (my_capture - their_capture);
     }
     if weights.tempo != 0 {
-        value += if position.mover() == side { weights.tempo } else { -weights.tempo };
+        rest += if position.mover() == side { weights.tempo } else { -weights.tempo };
     }
-    value
+    // No one can gain more than the seeds still in the houses: keeping the estimate inside that
+    // range keeps it consistent with the bounds the searches cut on.
+    let left = i32::from(position.seeds_in_houses()) * SEED;
+    weights.store * store + rest.clamp(-left, left)
 }

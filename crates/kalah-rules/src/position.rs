@@ -416,12 +416,42 @@ impl Position {
 
     /// Returns a 64-bit key of the position (houses, stores, mover, no-progress count).
     pub fn key(&self) -> u64 {
-        let mut h: u64 = 0x9E37_79B9_7F4A_7C15 ^ (self.mover as u64) ^ (u64::from(self.quiet) << 8);
-        for &c in &self.cells[..2 * self.houses as usize + 2] {
-            h = (h ^ u64::from(c)).wrapping_mul(0x0100_0000_01B3).rotate_left(23);
-        }
-        h ^ (h >> 29)
+        let stores = u64::from(self.store(Side::South)) | u64::from(self.store(Side::North)) << 16;
+        mix(self.houses_key() ^ stores.wrapping_mul(0xD6E8_FEB8_6659_FD93))
     }
+
+    /// Returns a 64-bit key of the houses, the mover and the no-progress count, but not the stores.
+    ///
+    /// The rest of a game does not depend on the stores (unless the game ends on a store majority),
+    /// so searches key their tables on this and share results between positions that differ only there.
+    #[inline]
+    pub fn houses_key(&self) -> u64 {
+        // Pack the houses exactly, 9 bits each (at most 288 seeds) and 7 to a word, then mix
+        // the words: equal keys then come only from true 64-bit collisions.
+        let mut h = mix(self.mover as u64 | u64::from(self.quiet) << 1 | u64::from(self.houses) << 9);
+        let mut word = 0u64;
+        let mut filled = 0;
+        for side in Side::BOTH {
+            for &c in self.row(side) {
+                word = word << 9 | u64::from(c);
+                filled += 1;
+                if filled == 7 {
+                    h = mix(h ^ word);
+                    word = 0;
+                    filled = 0;
+                }
+            }
+        }
+        mix(h ^ word ^ (filled << 60))
+    }
+}
+
+/// Spreads the bits of a hash (the finaliser of SplitMix64).
+#[inline]
+fn mix(mut h: u64) -> u64 {
+    h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    h ^ (h >> 31)
 }
 
 impl fmt::Debug for Position {
@@ -554,6 +584,25 @@ mod tests {
         );
         let over = pos("0,0,0,0:4/0,0,0,0:4/S");
         assert_eq!(over.play(&rules, Move::from_number(1).unwrap()), Err(PlayError::GameOver));
+    }
+
+    #[test]
+    fn keys_tell_apart_every_small_position() {
+        // Every board of 3 houses a side with up to 5 seeds a house, either side to move.
+        let mut keys = std::collections::HashSet::new();
+        let mut full = std::collections::HashSet::new();
+        for code in 0..6u32.pow(6) {
+            let digits: Vec<u32> = (0..6).map(|i| code / 6u32.pow(i) % 6).collect();
+            for side in ["S", "N"] {
+                let text = format!("{},{},{}:0/{},{},{}:1/{side}", digits[0], digits[1], digits[2], digits[3], digits[4], digits[5]);
+                let p = pos(&text);
+                assert!(keys.insert(p.houses_key()), "{text}");
+                assert!(full.insert(p.key()), "{text}");
+            }
+        }
+        let with_stores = pos("1,2,3:4/5,6,7:8/S");
+        assert_eq!(with_stores.houses_key(), pos("1,2,3:0/5,6,7:0/S").houses_key());
+        assert_ne!(with_stores.key(), pos("1,2,3:0/5,6,7:0/S").key());
     }
 
     #[test]

@@ -1,0 +1,494 @@
+//! `kalah play` driven through a pipe, as a script or a test harness drives it.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use kalah_rules::{Action, Game, Record};
+
+/// The Wikipedia example turn: South's house 5 ends in the store, then house 1 captures 3 + 1 seeds.
+const EXAMPLE: &str = "4,3,0,1,2,2:0/5,3,2,1,2,0:0/S";
+
+/// Runs `kalah play ARGS` with `input` on standard input.
+fn play(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the kalah binary starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.to_string();
+    // A separate writer: a long script could fill the pipe while the game fills its output.
+    let writer = std::thread::spawn(move || {
+        // The game may stop before reading everything (quit, game over): a closed pipe is fine.
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().expect("the game runs to its end");
+    writer.join().expect("the writer thread ends");
+    output
+}
+
+/// Runs a game that must end with status 0, and returns what it printed.
+fn transcript(args: &[&str], input: &str) -> String {
+    let output = play(args, input);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{args:?} failed: {}\n{stdout}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+/// Reads the game of a saved record.
+fn saved_game(path: &Path) -> Game {
+    let text = std::fs::read_to_string(path).expect("the record was saved");
+    Record::parse(&text)
+        .expect("a saved record reads back")
+        .game
+}
+
+fn actions(game: &Game) -> Vec<String> {
+    game.actions().iter().map(Action::to_string).collect()
+}
+
+/// Asserts that `needles` occur in `haystack` in this order.
+fn assert_in_order(haystack: &str, needles: &[&str]) {
+    let mut rest = haystack;
+    for needle in needles {
+        let at = rest
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle:?} missing (or out of order) in:\n{haystack}"));
+        rest = &rest[at + needle.len()..];
+    }
+}
+
+#[test]
+fn a_scripted_game_between_people_announces_extra_moves_and_captures() {
+    let out = transcript(
+        &[
+            "--south",
+            "human",
+            "--north",
+            "human",
+            "--position",
+            EXAMPLE,
+        ],
+        "5\n1\n3\n4\n",
+    );
+    assert_in_order(
+        &out,
+        &[
+            // North's row runs from house 6 at the left; South is to move, so South's numbers show.
+            "     [ 0] [ 2] [ 1] [ 2] [ 3] [ 5]",
+            "[ 0]                               [ 0]",
+            "     [ 4] [ 3] [ 0] [ 1] [ 2] [ 2]",
+            "       1    2    3    4    5    6",
+            "South (human) to move",
+            "South> 5",
+            "South sowed house 5\nextra move: South moves again",
+            "South (human) to move",
+            "South> 1",
+            "South sowed house 1\nSouth captures 4 seeds",
+            "       6    5    4    3    2    1",
+            "North (human) to move",
+            "North> 3",
+            "North sowed house 3",
+            "South> 4",
+            "South sowed house 4",
+            "End of input",
+        ],
+    );
+}
+
+#[test]
+fn relay_sowing_is_counted() {
+    // Seed-on rules: house 1 ends in house 2, which is lifted and sown on into the store.
+    let args = [
+        "--south",
+        "human",
+        "--north",
+        "human",
+        "--rules",
+        "seed-on",
+        "--position",
+        "1,1,0:0/1,1,1:0/S",
+    ];
+    let out = transcript(&args, "1\n");
+    assert_in_order(
+        &out,
+        &["South sowed house 1\nrelay sowing: South sowed on from 1 more house\nextra move: South moves again"],
+    );
+}
+
+#[test]
+fn bad_lines_get_a_one_line_message_and_the_game_goes_on() {
+    // After 5 and 1 it is North's turn, and North's house 2 is empty.
+    let args = [
+        "--south",
+        "human",
+        "--north",
+        "human",
+        "--position",
+        EXAMPLE,
+    ];
+    let out = transcript(&args, "5\n1\n0\n99\nfoo\n\n2\nswap\nkeep\n3\n");
+    assert_in_order(
+        &out,
+        &[
+            "North> 0\nthere is no house 0: houses are numbered 1 to 6\n",
+            "North> 99\nthere is no house 99: houses are numbered 1 to 6\n",
+            "North> foo\ncannot read \"foo\": type a house 1-6, undo, hint, save FILE, load FILE, help or quit\n",
+            "North> \ntype a house 1-6",
+            "North> 2\nhouse 2 is empty: play a house that holds seeds\n",
+            "North> swap\na swap is allowed only under the pie rule",
+            "North> keep\na handicap move is allowed only under the handicap rule",
+            "North> 3\nNorth sowed house 3",
+        ],
+    );
+}
+
+#[test]
+fn help_and_quit() {
+    let out = transcript(
+        &["--south", "human", "--north", "human", "--size", "4,3"],
+        "help\nquit\n1\n",
+    );
+    assert_in_order(
+        &out,
+        &[
+            "South> help\nCommands at the prompt:",
+            "save FILE",
+            "South> quit\nGame abandoned.",
+        ],
+    );
+    assert!(
+        !out.contains("South sowed"),
+        "nothing is read after quit:\n{out}"
+    );
+}
+
+#[test]
+fn the_end_of_the_input_ends_the_game_quietly() {
+    let output = play(&["--south", "human", "--north", "human"], "");
+    assert!(output.status.success());
+    assert!(String::from_utf8_lossy(&output.stdout)
+        .contains("End of input: the game stops unfinished."));
+    assert!(output.stderr.is_empty());
+}
+
+#[test]
+fn undo_between_people_takes_back_one_action() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.kalah");
+    let input = format!("undo\n1\n2\nundo\nsave {}\n", file.display());
+    let out = transcript(
+        &["--south", "human", "--north", "human", "--size", "4,3"],
+        &input,
+    );
+    assert_in_order(
+        &out,
+        &[
+            "South> undo\nnothing to undo",
+            "North> undo\nTook back 1 action.",
+            "North (human) to move",
+        ],
+    );
+    assert_eq!(actions(&saved_game(&file)), ["1"]);
+}
+
+#[test]
+fn undo_against_the_engine_takes_back_the_reply_and_the_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.kalah");
+    let input = format!("1\nundo\nsave {}\n", file.display());
+    let out = transcript(
+        &["--north", "engine", "--depth", "2", "--size", "4,3"],
+        &input,
+    );
+    assert_in_order(
+        &out,
+        &[
+            "South sowed house 1",
+            "North (engine) sows house",
+            "South> undo\nTook back",
+            "South (human) to move",
+        ],
+    );
+    assert!(actions(&saved_game(&file)).is_empty());
+}
+
+#[test]
+fn hint_names_a_house_and_its_value() {
+    let out = transcript(
+        &[
+            "--south", "human", "--north", "human", "--size", "4,3", "--depth", "2",
+        ],
+        "hint\n",
+    );
+    assert_in_order(
+        &out,
+        &["South> hint\nhint: house ", " seeds to South, depth 2)"],
+    );
+}
+
+#[test]
+fn a_saved_game_loads_back_in_a_session_and_with_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.kalah");
+    let second = dir.path().join("second.kalah");
+    let third = dir.path().join("third.kalah");
+    let people = ["--south", "human", "--north", "human", "--size", "4,3"];
+    let input = format!(
+        "2\n1\nsave {}\n3\nload {}\nsave {}\n",
+        first.display(),
+        first.display(),
+        second.display()
+    );
+    let out = transcript(&people, &input);
+    assert_in_order(
+        &out,
+        &[
+            "Saved the game to",
+            "Loaded ",
+            "kalah(4,3) standard, 2 actions.",
+        ],
+    );
+    let game = saved_game(&first);
+    assert_eq!(actions(&game), ["2", "1"]);
+    assert_eq!(saved_game(&second), game);
+
+    let text = std::fs::read_to_string(&first).unwrap();
+    for tag in [
+        "[Event \"Casual game\"]",
+        "[South \"human\"]",
+        "[North \"human\"]",
+        "[Rules \"kalah(4,3) standard\"]",
+    ] {
+        assert!(text.contains(tag), "{tag} missing in:\n{text}");
+    }
+    let date = text
+        .lines()
+        .find_map(|l| l.strip_prefix("[Date \""))
+        .expect("a Date tag");
+    assert!(
+        date.len() == "YYYY.MM.DD\"]".len() && date.as_bytes()[4] == b'.',
+        "{date}"
+    );
+
+    let out = transcript(
+        &["--load", first.to_str().unwrap(), "--north", "human"],
+        &format!("save {}\n", third.display()),
+    );
+    assert!(
+        out.contains("South sowed house 1"),
+        "the last move is shown after loading:\n{out}"
+    );
+    assert_eq!(saved_game(&third), game);
+}
+
+#[test]
+fn a_damaged_record_names_its_line_and_leaves_the_game_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let damaged = dir.path().join("damaged.kalah");
+    std::fs::write(
+        &damaged,
+        "[Rules \"kalah(4,3) standard\"]\n\n1. 1 2\n2. 9\n",
+    )
+    .unwrap();
+    let kept = dir.path().join("kept.kalah");
+    let input = format!("1\nload {}\nsave {}\n", damaged.display(), kept.display());
+    let out = transcript(
+        &["--south", "human", "--north", "human", "--size", "4,3"],
+        &input,
+    );
+    assert!(
+        out.contains("cannot load") && out.contains("line 4: move 9"),
+        "{out}"
+    );
+    assert_eq!(actions(&saved_game(&kept)), ["1"]);
+
+    let output = play(&["--load", damaged.to_str().unwrap()], "");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("line 4"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn engines_play_each_other_to_the_end() {
+    let out = transcript(
+        &[
+            "--south",
+            "engine",
+            "--north",
+            "alphabeta",
+            "--depth",
+            "2",
+            "--size",
+            "4,3",
+        ],
+        "",
+    );
+    assert!(out.contains("South (engine) sows house"), "{out}");
+    assert!(out.contains("North (alphabeta) sows house"), "{out}");
+    let last = out.lines().last().unwrap_or_default();
+    assert!(last.starts_with("Game over: South "), "{last}");
+    assert!(
+        last.contains(" wins by ") || last.contains("draw"),
+        "{last}"
+    );
+    assert!(
+        !out.contains("> "),
+        "no prompt without a person at the board:\n{out}"
+    );
+}
+
+#[test]
+fn a_person_plays_the_engine_from_a_script() {
+    // Every fourth line names each house once, so each turn finds a legal move; the game ends long
+    // before the script, and the lines after it get a message.
+    let script = "1\n2\n3\n4\n".repeat(60);
+    let out = transcript(&["--north", "greedy", "--size", "4,3"], &script);
+    assert_in_order(
+        &out,
+        &[
+            "South sowed house",
+            "North (greedy) sows house",
+            "Game over: South ",
+            "game over> ",
+        ],
+    );
+    let out = transcript(
+        &[
+            "--south",
+            "ordered:depth=1",
+            "--north",
+            "human",
+            "--size",
+            "4,3",
+        ],
+        &script,
+    );
+    assert_in_order(
+        &out,
+        &[
+            "South (ordered) sows house",
+            "North sowed house",
+            "Game over: South ",
+        ],
+    );
+}
+
+#[test]
+fn the_pie_rule_swaps_the_seats() {
+    let people = [
+        "--south", "human", "--north", "human", "--size", "4,3", "--pie",
+    ];
+    let out = transcript(&people, "swap\n1\nswap\n");
+    assert_in_order(
+        &out,
+        &[
+            "South> swap\na swap is allowed only",
+            "North (human) to move: sow a house, or swap",
+            "North> swap\nNorth swapped sides",
+            "North (human) to move",
+        ],
+    );
+    // The engine moved first as South; after the swap it plays North and moves again at once.
+    let out = transcript(
+        &[
+            "--south", "engine", "--north", "human", "--depth", "2", "--size", "4,3", "--pie",
+        ],
+        "swap\n",
+    );
+    assert_in_order(
+        &out,
+        &[
+            "South (engine) sows house",
+            "North> swap\nNorth swapped sides",
+            "the first player (engine) now plays North, the second player (human) plays South",
+            "North (engine) sows house",
+            "South (human) to move",
+        ],
+    );
+}
+
+#[test]
+fn the_handicap_rule_asks_north_first() {
+    let people = [
+        "--south",
+        "human",
+        "--north",
+        "human",
+        "--size",
+        "4,3",
+        "--handicap",
+    ];
+    let out = transcript(&people, "1\nkeep\n1\n");
+    assert_in_order(
+        &out,
+        &[
+            "North (human) decides the handicap",
+            "North> 1\nthe second player must first decide",
+            "North> keep\nNorth kept the board",
+            "South> 1\nSouth sowed house 1",
+        ],
+    );
+    let out = transcript(&people, "S1>N4\n");
+    assert_in_order(
+        &out,
+        &[
+            "North moved one seed from S1 to N4",
+            "     [ 2] [ 3] [ 3] [ 3]",
+        ],
+    );
+    let out = transcript(
+        &[
+            "--north",
+            "engine",
+            "--depth",
+            "1",
+            "--size",
+            "4,3",
+            "--handicap",
+        ],
+        "",
+    );
+    assert!(
+        out.contains("North (engine) keeps") || out.contains("North (engine) moves one seed"),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_flags_exit_with_status_2_and_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.kalah");
+    std::fs::write(&record, "[Rules \"kalah(4,3) standard\"]\n\n1. 1\n").unwrap();
+    let record = record.to_str().unwrap();
+    for args in [
+        vec!["--depth", "0"],
+        vec!["--depth", "65"],
+        vec!["--time", "0"],
+        vec!["--depth", "2", "--time", "100"],
+        vec!["--south", "robot"],
+        vec!["--north", "human:depth=3"],
+        vec!["--size", "13,4"],
+        vec!["--position", "1,2"],
+        vec!["--load", record, "--size", "4,3"],
+        vec!["--load", record, "--position", "1:0/1:0/S"],
+    ] {
+        let output = play(&args, "");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("kalah: ") && !stderr.contains("panicked"),
+            "{args:?}: {stderr}"
+        );
+    }
+}

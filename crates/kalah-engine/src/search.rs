@@ -1,0 +1,536 @@
+//! The strong search: iterative deepening principal-variation search with a transposition table,
+//! move ordering, bounds from the seeds left, endgame databases, proofs of exact values, time
+//! management and Lazy SMP threads.
+//!
+//! Scores inside the search are relative to the stores: what the side to move gains from here on,
+//! in hundredths of a seed. The rest of a Kalah game does not depend on the stores, so the table and
+//! the endgame databases share results between positions that differ only there, and a position
+//! can never gain more than the seeds still in its houses, which cuts the search.
+//!
+//! A score is *proven* when it rests only on finished games and database values, never on the
+//! evaluation; a proven score is good at any depth, and a proven exact score at the root is the
+//! game-theoretic value.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use kalah_rules::{Move, Position, Rules, Side};
+
+use crate::eval::{evaluate, Weights, SEED};
+use crate::tt::{Bound, Entry, Table, PROVEN_DEPTH};
+
+/// Larger than any score.
+pub const INFINITE: i32 = 30_000;
+/// The deepest iteration.
+pub const MAX_DEPTH: u32 = 120;
+/// Nodes between looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 2048;
+
+/// A source of exact values for small positions, such as an endgame database.
+pub trait Oracle: Send + Sync {
+    /// Returns what the mover gains from here on with perfect play, in seeds, if known.
+    fn probe(&self, position: &Position) -> Option<i32>;
+}
+
+/// When to stop searching. Unset limits do not apply; with none set the search runs to the end
+/// of the game tree (it stops by itself once the value is proven) or until stopped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// The deepest iteration, in sowings.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Time for this move.
+    pub time: Option<Duration>,
+    /// A clock for the whole game.
+    pub clock: Option<Clock>,
+}
+
+/// A game clock: the time left, and what is added after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left for the rest of the game.
+    pub remaining: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+}
+
+impl Limits {
+    /// Returns limits of a fixed depth.
+    pub fn depth(depth: u32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+
+    /// Returns limits of a fixed time for the move.
+    pub fn time(time: Duration) -> Limits {
+        Limits { time: Some(time), ..Limits::default() }
+    }
+
+    /// Returns the time to aim for and the time never to exceed, if any.
+    ///
+    /// From a clock the search plans on about 25 more moves of its own, and never uses more than
+    /// a fifth of what is left, keeping a margin for the moves' own overhead.
+    fn budget(&self) -> Option<(Duration, Duration)> {
+        let from_clock = self.clock.map(|c| {
+            let left = c.remaining.saturating_sub(Duration::from_millis(20));
+            let target = (left / 25 + c.increment * 3 / 4).min(left / 5);
+            (target, (target * 3).min(left / 4).max(target))
+        });
+        let from_time = self.time.map(|t| (t, t));
+        match (from_clock, from_time) {
+            (Some(a), Some(b)) => Some((a.0.min(b.0), a.1.min(b.1))),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// What an iteration of the search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// The depth completed.
+    pub depth: u32,
+    /// The value for the side to move at the root: final store difference in hundredths of a seed.
+    pub score: i32,
+    /// The score is the proven game-theoretic value.
+    pub exact: bool,
+    /// The best move (`None` when the game is over).
+    pub best: Option<Move>,
+    /// The principal variation, from the table.
+    pub pv: Vec<Move>,
+    /// Nodes searched by all threads so far.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub elapsed: Duration,
+}
+
+impl Info {
+    /// Returns nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
+    }
+}
+
+/// Settings of an [`Engine`].
+#[derive(Clone)]
+pub struct Options {
+    /// Size of the transposition table in bytes.
+    pub table_bytes: usize,
+    /// Search threads (Lazy SMP): 1 or more.
+    pub threads: usize,
+    /// Evaluation weights.
+    pub weights: Weights,
+    /// Exact values for small positions, if any.
+    pub oracle: Option<Arc<dyn Oracle>>,
+}
+
+/// The default table size: 64 MiB.
+pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { table_bytes: DEFAULT_TABLE_BYTES, threads: 1, weights: Weights::TUNED, oracle: None }
+    }
+}
+
+/// The strong engine: a transposition table and settings, kept between searches of one game.
+///
+/// ```
+/// use kalah_engine::search::{Engine, Limits, Options};
+/// use kalah_rules::{Position, Rules};
+/// let rules = Rules::standard(4, 3).unwrap();
+/// let engine = Engine::new(Options::default());
+/// let info = engine.search(&Position::start(&rules), &rules, Limits::default(), None, |_| {});
+/// assert!(info.exact); // small enough to solve outright
+/// assert_eq!(info.score, 6 * 100); // Kalah(4,3) is +6 for South (shared/reference/values.md)
+/// ```
+pub struct Engine {
+    table: Table,
+    options: Options,
+}
+
+/// Per-thread search state.
+struct Worker<'a> {
+    rules: &'a Rules,
+    table: &'a Table,
+    options: &'a Options,
+    stop: &'a AtomicBool,
+    nodes: &'a AtomicU64,
+    local_nodes: u64,
+    history: [[i32; 12]; 2],
+    /// Only the main thread watches the clock and node limit; helpers follow the stop flag.
+    main: Option<MainClock<'a>>,
+    keys_by_stores: bool,
+    /// The best move at the root of the current iteration.
+    root_best: Option<Move>,
+}
+
+struct MainClock<'a> {
+    started: Instant,
+    hard: Option<Duration>,
+    node_limit: Option<u64>,
+    external: Option<&'a AtomicBool>,
+}
+
+impl Engine {
+    /// Returns an engine with an empty table.
+    pub fn new(options: Options) -> Engine {
+        Engine { table: Table::with_bytes(options.table_bytes), options }
+    }
+
+    /// Returns the settings.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Empties the transposition table (a new game, or a clean benchmark).
+    pub fn clear(&self) {
+        self.table.clear();
+    }
+
+    /// Searches `position` within `limits`, calling `on_iteration` after each completed depth.
+    ///
+    /// `stop` may be set by another thread to end the search early; the result is then that of
+    /// the last completed depth (at least depth 1 is always completed).
+    pub fn search(
+        &self,
+        position: &Position,
+        rules: &Rules,
+        limits: Limits,
+        stop: Option<&AtomicBool>,
+        mut on_iteration: impl FnMut(&Info),
+    ) -> Info {
+        let started = Instant::now();
+        let nodes = AtomicU64::new(0);
+        let budget = limits.budget();
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let helpers = self.options.threads.max(1) - 1;
+        // `halt` ends the main thread's search (time, nodes, or the caller's stop); `done` also
+        // ends the helpers', once the main thread has its answer.
+        let halt = AtomicBool::new(false);
+        let done = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            for id in 0..helpers {
+                let (done, nodes) = (&done, &nodes);
+                scope.spawn(move || {
+                    let mut worker = self.worker(rules, done, nodes, None);
+                    // Helpers start at staggered depths so threads spread over different iterations.
+                    let mut depth = 1 + (id as u32 % 2);
+                    while depth <= max_depth && !done.load(Ordering::Relaxed) {
+                        worker.root(position, depth as i32);
+                        depth += 1;
+                    }
+                });
+            }
+            let clock = MainClock { started, hard: budget.map(|b| b.1), node_limit: limits.nodes, external: stop };
+            let mut worker = self.worker(rules, &halt, &nodes, Some(clock));
+            let mut last: Option<Info> = None;
+            for depth in 1..=max_depth {
+                let (score, proven, best) = worker.root(position, depth as i32);
+                let halted = halt.load(Ordering::Relaxed);
+                if halted && last.is_some() {
+                    break;
+                }
+                let base = store_difference(position, position.mover());
+                let info = Info {
+                    depth,
+                    score: base + score,
+                    exact: proven,
+                    best,
+                    pv: self.principal_variation(position, rules, best, depth as usize + 8),
+                    nodes: nodes.load(Ordering::Relaxed) + worker.local_nodes,
+                    elapsed: started.elapsed(),
+                };
+                on_iteration(&info);
+                let soft_out = budget.is_some_and(|(target, _)| started.elapsed() >= target / 2);
+                let finished = info.exact || info.best.is_none();
+                last = Some(info);
+                if halted || soft_out || finished {
+                    break;
+                }
+            }
+            done.store(true, Ordering::Relaxed);
+            let mut info = last.expect("depth 1 always completes");
+            info.nodes = nodes.load(Ordering::Relaxed) + worker.local_nodes;
+            info.elapsed = started.elapsed();
+            info
+        })
+    }
+
+    fn worker<'a>(&'a self, rules: &'a Rules, stop: &'a AtomicBool, nodes: &'a AtomicU64, main: Option<MainClock<'a>>) -> Worker<'a> {
+        Worker {
+            rules,
+            table: &self.table,
+            options: &self.options,
+            stop,
+            nodes,
+            local_nodes: 0,
+            history: [[0; 12]; 2],
+            main,
+            keys_by_stores: rules.majority_ends,
+            root_best: None,
+        }
+    }
+
+    /// Returns the line from `position`: `first`, then best moves through the table, at most `limit` sowings.
+    pub fn principal_variation(&self, position: &Position, rules: &Rules, first: Option<Move>, limit: usize) -> Vec<Move> {
+        let mut line = Vec::new();
+        let Some(first) = first else { return line };
+        line.push(first);
+        let mut p = position.play_unchecked(rules, first);
+        while line.len() < limit && !p.is_over(rules) {
+            let key = if rules.majority_ends { p.key() } else { p.houses_key() };
+            let Some(mv) = self.table.probe(key).and_then(|e| e.best) else { break };
+            if !p.legal_moves().contains(mv) {
+                break;
+            }
+            line.push(mv);
+            p = p.play_unchecked(rules, mv);
+        }
+        line
+    }
+}
+
+/// Returns the mover's store minus the opponent's, in hundredths of a seed.
+#[inline]
+fn store_difference(position: &Position, side: Side) -> i32 {
+    position.store_difference() * side.sign() * SEED
+}
+
+/// A child in the move list.
+#[derive(Clone, Copy)]
+struct Child {
+    mv: Move,
+    position: Position,
+    key: i32,
+}
+
+impl Worker<'_> {
+    fn stopped(&mut self) -> bool {
+        if self.local_nodes % CHECK_EVERY == 0 {
+            self.nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+            self.local_nodes = 0;
+            if let Some(clock) = &self.main {
+                let over_time = clock.hard.is_some_and(|hard| clock.started.elapsed() >= hard);
+                let over_nodes = clock.node_limit.is_some_and(|n| self.nodes.load(Ordering::Relaxed) >= n);
+                let told = clock.external.is_some_and(|flag| flag.load(Ordering::Relaxed));
+                if over_time || over_nodes || told {
+                    self.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn key(&self, position: &Position) -> u64 {
+        if self.keys_by_stores { position.key() } else { position.houses_key() }
+    }
+
+    /// Searches the root to `depth`: (relative score, proven, best move).
+    fn root(&mut self, position: &Position, depth: i32) -> (i32, bool, Option<Move>) {
+        self.root_best = None;
+        let (score, proven) = self.search(position, depth, -INFINITE, INFINITE, 0);
+        (score, proven, self.root_best)
+    }
+
+    /// Principal-variation search of `position`: its relative score and whether it is proven.
+    fn search(&mut self, position: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: u32) -> (i32, bool) {
+        self.local_nodes += 1;
+        if self.stopped() {
+            return (0, false);
+        }
+        let rules = self.rules;
+        let me = position.mover();
+        if position.is_over(rules) {
+            let settled = position.final_difference(rules) * me.sign() * SEED - store_difference(position, me);
+            return (settled, true);
+        }
+        // The mover can win at most the seeds in the houses, and lose at most as many.
+        let left = i32::from(position.seeds_in_houses()) * SEED;
+        if alpha >= left {
+            return (left, true);
+        }
+        if beta <= -left {
+            return (-left, true);
+        }
+        if let Some(oracle) = &self.options.oracle {
+            if let Some(gain) = oracle.probe(position) {
+                return (gain * SEED, true);
+            }
+        }
+        let key = self.key(position);
+        let entry = self.table.probe(key);
+        if let Some(e) = entry {
+            let deep_enough = e.depth == PROVEN_DEPTH || i32::from(e.depth) >= depth;
+            if deep_enough {
+                let proven = e.depth == PROVEN_DEPTH;
+                match e.bound {
+                    Bound::Exact => return (e.score, proven),
+                    Bound::Lower if e.score >= beta => return (e.score, proven),
+                    Bound::Upper if e.score <= alpha => return (e.score, proven),
+                    _ => {}
+                }
+            }
+        }
+        if depth <= 0 {
+            let weights = &self.options.weights;
+            let value = evaluate(position, rules, me, weights) - weights.store * position.store_difference() * me.sign();
+            return (value.clamp(-left, left), false);
+        }
+        // Keep the window inside what is possible, so that bounds of the result are tight.
+        alpha = alpha.max(-left - 1);
+        beta = beta.min(left + 1);
+        let alpha_start = alpha;
+
+        let (children, n) = self.children(position, entry.and_then(|e| e.best));
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut all_proven = true;
+        let mut cutoff_proven = false;
+        for (i, child) in children[..n].iter().enumerate() {
+            let gain = store_difference(&child.position, me) - store_difference(position, me);
+            let again = child.position.mover() == me;
+            let value_of = |worker: &mut Self, lo: i32, hi: i32| -> (i32, bool) {
+                if again {
+                    let (v, p) = worker.search(&child.position, depth - 1, lo - gain, hi - gain, ply + 1);
+                    (gain + v, p)
+                } else {
+                    let (v, p) = worker.search(&child.position, depth - 1, gain - hi, gain - lo, ply + 1);
+                    (gain - v, p)
+                }
+            };
+            let (mut value, mut proven) = if i == 0 { value_of(self, alpha, beta) } else { value_of(self, alpha, alpha + 1) };
+            if i > 0 && value > alpha && value < beta {
+                (value, proven) = value_of(self, alpha, beta);
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                return (0, false);
+            }
+            if value > best {
+                best = value;
+                best_move = Some(child.mv);
+                if ply == 0 {
+                    self.root_best = best_move;
+                }
+            }
+            if value > alpha {
+                alpha = value;
+            }
+            if alpha >= beta {
+                cutoff_proven = proven;
+                self.history[me.index()][child.mv.index()] += depth * depth;
+                break;
+            }
+            all_proven &= proven;
+        }
+        let (bound, proven) = if best >= beta {
+            (Bound::Lower, cutoff_proven)
+        } else if best <= alpha_start {
+            (Bound::Upper, all_proven)
+        } else {
+            (Bound::Exact, all_proven)
+        };
+        let depth_tag = if proven { PROVEN_DEPTH } else { depth.min(PROVEN_DEPTH as i32 - 1) as u8 };
+        self.table.store(key, Entry { score: best, depth: depth_tag, bound, best: best_move });
+        (best, proven)
+    }
+
+    /// Returns the children in search order: the table's move, extra moves (nearest the store
+    /// first, which leaves the other houses' counts intact), captures by size, then by history.
+    fn children(&self, position: &Position, table_move: Option<Move>) -> ([Child; 12], usize) {
+        let me = position.mover();
+        let mut list = [Child { mv: Move::from_index(0), position: *position, key: 0 }; 12];
+        let mut n = 0;
+        for mv in position.legal_moves() {
+            let mut child = *position;
+            let outcome = child.sow(self.rules, mv);
+            let key = if Some(mv) == table_move {
+                i32::MAX
+            } else if outcome.extra_move {
+                1 << 29 | mv.index() as i32
+            } else if outcome.captured > 0 {
+                1 << 28 | i32::from(outcome.captured) << 8
+            } else {
+                self.history[me.index()][mv.index()].min((1 << 27) - 1)
+            };
+            list[n] = Child { mv, position: child, key };
+            n += 1;
+        }
+        // Insertion sort: at most 12 moves, higher keys first.
+        for i in 1..n {
+            let mut j = i;
+            while j > 0 && list[j - 1].key < list[j].key {
+                list.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        (list, n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classic::{search as classic_search, Algorithm};
+    use crate::compare::sample_positions;
+
+    #[test]
+    fn without_a_table_the_search_agrees_with_plain_minimax() {
+        // The table grafts deeper results into shallower searches, which is why engines use one;
+        // without it every cut here (alpha-beta, ordering, seed bounds) must leave the value alone.
+        for preset in ["standard", "empty-capture", "assignment", "seed-on"] {
+            let rules = Rules::preset(preset, 6, 4).unwrap();
+            for p in sample_positions(&rules, 8, 3) {
+                for depth in 1..=6 {
+                    let engine = Engine::new(Options { table_bytes: 0, ..Options::default() });
+                    let info = engine.search(&p, &rules, Limits::depth(depth), None, |_| {});
+                    let plain = classic_search(&p, &rules, info.depth, Algorithm::Minimax, &Weights::TUNED);
+                    if !info.exact {
+                        assert_eq!(info.score, plain.value, "{preset} {p} depth {depth}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn proven_values_agree_with_minimax_to_the_end() {
+        let rules = Rules::standard(4, 2).unwrap();
+        for p in sample_positions(&rules, 30, 9) {
+            let engine = Engine::new(Options { table_bytes: 1 << 16, ..Options::default() });
+            let info = engine.search(&p, &rules, Limits::default(), None, |_| {});
+            let plain = classic_search(&p, &rules, 64, Algorithm::Minimax, &Weights::STORE);
+            assert!(info.exact, "{p}");
+            assert_eq!(info.score, plain.value, "{p}");
+        }
+    }
+
+    #[test]
+    fn proven_values_are_the_exact_solution() {
+        for (m, n, value) in [(3, 3, 2), (4, 3, 6), (3, 2, 4), (4, 1, 2)] {
+            let rules = Rules::standard(m, n).unwrap();
+            let engine = Engine::new(Options::default());
+            let info = engine.search(&Position::start(&rules), &rules, Limits::default(), None, |_| {});
+            assert!(info.exact);
+            assert_eq!(info.score, value * SEED, "Kalah({m},{n})");
+        }
+    }
+
+    #[test]
+    fn two_threads_give_a_move_and_a_proven_value() {
+        let rules = Rules::standard(4, 3).unwrap();
+        let engine = Engine::new(Options { threads: 2, ..Options::default() });
+        let info = engine.search(&Position::start(&rules), &rules, Limits::default(), None, |_| {});
+        assert_eq!(info.score, 6 * SEED);
+    }
+
+    #[test]
+    fn a_stop_flag_ends_the_search_after_depth_one() {
+        let rules = Rules::standard(6, 6).unwrap();
+        let engine = Engine::new(Options::default());
+        let stop = AtomicBool::new(true);
+        let info = engine.search(&Position::start(&rules), &rules, Limits::default(), Some(&stop), |_| {});
+        assert!(info.best.is_some());
+    }
+}

@@ -1,0 +1,168 @@
+//! The transposition table: a fixed-size hash table of search results shared by all search threads.
+//!
+//! Each entry is two 64-bit words, the key XOR the data and the data, stored with relaxed atomics.
+//! Threads may race on an entry: one may write the key word while another writes the data word.
+//! A torn entry fails the `key ^ data == key` check on reading and is simply a miss, so racy
+//! writes cost a little information, never a wrong answer (the "lockless hashing" of Hyatt and Mann).
+//!
+//! Values are stored relative to the stores (what the mover gains from here on), so positions
+//! that differ only in their stores share an entry.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use kalah_rules::Move;
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The value is exactly the score.
+    Exact,
+    /// The value is at least the score (the search failed high).
+    Lower,
+    /// The value is at most the score (the search failed low).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The score, relative to the stores, in hundredths of a seed.
+    pub score: i32,
+    /// The remaining depth the score was searched to ([`PROVEN_DEPTH`] for a proven score).
+    pub depth: u8,
+    /// How the score bounds the value.
+    pub bound: Bound,
+    /// The best move found, if any.
+    pub best: Option<Move>,
+}
+
+/// The depth stored with a proven score: it is good for any depth.
+pub const PROVEN_DEPTH: u8 = u8::MAX;
+
+/// Bytes one entry takes.
+pub const ENTRY_BYTES: usize = 16;
+
+/// A transposition table of a power-of-two number of entries, in buckets of two: the first keeps
+/// the deeper result, the second always takes the newest.
+pub struct Table {
+    slots: Vec<[AtomicU64; 2]>,
+    mask: u64,
+}
+
+impl Table {
+    /// Returns a table of at most `bytes` bytes (at least 1024 entries), or no table at all for 0
+    /// bytes (every probe misses: searches then match plain minimax, which tests rely on).
+    pub fn with_bytes(bytes: usize) -> Table {
+        if bytes == 0 {
+            return Table { slots: Vec::new(), mask: 0 };
+        }
+        let wanted = (bytes / ENTRY_BYTES).max(1024);
+        let entries = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
+        let slots = (0..entries).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
+        Table { slots, mask: (entries as u64 - 1) & !1 }
+    }
+
+    /// Returns the table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * ENTRY_BYTES
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for slot in &self.slots {
+            slot[0].store(0, Ordering::Relaxed);
+            slot[1].store(0, Ordering::Relaxed);
+        }
+    }
+
+    fn pack(entry: &Entry) -> u64 {
+        let score = (entry.score as i16) as u16 as u64;
+        let bound = match entry.bound {
+            Bound::Exact => 1u64,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        let best = entry.best.map_or(0, |m| m.index() as u64 + 1);
+        score | (u64::from(entry.depth) << 16) | (bound << 24) | (best << 26)
+    }
+
+    fn unpack(data: u64) -> Option<Entry> {
+        let bound = match (data >> 24) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None,
+        };
+        let best = match (data >> 26) & 15 {
+            0 => None,
+            n => Some(Move::from_index(n as usize - 1)),
+        };
+        Some(Entry { score: i32::from(data as u16 as i16), depth: (data >> 16) as u8, bound, best })
+    }
+
+    /// Looks `key` up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let bucket = (key & self.mask) as usize;
+        for i in 0..2 {
+            let slot = &self.slots[bucket + i];
+            let data = slot[1].load(Ordering::Relaxed);
+            if slot[0].load(Ordering::Relaxed) ^ data == key {
+                return Table::unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `key`.
+    #[inline]
+    pub fn store(&self, key: u64, entry: Entry) {
+        debug_assert!(entry.score.unsigned_abs() < i16::MAX as u32);
+        if self.slots.is_empty() {
+            return;
+        }
+        let bucket = (key & self.mask) as usize;
+        let data = Table::pack(&entry);
+        let first = &self.slots[bucket];
+        let first_data = first[1].load(Ordering::Relaxed);
+        let first_same = first[0].load(Ordering::Relaxed) ^ first_data == key;
+        let first_depth = Table::unpack(first_data).map_or(0, |e| e.depth);
+        let slot = if first_same || entry.depth >= first_depth { first } else { &self.slots[bucket + 1] };
+        slot[0].store(key ^ data, Ordering::Relaxed);
+        slot[1].store(data, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_and_keep_the_deeper() {
+        let table = Table::with_bytes(1 << 16);
+        let entry = Entry { score: -2300, depth: 7, bound: Bound::Lower, best: Move::from_number(12) };
+        table.store(42, entry);
+        assert_eq!(table.probe(42), Some(entry));
+        assert_eq!(table.probe(43), None);
+        // A shallower result for another key in the same bucket goes to the second slot.
+        let other = Entry { score: 5, depth: 1, bound: Bound::Exact, best: None };
+        let same_bucket = 42 + (table.mask + 2);
+        table.store(same_bucket, other);
+        assert_eq!(table.probe(42), Some(entry));
+        assert_eq!(table.probe(same_bucket), Some(other));
+        table.clear();
+        assert_eq!(table.probe(42), None);
+    }
+
+    #[test]
+    fn the_size_is_a_power_of_two_within_the_budget() {
+        for bytes in [1000, 1 << 20, 3 << 20] {
+            let table = Table::with_bytes(bytes);
+            assert!(table.slots.len().is_power_of_two());
+            assert!(table.bytes() <= bytes.max(1024 * ENTRY_BYTES));
+        }
+    }
+}
