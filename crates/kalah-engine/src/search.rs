@@ -33,6 +33,13 @@ pub trait Oracle: Send + Sync {
     fn probe(&self, position: &Position) -> Option<i32>;
 }
 
+impl Oracle for crate::egdb::Egdb {
+    #[inline]
+    fn probe(&self, position: &Position) -> Option<i32> {
+        crate::egdb::Egdb::probe(self, position)
+    }
+}
+
 /// When to stop searching. Unset limits do not apply; with none set the search runs to the end
 /// of the game tree (it stops by itself once the value is proven) or until stopped.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -257,6 +264,11 @@ impl Engine {
         })
     }
 
+    /// Returns the transposition table, to save or restore it.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
     fn worker<'a>(&'a self, rules: &'a Rules, stop: &'a AtomicBool, nodes: &'a AtomicU64, main: Option<MainClock<'a>>) -> Worker<'a> {
         Worker {
             rules,
@@ -302,7 +314,8 @@ fn store_difference(position: &Position, side: Side) -> i32 {
 struct Child {
     mv: Move,
     position: Position,
-    key: i32,
+    order: i32,
+    key: u64,
 }
 
 impl Worker<'_> {
@@ -330,12 +343,12 @@ impl Worker<'_> {
     /// Searches the root to `depth`: (relative score, proven, best move).
     fn root(&mut self, position: &Position, depth: i32) -> (i32, bool, Option<Move>) {
         self.root_best = None;
-        let (score, proven) = self.search(position, depth, -INFINITE, INFINITE, 0);
+        let (score, proven) = self.search(position, self.key(position), depth, -INFINITE, INFINITE, 0);
         (score, proven, self.root_best)
     }
 
     /// Principal-variation search of `position`: its relative score and whether it is proven.
-    fn search(&mut self, position: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: u32) -> (i32, bool) {
+    fn search(&mut self, position: &Position, key: u64, depth: i32, mut alpha: i32, mut beta: i32, ply: u32) -> (i32, bool) {
         self.local_nodes += 1;
         if self.stopped() {
             return (0, false);
@@ -359,7 +372,6 @@ impl Worker<'_> {
                 return (gain * SEED, true);
             }
         }
-        let key = self.key(position);
         let entry = self.table.probe(key);
         if let Some(e) = entry {
             let deep_enough = e.depth == PROVEN_DEPTH || i32::from(e.depth) >= depth;
@@ -393,10 +405,10 @@ impl Worker<'_> {
             let again = child.position.mover() == me;
             let value_of = |worker: &mut Self, lo: i32, hi: i32| -> (i32, bool) {
                 if again {
-                    let (v, p) = worker.search(&child.position, depth - 1, lo - gain, hi - gain, ply + 1);
+                    let (v, p) = worker.search(&child.position, child.key, depth - 1, lo - gain, hi - gain, ply + 1);
                     (gain + v, p)
                 } else {
-                    let (v, p) = worker.search(&child.position, depth - 1, gain - hi, gain - lo, ply + 1);
+                    let (v, p) = worker.search(&child.position, child.key, depth - 1, gain - hi, gain - lo, ply + 1);
                     (gain - v, p)
                 }
             };
@@ -440,12 +452,14 @@ impl Worker<'_> {
     /// first, which leaves the other houses' counts intact), captures by size, then by history.
     fn children(&self, position: &Position, table_move: Option<Move>) -> ([Child; 12], usize) {
         let me = position.mover();
-        let mut list = [Child { mv: Move::from_index(0), position: *position, key: 0 }; 12];
+        let mut list = [Child { mv: Move::from_index(0), position: *position, order: 0, key: 0 }; 12];
         let mut n = 0;
         for mv in position.legal_moves() {
             let mut child = *position;
             let outcome = child.sow(self.rules, mv);
-            let key = if Some(mv) == table_move {
+            let key = self.key(&child);
+            self.table.prefetch(key);
+            let order = if Some(mv) == table_move {
                 i32::MAX
             } else if outcome.extra_move {
                 1 << 29 | mv.index() as i32
@@ -454,13 +468,13 @@ impl Worker<'_> {
             } else {
                 self.history[me.index()][mv.index()].min((1 << 27) - 1)
             };
-            list[n] = Child { mv, position: child, key };
+            list[n] = Child { mv, position: child, order, key };
             n += 1;
         }
-        // Insertion sort: at most 12 moves, higher keys first.
+        // Insertion sort: at most 12 moves, higher first.
         for i in 1..n {
             let mut j = i;
-            while j > 0 && list[j - 1].key < list[j].key {
+            while j > 0 && list[j - 1].order < list[j].order {
                 list.swap(j - 1, j);
                 j -= 1;
             }

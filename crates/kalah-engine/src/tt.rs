@@ -100,6 +100,36 @@ impl Table {
         Some(Entry { score: i32::from(data as u16 as i16), depth: (data >> 16) as u8, bound, best })
     }
 
+    /// Returns every filled slot as (key word, data word), to save the table.
+    pub fn export(&self) -> Vec<(u64, u64)> {
+        self.slots
+            .iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .chunks(2)
+            .map(|pair| (pair[0].load(Ordering::Relaxed), pair[1].load(Ordering::Relaxed)))
+            .filter(|&(_, data)| Table::unpack(data).is_some())
+            .collect()
+    }
+
+    /// Stores slots saved by [`Table::export`] (of a table of any size); malformed ones are skipped.
+    pub fn import(&self, slots: &[(u64, u64)]) {
+        for &(key_word, data) in slots {
+            if let Some(entry) = Table::unpack(data) {
+                self.store(key_word ^ data, entry);
+            }
+        }
+    }
+
+    /// Asks the processor to bring `key`'s bucket into the cache, so that a probe soon after does
+    /// not wait on memory (a probe is otherwise the slowest step of a search node).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        if let Some(slot) = self.slots.get((key & self.mask) as usize) {
+            prefetch_line(slot as *const [AtomicU64; 2] as *const i8);
+        }
+    }
+
     /// Looks `key` up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
@@ -136,6 +166,19 @@ impl Table {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[allow(unsafe_code)]
+fn prefetch_line(address: *const i8) {
+    // SAFETY: a prefetch is only a hint: it never faults, whatever the address, and changes no
+    // memory; SSE, which it needs, is part of every x86-64 processor.
+    unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address) }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn prefetch_line(_address: *const i8) {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +196,11 @@ mod tests {
         table.store(same_bucket, other);
         assert_eq!(table.probe(42), Some(entry));
         assert_eq!(table.probe(same_bucket), Some(other));
+        let saved = table.export();
+        assert_eq!(saved.len(), 2);
+        let copy = Table::with_bytes(1 << 20);
+        copy.import(&saved);
+        assert_eq!(copy.probe(42), Some(entry));
         table.clear();
         assert_eq!(table.probe(42), None);
     }

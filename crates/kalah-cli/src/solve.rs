@@ -1,0 +1,137 @@
+//! `kalah solve`: the exact value of a position with perfect play, a best move and a perfect
+//! line; Ctrl-C stops a long solve and saves a checkpoint that the same command resumes from.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use anyhow::Result;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use kalah_engine::checkpoint::Checkpoint;
+use kalah_engine::eval::SEED;
+use kalah_engine::search::{Info, Limits};
+use kalah_rules::{Move, Position, Rules};
+
+use crate::args::RuleArgs;
+use crate::engine::EngineArgs;
+
+/// Flags of `kalah solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The position, in the position notation or as a KGP board; `start` for the rules' start
+    #[arg(default_value = "start")]
+    pub position: String,
+    /// Checkpoint file for stopping and resuming [default: in the user's cache folder, kalah/solve]
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// Returns the default checkpoint file of a solve: named by a hash of the rules and position.
+fn default_checkpoint(rules: &Rules, position: &Position) -> Option<PathBuf> {
+    let egdb = kalah_engine::egdb::default_dir()?;
+    let name = format!("{:016x}.ckpt", crc64(&format!("{rules}|{position}")));
+    Some(egdb.parent()?.join("solve").join(name))
+}
+
+fn crc64(text: &str) -> u64 {
+    // FNV-1a: only to name a file, so any stable hash will do.
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn line(moves: &[Move]) -> String {
+    moves.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// Runs `kalah solve`.
+pub fn run(args: SolveArgs) -> Result<()> {
+    let text = (args.position != "start").then_some(args.position.as_str());
+    let (rules, position) = args.rules.rules_and_position(text)?;
+    let (engine, note) = args.engine.build(&rules)?;
+    if let Some(note) = note {
+        eprintln!("kalah: {note}");
+    }
+    let checkpoint = args.checkpoint.clone().or_else(|| default_checkpoint(&rules, &position));
+    let mut resumed_nodes = 0;
+    if let Some(path) = checkpoint.as_ref().filter(|p| p.exists()) {
+        match Checkpoint::load(path) {
+            Ok(saved) if saved.rules == rules && saved.position == position => {
+                engine.table().import(&saved.slots);
+                resumed_nodes = saved.nodes;
+                eprintln!("resuming from {} (depth {} done, {} nodes)", path.display(), saved.depth, saved.nodes);
+            }
+            Ok(_) => eprintln!("kalah: {} is for another solve; starting afresh", path.display()),
+            Err(e) => eprintln!("kalah: {e}; starting afresh"),
+        }
+    }
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let handler_stop = Arc::clone(&stop);
+    // A second handler cannot be installed in one process; only tests would try, so ignore that.
+    let _ = ctrlc::set_handler(move || handler_stop.store(true, Ordering::SeqCst));
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}").expect("a valid template"));
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let mut deepest = 0;
+    let info = engine.search(&position, &rules, Limits::default(), Some(&stop), |info: &Info| {
+        deepest = info.depth;
+        bar.set_message(format!(
+            "depth {}: {:+.2} seeds, {} nodes, {} nodes a second",
+            info.depth,
+            f64::from(info.score) / f64::from(SEED),
+            info.nodes + resumed_nodes,
+            info.nps()
+        ));
+    });
+    bar.finish_and_clear();
+    let mut out = std::io::stdout().lock();
+    if !info.exact {
+        let saved = checkpoint.as_ref().map(|path| {
+            Checkpoint { rules, position, depth: deepest, nodes: info.nodes + resumed_nodes, slots: engine.table().export() }
+                .save(path)
+                .map(|()| path.clone())
+        });
+        match saved {
+            Some(Ok(path)) => eprintln!(
+                "stopped at depth {deepest}; saved {}; run the same command to resume",
+                path.display()
+            ),
+            Some(Err(e)) => eprintln!("stopped at depth {deepest}; could not save a checkpoint: {e}"),
+            None => eprintln!("stopped at depth {deepest}; no checkpoint folder, give --checkpoint FILE"),
+        }
+        std::process::exit(130);
+    }
+    if let Some(path) = checkpoint.filter(|p| p.exists()) {
+        let _ = std::fs::remove_file(path);
+    }
+    let value = info.score / SEED;
+    let side = position.mover();
+    if args.json {
+        let report = serde_json::json!({
+            "rules": rules.to_string(),
+            "position": position.to_string(),
+            "side": side.name(),
+            "value": value,
+            "best": info.best.map(|m| m.number()),
+            "line": info.pv.iter().map(|m| m.number()).collect::<Vec<_>>(),
+            "nodes": info.nodes + resumed_nodes,
+            "seconds": info.elapsed.as_secs_f64(),
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        writeln!(out, "{rules}, {position}")?;
+        writeln!(out, "value: {value:+} for {side} with perfect play")?;
+        writeln!(out, "best move: {}", info.best.map_or("none (the game is over)".to_string(), |m| m.to_string()))?;
+        writeln!(out, "line: {}", line(&info.pv))?;
+        writeln!(out, "nodes: {}, {:.2} s", info.nodes + resumed_nodes, info.elapsed.as_secs_f64())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,80 @@
+//! The benchmark: fixed positions searched to a fixed depth on one thread, the table cleared
+//! before each, so the node total is a signature of the search's behaviour.
+
+use std::time::{Duration, Instant};
+
+use kalah_rules::{Position, Rules};
+
+use crate::search::{Engine, Info, Limits, Options};
+
+/// The benchmark positions: (rules, position), starts and positions from engine games.
+pub const POSITIONS: [(&str, &str); 12] = [
+    ("kalah(6,6) standard", "6,6,6,6,6,6:0/6,6,6,6,6,6:0/S"),
+    ("kalah(6,6) standard", "1,3,10,9,8,1:3/9,7,0,8,1,10:2/S"),
+    ("kalah(6,6) standard", "1,3,0,10,9,2:4/10,8,1,9,2,11:2/N"),
+    ("kalah(6,6) standard", "0,2,1,1,17,1:14/0,11,1,2,1,1:20/S"),
+    ("kalah(6,6) empty-capture", "6,6,6,6,6,6:0/6,6,6,6,6,6:0/S"),
+    ("kalah(6,4) standard", "4,4,4,4,4,4:0/4,4,4,4,4,4:0/S"),
+    ("kalah(6,4) standard", "1,4,1,1,10,0:9/1,8,0,0,1,1:11/S"),
+    ("kalah(6,4) standard", "1,3,1,8,8,0:4/0,7,1,7,0,0:8/S"),
+    ("kalah(6,4) empty-capture", "4,4,4,4,4,4:0/4,4,4,4,4,4:0/S"),
+    ("kalah(6,5) standard", "1,4,1,9,0,10:5/0,1,9,8,7,1:4/S"),
+    ("kalah(6,5) standard", "1,3,6,1,1,0:27/2,6,1,1,0,5:6/N"),
+    ("kalah(8,8) kgp", "8,8,8,8,8,8,8,8:0/8,8,8,8,8,8,8,8:0/S"),
+];
+
+/// The depth the benchmark searches to, in sowings.
+pub const DEPTH: u32 = 13;
+
+/// The table size of the benchmark: fixed, so the signature does not depend on a flag.
+pub const TABLE_BYTES: usize = 16 << 20;
+
+/// The result of the whole benchmark.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Nodes of all positions: the signature.
+    pub nodes: u64,
+    /// Time of all searches.
+    pub elapsed: Duration,
+}
+
+impl Summary {
+    /// Returns nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+/// Runs the benchmark to `depth`, calling `each` with every position's index and result.
+pub fn run(depth: u32, mut each: impl FnMut(usize, &Info)) -> Summary {
+    let engine = Engine::new(Options { table_bytes: TABLE_BYTES, threads: 1, ..Options::default() });
+    let mut nodes = 0;
+    let started = Instant::now();
+    for (i, (rules, position)) in POSITIONS.iter().enumerate() {
+        let rules: Rules = rules.parse().expect("benchmark rules are valid");
+        let position = Position::parse(position, &rules).expect("benchmark positions are valid");
+        engine.clear();
+        let info = engine.search(&position, &rules, Limits::depth(depth), None, |_| {});
+        nodes += info.nodes;
+        each(i, &info);
+    }
+    Summary { nodes, elapsed: started.elapsed() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_positions_are_valid_and_unfinished() {
+        for (rules, position) in POSITIONS {
+            let rules: Rules = rules.parse().unwrap();
+            assert!(!Position::parse(position, &rules).unwrap().is_over(&rules));
+        }
+    }
+
+    #[test]
+    fn the_same_benchmark_gives_the_same_nodes() {
+        assert_eq!(run(6, |_, _| {}).nodes, run(6, |_, _| {}).nodes);
+    }
+}
