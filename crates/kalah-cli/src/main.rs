@@ -1,12 +1,19 @@
 //! `kalah`: play, analyse and study Kalah(m,n) from the command line.
 
+mod analyze;
 mod args;
+mod bench;
+mod board;
 mod compare;
+mod egdb;
+mod engine;
 mod error;
+mod files;
 mod matches;
 mod perft;
 mod play;
 mod players;
+mod solve;
 mod tune;
 
 use clap::{Parser, Subcommand};
@@ -29,8 +36,16 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Play a match between two players and report wins, draws, losses and Elo
     Match(matches::MatchArgs),
+    /// Analyse a position with the strong engine: best move, value, line, speed
+    Analyze(analyze::AnalyzeArgs),
+    /// Solve a position: its exact value with perfect play, a best move and a perfect line
+    Solve(solve::SolveArgs),
+    /// Search fixed positions to a fixed depth on one thread: node signature and speed
+    Bench(bench::BenchArgs),
     /// Tune the evaluation weights by self-play (seeded, so reproducible)
     Tune(tune::TuneArgs),
+    /// Build and inspect endgame databases
+    Egdb(egdb::EgdbArgs),
 }
 
 fn main() {
@@ -48,6 +63,10 @@ fn main() {
         Command::Compare(a) => compare::run(a),
         Command::Match(a) => matches::run(a),
         Command::Tune(a) => tune::run(a),
+        Command::Analyze(a) => analyze::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Egdb(a) => egdb::run(a),
     };
     if let Err(e) = result {
         let status = error::exit_status(&e);

@@ -5,8 +5,22 @@
 //!   each counting its Max and Min calls.
 //! * [`compare`]: the assignment's comparison of the three searches on positions from real games.
 //! * [`player`]: players that choose moves: random, greedy, and the searches at a set strength.
+//! * [`search`]: the strong engine: iterative deepening PVS, table, proofs, time, threads.
+//! * [`tt`]: the transposition table shared by the search threads.
+//! * [`bench`]: fixed positions at a fixed depth: the node signature and the speed.
+//! * [`checkpoint`]: saving and resuming a long solve.
+//! * [`arena`]: games and matches between two players, with seeded openings and the Elo difference.
+//! * [`tune`]: tuning the evaluation weights by seeded self-play.
+//! * [`egdb`]: endgame databases: the exact value of every position with up to K seeds in the houses.
 
+pub mod arena;
+pub mod bench;
+pub mod checkpoint;
 pub mod classic;
 pub mod compare;
+pub mod egdb;
 pub mod eval;
 pub mod player;
+pub mod search;
+pub mod tt;
+pub mod tune;

@@ -128,6 +128,8 @@ pub struct Outcome {
 pub struct Position {
     /// South's houses 0..m, South's store at m, North's houses m+1..=2m, North's store at 2m+1.
     cells: [u16; CELLS],
+    /// Seeds in each side's houses, kept with the cells because searches ask for them at every node.
+    sums: [u16; 2],
     houses: u8,
     mover: Side,
     quiet: u8,
@@ -142,7 +144,7 @@ impl Position {
             let base = side.index() * (m + 1);
             cells[base..base + m].fill(u16::from(rules.seeds()));
         }
-        Position { cells, houses: rules.houses(), mover: Side::South, quiet: 0 }
+        Position { cells, sums: [0; 2], houses: rules.houses(), mover: Side::South, quiet: 0 }.summed()
     }
 
     /// Builds a position from each side's houses (numbered from the side's own house 1) and stores.
@@ -157,7 +159,15 @@ impl Position {
             cells[base..base + m].copy_from_slice(houses[side]);
             cells[base + m] = stores[side];
         }
-        Position { cells, houses: m as u8, mover, quiet }
+        Position { cells, sums: [0; 2], houses: m as u8, mover, quiet }.summed()
+    }
+
+    /// Returns the position with its per-side sums recounted from the cells.
+    #[inline]
+    fn summed(mut self) -> Position {
+        let m = self.houses as usize;
+        self.sums = [self.cells[..m].iter().sum(), self.cells[m + 1..2 * m + 1].iter().sum()];
+        self
     }
 
     /// Returns the number of houses a side (m).
@@ -217,7 +227,7 @@ impl Position {
     /// Returns the seeds in `side`'s houses.
     #[inline]
     pub fn seeds_on(&self, side: Side) -> u16 {
-        self.row(side).iter().sum()
+        self.sums[side.index()]
     }
 
     /// Returns the seeds still in the houses of both sides.
@@ -385,6 +395,7 @@ impl Position {
             self.quiet = if stores_after == stores_before { self.quiet.saturating_add(1) } else { 0 };
         }
         self.mover = if outcome.extra_move { me } else { me.opponent() };
+        *self = self.summed();
         if self.is_over(rules) {
             self.sweep(rules);
             outcome.ended = true;
@@ -412,6 +423,7 @@ impl Position {
             let base = self.base(side);
             self.cells[base..base + self.houses as usize].fill(0);
         }
+        self.sums = [0; 2];
     }
 
     /// Returns a 64-bit key of the position (houses, stores, mover, no-progress count).

@@ -1,0 +1,119 @@
+//! `kalah egdb build`, `info` and `probe` run as a user runs them, always with `--dir`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Runs `kalah egdb ARGS --dir DIR`.
+fn egdb(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .arg("egdb")
+        .args(args)
+        .arg("--dir")
+        .arg(dir)
+        .output()
+        .expect("the kalah binary starts")
+}
+
+/// Runs a command that must succeed and returns its standard output.
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let output = egdb(dir, args);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{args:?} failed: {}\n{stdout}", String::from_utf8_lossy(&output.stderr));
+    stdout
+}
+
+/// Runs a command that must fail with status 2 and a one-line message; returns the message.
+fn bad(dir: &Path, args: &[&str]) -> String {
+    let output = egdb(dir, args);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    stderr
+}
+
+#[test]
+fn build_then_info_then_probe() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let out = ok(dir, &["build", "--seeds", "6", "--size", "4,3"]);
+    assert!(out.contains("Kalah(4,·) capture=standard end=side-empty leftover=owner sowing=single"), "{out}");
+    assert!(out.contains("layer   6:         1716 positions"), "{out}");
+    assert!(out.contains("done: layers 0-6 (7 built, 0 kept)"), "{out}");
+    let folder = dir.join("m4-capture-standard-end-side-empty-leftover-owner-sowing-single");
+    assert!(folder.join("layer-006.egdb").is_file());
+
+    let out = ok(dir, &["info", "--size", "4,3"]);
+    assert_eq!(out.lines().filter(|l| l.ends_with("  ok")).count(), 7, "{out}");
+    assert!(out.contains("usable: layers 0-6"), "{out}");
+
+    // The size comes from the position. Every move is forced: South 3 to house 4, North 2 to
+    // house 3, South 4 into the store, and North keeps its seed: one each, so +0 from here.
+    let out = ok(dir, &["probe", "0,0,1,0:4/0,1,0,0:3/S"]);
+    assert!(out.contains("2 seeds in the houses, South to move"), "{out}");
+    assert!(out.contains("value: +0 for South from here on; final store difference +1"), "{out}");
+    assert!(out.contains("best: 3\n"), "{out}");
+
+    // A finished game is worth its leftovers.
+    let out = ok(dir, &["probe", "0,0,0,0:4/0,1,2,0:3/S"]);
+    assert!(out.contains("value: -3 for South"), "{out}");
+    assert!(out.contains("the game is over"), "{out}");
+
+    // Building again keeps every layer.
+    let out = ok(dir, &["build", "--seeds", "7", "--size", "4,3", "--threads", "1"]);
+    assert!(out.contains("done: layers 0-7 (1 built, 7 kept)"), "{out}");
+}
+
+#[test]
+fn a_damaged_layer_shows_in_info_and_is_rebuilt() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    ok(dir, &["build", "--seeds", "4", "--size", "3,3", "--rules", "seed-on"]);
+    let layer = dir.join("m3-capture-none-end-side-empty-leftover-owner-sowing-relay/layer-003.egdb");
+    let bytes = std::fs::read(&layer).unwrap();
+    std::fs::write(&layer, &bytes[..bytes.len() - 3]).unwrap();
+    let out = ok(dir, &["info", "--size", "3,3", "--rules", "seed-on"]);
+    assert!(out.contains("BAD: ") && out.contains("truncated"), "{out}");
+    assert!(out.contains("usable: layers 0-2"), "{out}");
+    let probe = egdb(dir, &["probe", "1,1,1:0/1,0,0:0/S", "--rules", "seed-on"]);
+    let stderr = String::from_utf8_lossy(&probe.stderr);
+    assert!(stderr.contains("only layers 0-2 are used"), "{stderr}");
+    assert_eq!(probe.status.code(), Some(2), "4 seeds are beyond the usable layers: {stderr}");
+    let out = ok(dir, &["build", "--seeds", "4", "--size", "3,3", "--rules", "seed-on"]);
+    assert!(out.contains("(1 built, 4 kept)"), "{out}");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    for args in [
+        &["build", "--seeds", "200"][..],
+        &["build", "--seeds", "3", "--rules", "kgp"],
+        &["build", "--seeds", "3", "--direction", "cw"],
+        &["build", "--seeds", "3", "--threads", "0"],
+        &["build", "--seeds", "3", "--capture", "sometimes"],
+        &["build", "--seeds"],
+        &["build", "--bogus"],
+        &["probe", "1,2,3"],
+        &["probe", "1,0:0/0,1:0/S", "--size", "3,3"],
+    ] {
+        let message = bad(dir, args);
+        if !args.contains(&"--bogus") && !args.ends_with(&["--seeds"]) {
+            assert_eq!(message.trim_end().lines().count(), 1, "{args:?}: {message}");
+            assert!(message.starts_with("kalah: "), "{args:?}: {message}");
+        }
+    }
+    ok(dir, &["build", "--seeds", "2", "--size", "2,1"]);
+    let message = bad(dir, &["probe", "2,1:0/0,1:0/N"]);
+    assert!(message.contains("4 seeds") && message.contains("up to 2"), "{message}");
+}
+
+#[test]
+fn info_and_probe_without_a_database() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let out = ok(dir, &["info", "--size", "5,4"]);
+    assert!(out.contains("no layers"), "{out}");
+    let output = egdb(dir, &["probe", "1,0:0/0,1:0/S"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no endgame database"));
+}

@@ -1,0 +1,244 @@
+//! The builder's own sowing, on the houses alone with the mover's side first.
+//!
+//! The rules crate's `Position` can only be made from text outside that crate, far too slow for
+//! hundreds of millions of positions, and it carries stores the database does not need. This is
+//! the same sowing on a bare array of bytes; the tests check it against `Position::play_unchecked`
+//! under every supported rule, and the database values against a search that uses `Position`.
+
+use kalah_rules::{Capture, GameEnd, Leftover, Rules, Sowing};
+
+use super::EgdbError;
+use kalah_rules::rules::MAX_HOUSES;
+
+/// Cells of the largest board in sowing order: 12 houses, the mover's store, 12 houses.
+pub(crate) const CELLS: usize = 2 * MAX_HOUSES as usize + 1;
+
+/// The houses of a database position in sowing order: the mover's houses at 0..m, the mover's
+/// store at m (empty between moves), the opponent's houses at m + 1..=2m.
+pub(crate) type Board = [u8; CELLS];
+
+/// The store-independent rules a database is built for: everything its values depend on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Variant {
+    /// Houses a side.
+    pub(crate) houses: u8,
+    pub(crate) capture: Capture,
+    pub(crate) end: GameEnd,
+    pub(crate) leftover: Leftover,
+    pub(crate) sowing: Sowing,
+}
+
+/// What a move leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// The game ended: the mover's gain from the position before the move to the end.
+    Over(i32),
+    /// The game goes on; the board now holds the child with its mover's side first.
+    Next {
+        /// Seeds the move put into the mover's store.
+        gain: i32,
+        /// The mover moves again (else the opponent is the child's mover).
+        again: bool,
+        /// Seeds left in the houses: the child's layer.
+        seeds: u32,
+    },
+}
+
+impl Variant {
+    /// Returns the variant of `rules`, or why a database cannot be built for them.
+    pub(crate) fn of(rules: &Rules) -> Result<Variant, EgdbError> {
+        let why = if rules.direction != kalah_rules::Direction::CounterClockwise {
+            Some("clockwise sowing counts sowings without progress, so a position's value depends on more than its houses")
+        } else if rules.majority_ends {
+            Some("majority-ends makes the end of the game depend on the stores")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(EgdbError::Unsupported { rules: *rules, why });
+        }
+        Ok(Variant {
+            houses: rules.houses(),
+            capture: rules.capture,
+            end: rules.end,
+            leftover: rules.leftover,
+            sowing: rules.sowing,
+        })
+    }
+
+    /// Returns the mover's gain when the game is over with `mine` and `theirs` seeds left on the
+    /// mover's and the opponent's side, under the leftover rule.
+    #[inline]
+    fn sweep(&self, mine: u32, theirs: u32) -> i32 {
+        let (mine, theirs) = (mine as i32, theirs as i32);
+        match self.leftover {
+            Leftover::Owner => mine - theirs,
+            Leftover::Emptier if mine == 0 => theirs,
+            Leftover::Emptier if theirs == 0 => -mine,
+            Leftover::Emptier => mine - theirs,
+            Leftover::Discard => 0,
+        }
+    }
+
+    /// Returns the mover's gain to the end if the game is already over at `board`, else `None`.
+    #[inline]
+    pub(crate) fn settled(&self, board: &Board) -> Option<i32> {
+        let m = self.houses as usize;
+        let mine: u32 = board[..m].iter().map(|&c| u32::from(c)).sum();
+        let theirs: u32 = board[m + 1..2 * m + 1].iter().map(|&c| u32::from(c)).sum();
+        self.over(mine, theirs).then(|| self.sweep(mine, theirs))
+    }
+
+    /// Tells whether the game is over with `to_move` seeds on the side of the player to move and
+    /// `other` on the other side.
+    #[inline]
+    fn over(&self, to_move: u32, other: u32) -> bool {
+        to_move == 0 || (self.end == GameEnd::EitherSideEmpty && other == 0)
+    }
+
+    /// Sows the mover's house `house` (0-based, non-empty) of `board` in place and says what followed.
+    #[inline]
+    pub(crate) fn play(&self, board: &mut Board, house: usize) -> Step {
+        let m = self.houses as usize;
+        let len = 2 * m + 1;
+        let store = m;
+        let mut cursor = house;
+        let mut hand = board[house];
+        debug_assert!(hand > 0, "sowing an empty house");
+        board[house] = 0;
+        loop {
+            while hand > 0 {
+                cursor += 1;
+                if cursor == len {
+                    cursor = 0;
+                }
+                board[cursor] += 1;
+                hand -= 1;
+            }
+            // Relay: every lap passes the store, so this ends.
+            if self.sowing == Sowing::Relay && cursor != store && board[cursor] > 1 {
+                hand = board[cursor];
+                board[cursor] = 0;
+                continue;
+            }
+            break;
+        }
+        let again = cursor == store;
+        if cursor < m && board[cursor] == 1 {
+            let opposite = 2 * m - cursor;
+            let take = match self.capture {
+                Capture::Standard => board[opposite] > 0,
+                Capture::Empty => true,
+                Capture::Never => false,
+            };
+            if take {
+                board[store] += board[opposite] + 1;
+                board[opposite] = 0;
+                board[cursor] = 0;
+            }
+        }
+        let gain = i32::from(board[store]);
+        board[store] = 0;
+        let mine: u32 = board[..m].iter().map(|&c| u32::from(c)).sum();
+        let theirs: u32 = board[m + 1..len].iter().map(|&c| u32::from(c)).sum();
+        let over = if again { self.over(mine, theirs) } else { self.over(theirs, mine) };
+        if over {
+            return Step::Over(gain + self.sweep(mine, theirs));
+        }
+        if !again {
+            let (own, rest) = board.split_at_mut(m);
+            own.swap_with_slice(&mut rest[1..m + 1]);
+        }
+        Step::Next { gain, again, seeds: mine + theirs }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_rules::{Position, Side};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn all_variants(houses: u8) -> Vec<Rules> {
+        let mut all = Vec::new();
+        for capture in [Capture::Standard, Capture::Empty, Capture::Never] {
+            for end in [GameEnd::EitherSideEmpty, GameEnd::MoverStuck] {
+                for leftover in [Leftover::Owner, Leftover::Emptier, Leftover::Discard] {
+                    for sowing in [Sowing::Single, Sowing::Relay] {
+                        let mut rules = Rules::standard(houses, 4).unwrap();
+                        rules.capture = capture;
+                        rules.end = end;
+                        rules.leftover = leftover;
+                        rules.sowing = sowing;
+                        all.push(rules);
+                    }
+                }
+            }
+        }
+        all
+    }
+
+    /// Mover's store minus the opponent's.
+    fn own_difference(p: &Position, mover: Side) -> i32 {
+        i32::from(p.store(mover)) - i32::from(p.store(!mover))
+    }
+
+    #[test]
+    fn sowing_agrees_with_the_rules_crate() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for houses in [1u8, 2, 3, 4, 6] {
+            for rules in all_variants(houses) {
+                let variant = Variant::of(&rules).unwrap();
+                let m = houses as usize;
+                for _ in 0..400 {
+                    let south: Vec<u16> = (0..m).map(|_| rng.gen_range(0..6)).collect();
+                    let north: Vec<u16> = (0..m).map(|_| rng.gen_range(0..6)).collect();
+                    let mover = if rng.gen() { Side::South } else { Side::North };
+                    let join = |row: &[u16]| row.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
+                    let text = format!("{}:3/{}:5/{}", join(&south), join(&north), mover.letter());
+                    let position = Position::parse(&text, &rules).unwrap();
+                    let mut board: Board = [0; CELLS];
+                    for i in 0..m {
+                        board[i] = position.row(mover)[i] as u8;
+                        board[m + 1 + i] = position.row(!mover)[i] as u8;
+                    }
+                    let expected_settled = position
+                        .is_over(&rules)
+                        .then(|| position.final_difference(&rules) * mover.sign() - own_difference(&position, mover));
+                    assert_eq!(variant.settled(&board), expected_settled, "{rules} {position}");
+                    if expected_settled.is_some() {
+                        continue;
+                    }
+                    for mv in position.legal_moves() {
+                        let child = position.play_unchecked(&rules, mv);
+                        let mut b = board;
+                        let step = variant.play(&mut b, mv.index());
+                        let context = format!("{rules} {position} move {mv}: {child}");
+                        let stores = own_difference(&child, mover) - own_difference(&position, mover);
+                        if child.is_over(&rules) {
+                            let end = child.final_difference(&rules) * mover.sign() - own_difference(&position, mover);
+                            assert_eq!(step, Step::Over(end), "{context}");
+                        } else {
+                            let next = child.mover();
+                            assert_eq!(
+                                step,
+                                Step::Next {
+                                    gain: stores,
+                                    again: next == mover,
+                                    seeds: u32::from(child.seeds_in_houses())
+                                },
+                                "{context}"
+                            );
+                            for i in 0..m {
+                                assert_eq!(u16::from(b[i]), child.row(next)[i], "{context}");
+                                assert_eq!(u16::from(b[m + 1 + i]), child.row(!next)[i], "{context}");
+                            }
+                            assert_eq!(b[m], 0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,572 @@
+//! Endgame databases: the exact value of every position with few seeds left in the houses.
+//!
+//! # What is stored
+//!
+//! Under the rules a database supports, what happens from a position on depends only on the
+//! seeds in the houses and who is to move; the stores only add a constant. So a database holds,
+//! for every distribution of up to K seeds over the 2m houses (the mover's row first), the
+//! position's **value**: what the mover gains from here on with perfect play by both sides,
+//!
+//! ```text
+//! value = (final store difference) − (current store difference), both from the mover's view.
+//! ```
+//!
+//! A position with stores is worth its store difference plus its value; [`Egdb::probe`] returns
+//! the value. It lies in −k..=k for k seeds in the houses, so it is kept in one `i8` (K ≤ 127).
+//! Positions where the game is already over are included: their value is what the leftover
+//! rule deals out.
+//!
+//! # Supported rules
+//!
+//! Counter-clockwise sowing, any capture rule, either end rule, any leftover rule, single or
+//! relay sowing. Not clockwise sowing (its positions carry a count of sowings without progress)
+//! and not `majority_ends` (the end depends on the stores): [`Egdb::open`] and [`build`] refuse
+//! them with [`EgdbError::Unsupported`]. The seeds a house starts with (n), the pie rule and the
+//! handicap do not change a position's value, so a database is keyed by m and the variant
+//! fields only: one built for Kalah(6,4) serves Kalah(6,6).
+//!
+//! # Layers and the index
+//!
+//! Layer k holds the C(k + 2m − 1, 2m − 1) distributions of exactly k seeds, ordered by the
+//! combinatorial number system (stars and bars), with the cells taken in the order mover's
+//! house 1, opponent's house 1, mover's house 2, … (each side's houses from its own house 1,
+//! the one farthest from its store). See the `index` submodule. Layer k needs the layers below
+//! it: a move that puts seeds in a store lands in a lower layer. Kalah(6,·) takes C(K + 12, 12)
+//! bytes for layers 0..=K: 86.5 MB for K = 18, 226 MB for K = 20.
+//!
+//! # Files
+//!
+//! Layer k of a rule set lives in `DIR/RULES-KEY/layer-KKK.egdb` ([`layer_path`]), e.g.
+//! `~/.cache/kalah/egdb/m6-capture-standard-end-side-empty-leftover-owner-sowing-single/layer-016.egdb`.
+//! The default DIR is [`default_dir`], under the user's cache directory. A file is:
+//!
+//! | offset | bytes | content |
+//! |---|---|---|
+//! | 0 | 8 | magic `KALAHEGD` |
+//! | 8 | 2 | format version, little-endian `u16` (1) |
+//! | 10 | 1 | m, houses a side |
+//! | 11 | 1 | capture: 0 standard, 1 empty, 2 never |
+//! | 12 | 1 | end: 0 either side empty, 1 mover stuck |
+//! | 13 | 1 | leftover: 0 owner, 1 emptier, 2 discard |
+//! | 14 | 1 | sowing: 0 single, 1 relay |
+//! | 15 | 1 | direction: 0 counter-clockwise (the only one) |
+//! | 16 | 2 | k, seeds in the houses, little-endian `u16` |
+//! | 18 | 1 | value encoding: 0 = one `i8` a position |
+//! | 19 | 1 | reserved, 0 |
+//! | 20 | 8 | number of positions, little-endian `u64` |
+//! | 28 | 4 | reserved, 0 |
+//! | 32 | N | the values, one `i8` a position, by rank |
+//! | 32 + N | 4 | CRC-32 (IEEE, as zlib) of every byte before it, little-endian |
+//!
+//! A file is written to a temporary file beside it, flushed to disk and renamed into place, so
+//! a build stopped at any moment keeps every finished layer. A file is read whole and checked
+//! (header against the rules and the layer, length, checksum) before any of it is used; one
+//! that fails is never used, and neither is any layer above it.
+//!
+//! ```no_run
+//! use kalah_engine::egdb::{self, BuildOptions, Egdb};
+//! use kalah_rules::{Position, Rules};
+//! let rules = Rules::standard(6, 4).unwrap();
+//! let dir = egdb::default_dir().unwrap();
+//! egdb::build(&dir, &rules, 12, &BuildOptions::default(), &mut |_| {}).unwrap();
+//! let db = Egdb::open(&dir, &rules).unwrap();
+//! let p = Position::parse("0,0,0,0,1,2:30/0,0,0,0,0,1:14/S", &rules).unwrap();
+//! let gain = db.probe(&p).unwrap(); // South gains this much more than North from here
+//! assert!(gain.abs() <= 4);
+//! ```
+
+mod board;
+mod file;
+mod index;
+mod solve;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use kalah_rules::rules::{CAPTURE_WORDS, END_WORDS, LEFTOVER_WORDS, SOWING_WORDS};
+use kalah_rules::{Move, Position, Rules};
+use thiserror::Error;
+
+use board::Variant;
+use file::Header;
+use index::Ranker;
+
+/// The most seeds in the houses a database can hold: values must fit in an `i8`.
+pub const MAX_SEEDS: u32 = 127;
+
+/// Returns the number of positions of layer `seeds` on a board of `houses` houses a side, or
+/// `None` if it does not fit in a `u64`.
+pub fn layer_entries(houses: u8, seeds: u32) -> Option<u64> {
+    index::layer_entries(2 * houses as usize, seeds)
+}
+
+/// Why a database cannot be built, opened or used.
+#[derive(Debug, Error)]
+pub enum EgdbError {
+    /// The rules make a position's value depend on more than its houses.
+    #[error("endgame databases do not support {rules}: {why}")]
+    Unsupported {
+        /// The rules asked for.
+        rules: Rules,
+        /// Why they are not supported.
+        why: &'static str,
+    },
+    /// More seeds than a value byte can describe.
+    #[error("{seeds} seeds is too many for an endgame database: at most {MAX_SEEDS}")]
+    TooManySeeds {
+        /// The seeds asked for.
+        seeds: u32,
+    },
+    /// A layer too large to index or hold in memory.
+    #[error("layer {seeds} of Kalah({houses},·) has {entries} positions, too many to build or load")]
+    TooLarge {
+        /// Houses a side.
+        houses: u8,
+        /// The layer.
+        seeds: u32,
+        /// Its positions (`u64::MAX` if past counting).
+        entries: u64,
+    },
+    /// Memory for a layer cannot be had.
+    #[error("not enough memory for layer {seeds}: it takes {bytes} bytes")]
+    OutOfMemory {
+        /// The layer.
+        seeds: u32,
+        /// The bytes it needs.
+        bytes: u64,
+    },
+    /// No layer at all for these rules.
+    #[error("no endgame database in {dir}: build one with `kalah egdb build --seeds K`")]
+    NoDatabase {
+        /// The folder of the rules.
+        dir: PathBuf,
+    },
+    /// A layer file is missing.
+    #[error("{path} is missing")]
+    Missing {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Reading or writing failed.
+    #[error("cannot read or write {path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file is shorter than its header says.
+    #[error("{path} is truncated: {found} bytes where the layer takes {expected}; rebuild it with `kalah egdb build`")]
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// Its right size.
+        expected: u64,
+        /// Its size.
+        found: u64,
+    },
+    /// The file is longer than its header says.
+    #[error("{path} has bytes past its end: {found} bytes where the layer takes {expected}; rebuild it with `kalah egdb build`")]
+    TrailingBytes {
+        /// The file.
+        path: PathBuf,
+        /// Its right size.
+        expected: u64,
+        /// Its size.
+        found: u64,
+    },
+    /// The file does not start as a layer file.
+    #[error("{path} is not an endgame database layer (wrong magic bytes)")]
+    BadMagic {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file is of another format version.
+    #[error(
+        "{path} has format version {found}; this program reads version {supported}: rebuild it with `kalah egdb build`"
+    )]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// Its version.
+        found: u16,
+        /// The version read here.
+        supported: u16,
+    },
+    /// A header field differs from the rules or the layer the file is named for.
+    #[error("{path} is not the layer expected: its {field} is {found}, not {expected}")]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// Which header field.
+        field: &'static str,
+        /// The value expected.
+        expected: u64,
+        /// The value in the file.
+        found: u64,
+    },
+    /// The checksum does not match: the file is damaged.
+    #[error("{path} is damaged: its checksum is {stored:08x} but its contents give {computed:08x}; rebuild it with `kalah egdb build`")]
+    Checksum {
+        /// The file.
+        path: PathBuf,
+        /// The checksum in the file.
+        stored: u32,
+        /// The checksum of its contents.
+        computed: u32,
+    },
+}
+
+/// Checks that a database can be built for `rules`.
+pub fn supports(rules: &Rules) -> Result<(), EgdbError> {
+    Variant::of(rules).map(|_| ())
+}
+
+/// Returns the name of the folder of `rules`' databases: m and the variant fields, e.g.
+/// `m6-capture-standard-end-side-empty-leftover-owner-sowing-single`.
+pub fn rules_key(rules: &Rules) -> String {
+    fn word<T: PartialEq + Copy>(table: &[(&'static str, T)], value: T) -> &'static str {
+        table.iter().find(|(_, v)| *v == value).map_or("?", |(w, _)| *w)
+    }
+    format!(
+        "m{}-capture-{}-end-{}-leftover-{}-sowing-{}",
+        rules.houses(),
+        word(&CAPTURE_WORDS, rules.capture),
+        word(&END_WORDS, rules.end),
+        word(&LEFTOVER_WORDS, rules.leftover),
+        word(&SOWING_WORDS, rules.sowing)
+    )
+}
+
+/// Returns the folder of `rules`' layers under the database folder `dir`.
+pub fn rules_dir(dir: &Path, rules: &Rules) -> PathBuf {
+    dir.join(rules_key(rules))
+}
+
+/// Returns the file of layer `seeds` of `rules` under the database folder `dir`.
+pub fn layer_path(dir: &Path, rules: &Rules, seeds: u32) -> PathBuf {
+    rules_dir(dir, rules).join(format!("layer-{seeds:03}.egdb"))
+}
+
+/// Returns the default database folder: `$XDG_CACHE_HOME/kalah/egdb`, else `~/.cache/kalah/egdb`
+/// (`%LOCALAPPDATA%\kalah\egdb` on Windows), or `None` if none of these is set.
+pub fn default_dir() -> Option<PathBuf> {
+    let from = |var: &str| std::env::var_os(var).map(PathBuf::from).filter(|p| p.is_absolute());
+    let cache = from("XDG_CACHE_HOME")
+        .or_else(|| from("HOME").map(|home| home.join(".cache")))
+        .or_else(|| from("LOCALAPPDATA"))?;
+    Some(cache.join("kalah").join("egdb"))
+}
+
+/// Returns the sizes of layers 0..=`max_seeds`, or why they cannot be built.
+fn layer_sizes(variant: &Variant, max_seeds: u32) -> Result<Vec<u64>, EgdbError> {
+    if max_seeds > MAX_SEEDS {
+        return Err(EgdbError::TooManySeeds { seeds: max_seeds });
+    }
+    (0..=max_seeds)
+        .map(|seeds| {
+            layer_entries(variant.houses, seeds)
+                .filter(|&n| usize::try_from(n).is_ok_and(|n| n <= isize::MAX as usize))
+                .ok_or(EgdbError::TooLarge {
+                    houses: variant.houses,
+                    seeds,
+                    entries: layer_entries(variant.houses, seeds).unwrap_or(u64::MAX),
+                })
+        })
+        .collect()
+}
+
+/// Settings of a build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// Threads solving a layer.
+    pub threads: usize,
+}
+
+impl Default for BuildOptions {
+    /// As many threads as the machine has cores.
+    fn default() -> BuildOptions {
+        BuildOptions { threads: std::thread::available_parallelism().map_or(1, |n| n.get()) }
+    }
+}
+
+/// What a build is doing, for a progress display.
+#[derive(Debug)]
+pub enum BuildEvent {
+    /// A layer on disk passed every check and is used as it is.
+    Kept {
+        /// The layer.
+        seeds: u32,
+        /// Its positions.
+        entries: u64,
+        /// Its file size.
+        bytes: u64,
+    },
+    /// A layer file on disk failed a check and will be built again.
+    Rejected {
+        /// The layer.
+        seeds: u32,
+        /// What is wrong with it.
+        error: EgdbError,
+    },
+    /// A layer is being computed.
+    Started {
+        /// The layer.
+        seeds: u32,
+        /// Its positions.
+        entries: u64,
+    },
+    /// Some of the layer is done.
+    Progress {
+        /// The layer.
+        seeds: u32,
+        /// Positions solved so far.
+        done: u64,
+        /// Its positions.
+        entries: u64,
+    },
+    /// A layer was computed and written.
+    Finished {
+        /// The layer.
+        seeds: u32,
+        /// Its positions.
+        entries: u64,
+        /// Its file size.
+        bytes: u64,
+        /// The time computing and writing it took.
+        elapsed: Duration,
+    },
+}
+
+/// Builds layers 0..=`max_seeds` of `rules` in the database folder `dir`, keeping the layers
+/// already there that pass every check, and returns the whole database.
+///
+/// Each layer is written as soon as it is done, so a build that is stopped loses only the layer it
+/// was computing. Memory: the layers built so far plus the one in progress.
+pub fn build(
+    dir: &Path,
+    rules: &Rules,
+    max_seeds: u32,
+    options: &BuildOptions,
+    events: &mut dyn FnMut(BuildEvent),
+) -> Result<Egdb, EgdbError> {
+    let variant = Variant::of(rules)?;
+    let sizes = layer_sizes(&variant, max_seeds)?;
+    let ranker = Ranker::new(variant.houses as usize, max_seeds);
+    let folder = rules_dir(dir, rules);
+    std::fs::create_dir_all(&folder).map_err(|source| EgdbError::Io { path: folder.clone(), source })?;
+    file::remove_stale_temps(&folder);
+    let mut layers: Vec<Vec<u8>> = Vec::with_capacity(sizes.len());
+    for (seeds, &entries) in (0u32..).zip(&sizes) {
+        let path = layer_path(dir, rules, seeds);
+        let header = Header { variant, seeds, entries };
+        match file::read_layer(&path, &header) {
+            Ok(values) => {
+                events(BuildEvent::Kept { seeds, entries, bytes: header.file_len() });
+                layers.push(values);
+                continue;
+            }
+            Err(EgdbError::Missing { .. }) => {}
+            Err(error) => events(BuildEvent::Rejected { seeds, error }),
+        }
+        events(BuildEvent::Started { seeds, entries });
+        let started = Instant::now();
+        let lower: Vec<&[u8]> = layers.iter().map(Vec::as_slice).collect();
+        let values = solve::solve_layer(variant, &ranker, &lower, seeds, entries, options.threads, &mut |done| {
+            events(BuildEvent::Progress { seeds, done, entries })
+        })?;
+        let bytes = file::write_layer(&path, &header, &values)?;
+        events(BuildEvent::Finished { seeds, entries, bytes, elapsed: started.elapsed() });
+        layers.push(values);
+    }
+    Ok(Egdb { variant, ranker, layers, issue: None })
+}
+
+/// A layer file found on disk and what checking it said.
+#[derive(Debug)]
+pub struct LayerStatus {
+    /// The layer: seeds in the houses.
+    pub seeds: u32,
+    /// The file.
+    pub path: PathBuf,
+    /// Its positions.
+    pub entries: u64,
+    /// The file's size (0 if it is missing).
+    pub bytes: u64,
+    /// What is wrong with it, or `None` if it passed every check.
+    pub problem: Option<EgdbError>,
+}
+
+/// Checks every layer of `rules` in the database folder `dir`, from 0 to the highest on disk
+/// (the missing ones in between included); an empty list means there is none.
+pub fn inspect(dir: &Path, rules: &Rules) -> Result<Vec<LayerStatus>, EgdbError> {
+    let variant = Variant::of(rules)?;
+    let Some(highest) = highest_on_disk(dir, rules) else { return Ok(Vec::new()) };
+    let sizes = layer_sizes(&variant, highest)?;
+    let statuses = (0u32..)
+        .zip(sizes)
+        .map(|(seeds, entries)| {
+            let path = layer_path(dir, rules, seeds);
+            let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+            let problem = file::read_layer(&path, &Header { variant, seeds, entries }).err();
+            LayerStatus { seeds, path, entries, bytes, problem }
+        })
+        .collect();
+    Ok(statuses)
+}
+
+/// Returns the highest layer number with a file in `rules`' folder (valid or not, at most [`MAX_SEEDS`]).
+fn highest_on_disk(dir: &Path, rules: &Rules) -> Option<u32> {
+    let entries = std::fs::read_dir(rules_dir(dir, rules)).ok()?;
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name();
+            let number = name.to_str()?.strip_prefix("layer-")?.strip_suffix(".egdb")?.parse::<u32>().ok()?;
+            (number <= MAX_SEEDS).then_some(number)
+        })
+        .max()
+}
+
+/// An endgame database in memory: layers 0..=K of one rule set.
+///
+/// ```no_run
+/// # use kalah_engine::egdb::Egdb;
+/// # use kalah_rules::{Position, Rules};
+/// # let rules = Rules::default();
+/// # let position = Position::start(&rules);
+/// let db = Egdb::open(&kalah_engine::egdb::default_dir().unwrap(), &rules).unwrap();
+/// if let Some(gain) = db.probe(&position) {
+///     let mover = position.mover();
+///     let final_difference = i32::from(position.store(mover)) - i32::from(position.store(!mover)) + gain;
+/// #   let _ = final_difference;
+/// }
+/// ```
+#[derive(Debug)]
+pub struct Egdb {
+    variant: Variant,
+    ranker: Ranker,
+    /// The values of layer k, by rank, as bytes of `i8`.
+    layers: Vec<Vec<u8>>,
+    issue: Option<EgdbError>,
+}
+
+impl Egdb {
+    /// Loads every layer of `rules` found in the database folder `dir`, from 0 up to the first
+    /// that is missing or fails a check.
+    ///
+    /// Fails if the rules are not supported or layer 0 cannot be loaded. When a layer fails a
+    /// check, or is missing below others, the layers under it are loaded and [`Egdb::issue`]
+    /// says what stopped the loading.
+    pub fn open(dir: &Path, rules: &Rules) -> Result<Egdb, EgdbError> {
+        Egdb::open_up_to(dir, rules, MAX_SEEDS)
+    }
+
+    /// Like [`Egdb::open`], but loads no layer above `max_seeds`, to bound the memory used.
+    pub fn open_up_to(dir: &Path, rules: &Rules, max_seeds: u32) -> Result<Egdb, EgdbError> {
+        let variant = Variant::of(rules)?;
+        let max_seeds = max_seeds.min(MAX_SEEDS);
+        let mut layers = Vec::new();
+        let mut issue = None;
+        for seeds in 0..=max_seeds {
+            let path = layer_path(dir, rules, seeds);
+            // A layer too large to index cannot have been built.
+            let Ok(sizes) = layer_sizes(&variant, seeds) else { break };
+            let entries = sizes[seeds as usize];
+            match file::read_layer(&path, &Header { variant, seeds, entries }) {
+                Ok(values) => layers.push(values),
+                Err(error) => {
+                    let gap = highest_on_disk(dir, rules).is_some_and(|h| h > seeds && h <= max_seeds);
+                    match error {
+                        EgdbError::Missing { .. } if seeds == 0 => {
+                            return Err(EgdbError::NoDatabase { dir: rules_dir(dir, rules) })
+                        }
+                        _ if seeds == 0 => return Err(error),
+                        EgdbError::Missing { .. } if !gap => {}
+                        _ => issue = Some(error),
+                    }
+                    break;
+                }
+            }
+        }
+        let ranker = Ranker::new(variant.houses as usize, layers.len() as u32 - 1);
+        Ok(Egdb { variant, ranker, layers, issue })
+    }
+
+    /// Returns the most seeds in the houses of a position the database holds (K).
+    pub fn max_seeds(&self) -> u32 {
+        self.ranker.max_seeds()
+    }
+
+    /// Returns the houses a side of the board the database is for.
+    pub fn houses(&self) -> u8 {
+        self.variant.houses
+    }
+
+    /// Tells whether the database gives the values of positions under `rules`.
+    pub fn matches(&self, rules: &Rules) -> bool {
+        Variant::of(rules).is_ok_and(|v| v == self.variant)
+    }
+
+    /// Returns why loading stopped below a layer that is on disk, if it did.
+    pub fn issue(&self) -> Option<&EgdbError> {
+        self.issue.as_ref()
+    }
+
+    /// Returns the bytes the database takes in memory.
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Egdb>()
+            + self.ranker.memory_bytes()
+            + self.layers.iter().map(|l| l.len()).sum::<usize>()
+            + self.layers.len() * std::mem::size_of::<Vec<u8>>()
+    }
+
+    /// Returns what the mover gains from `position` on with perfect play (the final store
+    /// difference minus the current one, from the mover's view), or `None` if the position has
+    /// more seeds in the houses than the database holds or another number of houses.
+    ///
+    /// Fast enough for a search: a few table lookups, no allocation. The rules are not checked
+    /// here (a position does not carry them): see [`Egdb::matches`].
+    #[inline]
+    pub fn probe(&self, position: &Position) -> Option<i32> {
+        if position.houses() != self.variant.houses {
+            return None;
+        }
+        let me = position.mover();
+        let layer = self.layers.get(usize::from(position.seeds_in_houses()))?;
+        let rank = self.ranker.rank(position.row(me), position.row(!me));
+        Some(i32::from(layer[rank as usize] as i8))
+    }
+
+    /// Returns every legal move of `position` with what the mover gains from here on by playing
+    /// it and playing perfectly after, or `None` if the database does not cover the position
+    /// or the rules. Empty when the game is over.
+    pub fn move_values(&self, position: &Position, rules: &Rules) -> Option<Vec<(Move, i32)>> {
+        if !self.matches(rules) || position.houses() != self.variant.houses {
+            return None;
+        }
+        let me = position.mover();
+        let own = |p: &Position| i32::from(p.store(me)) - i32::from(p.store(!me));
+        if position.is_over(rules) {
+            self.probe(position)?;
+            return Some(Vec::new());
+        }
+        position
+            .legal_moves()
+            .map(|mv| {
+                let child = position.play_unchecked(rules, mv);
+                let later = if child.is_over(rules) {
+                    child.final_difference(rules) * me.sign() - own(&child)
+                } else {
+                    let v = self.probe(&child)?;
+                    if child.mover() == me {
+                        v
+                    } else {
+                        -v
+                    }
+                };
+                Some((mv, own(&child) - own(position) + later))
+            })
+            .collect()
+    }
+}
