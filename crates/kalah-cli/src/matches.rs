@@ -53,6 +53,7 @@ pub struct MatchArgs {
     /// Print the result as one JSON object
     #[arg(long)]
     pub json: bool,
+    /// The size and rule variants of every game.
     #[command(flatten)]
     pub rules: RuleArgs,
 }
@@ -81,7 +82,9 @@ fn program(flag: &str, text: &str) -> Result<PlayerSpec> {
 
 /// Writes an Elo difference with its margin, e.g. `+191 ± 134 (95%)`.
 pub fn format_elo(elo: &Elo) -> String {
-    let difference = if elo.difference.is_finite() {
+    let difference = if elo.difference.round() == 0.0 {
+        "0".to_string()
+    } else if elo.difference.is_finite() {
         format!("{:+.0}", elo.difference)
     } else if elo.difference > 0.0 {
         "+inf".to_string()
@@ -241,6 +244,6 @@ mod tests {
     fn elo_reads_well_even_when_infinite() {
         assert_eq!(format_elo(&Elo { difference: 190.85, margin: 134.4 }), "+191 ± 134 (95%)");
         assert_eq!(format_elo(&Elo { difference: f64::INFINITY, margin: f64::INFINITY }), "+inf ± inf (95%)");
-        assert_eq!(format_elo(&Elo { difference: 0.0, margin: 0.0 }), "+0 ± 0 (95%)");
+        assert_eq!(format_elo(&Elo { difference: -0.2, margin: 0.0 }), "0 ± 0 (95%)");
     }
 }

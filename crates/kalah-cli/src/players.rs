@@ -1,14 +1,15 @@
 //! Player specifications on the command line: `human`, `random`, `greedy`, or a search with a strength.
 //!
-//! A search is written `ALGORITHM[:depth=N|:time=MS]`, where ALGORITHM is `minimax`, `alphabeta`,
-//! `ordered`, or `engine` (the strongest search available, at present `ordered` with the tuned
-//! evaluation). Without a strength a search uses the command's `--depth` or `--time`.
+//! A search is written `ALGORITHM[:depth=N|:time=MS]`, where ALGORITHM is `engine` (the strong
+//! engine of [`kalah_engine::search`]) or one of the assignment's `minimax`, `alphabeta`,
+//! `ordered`. Without a strength a search uses the command's `--depth` or `--time`.
 
 use std::str::FromStr;
 use std::time::Duration;
 
 use kalah_engine::classic::Algorithm;
-use kalah_engine::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer, Strength};
+use kalah_engine::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer, Strength, StrongPlayer};
+use kalah_engine::search::Options;
 
 /// What a seat at the board holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,8 +20,10 @@ pub enum PlayerSpec {
     Random,
     /// The one-sowing greedy baseline.
     Greedy,
-    /// A search, with its own strength or the command's default.
+    /// One of the assignment's searches, with its own strength or the command's default.
     Search(Algorithm, Option<Strength>),
+    /// The strong engine, with its own strength or the command's default.
+    Engine(Option<Strength>),
 }
 
 /// The words accepted as players, for messages.
@@ -43,11 +46,14 @@ impl FromStr for PlayerSpec {
             "human" => return Ok(PlayerSpec::Human),
             "random" => return Ok(PlayerSpec::Random),
             "greedy" => return Ok(PlayerSpec::Greedy),
-            "engine" => Algorithm::Ordered,
-            other => other.parse::<Algorithm>().map_err(|_| unknown())?,
+            "engine" => None,
+            other => Some(other.parse::<Algorithm>().map_err(|_| unknown())?),
         };
         let strength = strength.map(parse_strength).transpose()?;
-        Ok(PlayerSpec::Search(algorithm, strength))
+        Ok(match algorithm {
+            Some(algorithm) => PlayerSpec::Search(algorithm, strength),
+            None => PlayerSpec::Engine(strength),
+        })
     }
 }
 
@@ -76,6 +82,9 @@ impl PlayerSpec {
             PlayerSpec::Search(algorithm, strength) => {
                 Some(Box::new(SearchPlayer::new(*algorithm, strength.unwrap_or(default))))
             }
+            PlayerSpec::Engine(strength) => {
+                Some(Box::new(StrongPlayer::new(Options::default(), strength.unwrap_or(default))))
+            }
         }
     }
 }
@@ -87,7 +96,7 @@ mod tests {
     #[test]
     fn specs_read_and_refuse() {
         assert_eq!("human".parse(), Ok(PlayerSpec::Human));
-        assert_eq!("engine".parse(), Ok(PlayerSpec::Search(Algorithm::Ordered, None)));
+        assert_eq!("engine".parse(), Ok(PlayerSpec::Engine(None)));
         assert_eq!(
             "minimax:depth=4".parse(),
             Ok(PlayerSpec::Search(Algorithm::Minimax, Some(Strength::Depth(4))))

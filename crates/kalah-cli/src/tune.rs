@@ -41,6 +41,7 @@ pub struct TuneArgs {
     /// Games played at the same time (1 to 64); the result does not depend on it
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub threads: usize,
+    /// The size and rule variants of every game.
     #[command(flatten)]
     pub rules: RuleArgs,
 }

@@ -221,7 +221,8 @@ pub fn elo_of_score(score: f64) -> f64 {
     } else if score <= 0.0 {
         f64::NEG_INFINITY
     } else {
-        -400.0 * (1.0 / score - 1.0).log10()
+        // Adding +0 turns the −0 of an even score into 0, which prints without a sign.
+        -400.0 * (1.0 / score - 1.0).log10() + 0.0
     }
 }
 
@@ -263,8 +264,12 @@ pub fn play_game(mut game: Game, mut players: [&mut dyn Player; 2]) -> Result<Ga
 /// asked of the second player, and under the pie rule the opening stops at the offer, so the
 /// second player decides on the position the game is really played from. An opening that would
 /// end the game is drawn again; after [`OPENING_ATTEMPTS`] failures the game starts without one.
-pub fn open(rules: Rules, plies: u32, rng: &mut ChaCha8Rng, players: [&mut dyn Player; 2]) -> Result<Game, ArenaError> {
-    let mut players = players;
+pub fn open(
+    rules: Rules,
+    plies: u32,
+    rng: &mut ChaCha8Rng,
+    mut players: [&mut dyn Player; 2],
+) -> Result<Game, ArenaError> {
     let mut base = Game::new(rules);
     if base.phase() == Phase::Handicap {
         act(&mut base, &mut players)?;

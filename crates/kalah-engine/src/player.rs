@@ -10,6 +10,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::classic::{search, search_until, Algorithm, Found};
 use crate::eval::{evaluate, Weights};
+use crate::search::{Engine, Info, Limits, Options};
 
 /// How hard a search player thinks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,6 +164,69 @@ impl SearchPlayer {
     }
 }
 
+/// A player driven by the strong engine ([`crate::search`]): iterative deepening with the table,
+/// proofs and, if given, the endgame database.
+pub struct StrongPlayer {
+    engine: Engine,
+    strength: Strength,
+}
+
+impl StrongPlayer {
+    /// Returns a strong player with its own engine built from `options`.
+    pub fn new(options: Options, strength: Strength) -> StrongPlayer {
+        StrongPlayer { engine: Engine::new(options), strength }
+    }
+
+    fn limits(&self) -> Limits {
+        match self.strength {
+            Strength::Depth(d) => Limits::depth(d),
+            Strength::Time(t) => Limits::time(t),
+        }
+    }
+
+    /// Searches `position` at this player's strength.
+    pub fn think(&self, position: &Position, rules: &Rules) -> Info {
+        self.engine.search(position, rules, self.limits(), None, |_| {})
+    }
+}
+
+impl Player for StrongPlayer {
+    fn name(&self) -> String {
+        format!("engine {}", self.strength)
+    }
+
+    fn choose(&mut self, game: &Game) -> Action {
+        let rules = game.rules();
+        match game.phase() {
+            Phase::Handicap => {
+                // North wants the opening worst for South: a short search of each of them.
+                let shallow = Limits::depth(match self.strength {
+                    Strength::Depth(d) => (d / 2).max(1),
+                    Strength::Time(_) => 6,
+                });
+                let mut best = (i32::MAX, Action::Keep);
+                for action in game.legal_actions() {
+                    let mut trial = game.clone();
+                    trial.act(action).expect("a legal action");
+                    let value = self.engine.search(trial.position(), rules, shallow, None, |_| {}).score;
+                    if value < best.0 {
+                        best = (value, action);
+                    }
+                }
+                best.1
+            }
+            phase => {
+                let info = self.think(game.position(), rules);
+                // After a swap this player is South, with North to move: worth minus North's value.
+                if phase == Phase::PieOffer && info.score < 0 {
+                    return Action::Swap;
+                }
+                Action::Sow(info.best.expect("the game is not over"))
+            }
+        }
+    }
+}
+
 /// The deepest iteration a timed search tries.
 pub const MAX_DEPTH: u32 = 64;
 
@@ -223,6 +287,25 @@ mod tests {
         let (found, depth) = player.think(&Position::start(&rules), &rules);
         assert!(found.best.is_some());
         assert!(depth >= 2);
+    }
+
+    #[test]
+    fn the_strong_player_finishes_games_and_swaps_when_it_pays() {
+        let mut rules = Rules::standard(4, 3).unwrap();
+        rules.pie = true;
+        let strong = || Box::new(StrongPlayer::new(Options { table_bytes: 1 << 20, ..Options::default() }, Strength::Depth(6)));
+        let mut players: [Box<dyn Player>; 2] = [strong(), Box::new(GreedyPlayer)];
+        let game = finish(Game::new(rules), &mut players);
+        assert!(game.is_over());
+        // Kalah(4,3) is a first-player win (+6): the strong player as North swaps.
+        let mut players: [Box<dyn Player>; 2] = [Box::new(GreedyPlayer), strong()];
+        let mut game = Game::new(rules);
+        game.act(players[0].choose(&game)).unwrap();
+        while game.phase() == Phase::Play {
+            game.act(players[0].choose(&game)).unwrap();
+        }
+        assert_eq!(game.phase(), Phase::PieOffer);
+        assert_eq!(players[1].choose(&game), Action::Swap);
     }
 
     #[test]

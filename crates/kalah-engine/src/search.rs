@@ -24,6 +24,10 @@ use crate::tt::{Bound, Entry, Table, PROVEN_DEPTH};
 pub const INFINITE: i32 = 30_000;
 /// The deepest iteration.
 pub const MAX_DEPTH: u32 = 120;
+/// The depth of a solving search: deeper than any game, so the evaluation is never used.
+const SOLVE_DEPTH: i32 = 1 << 20;
+/// The depth of the estimate a solve starts from.
+const ESTIMATE_DEPTH: u32 = 14;
 /// Nodes between looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 2048;
 
@@ -264,6 +268,66 @@ impl Engine {
         })
     }
 
+    /// Solves `position`: its exact value by MTD(f), a series of null-window proofs that close in
+    /// on the value, started from the estimate of a short iterative-deepening search that also
+    /// fills the table with good moves to try first. Returns `None` if stopped.
+    ///
+    /// `on_bound` hears each proven (lower, upper) pair of bounds on the root value, in
+    /// hundredths of a seed for the side to move, with the nodes so far.
+    pub fn solve(
+        &self,
+        position: &Position,
+        rules: &Rules,
+        stop: Option<&AtomicBool>,
+        mut on_bound: impl FnMut(i32, i32, u64),
+    ) -> Option<Info> {
+        let started = Instant::now();
+        let estimate = self.search(position, rules, Limits::depth(ESTIMATE_DEPTH), stop, |_| {});
+        if estimate.exact || estimate.best.is_none() {
+            return Some(estimate);
+        }
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return None;
+        }
+        let base = store_difference(position, position.mover());
+        let left = i32::from(position.seeds_in_houses()) * SEED;
+        let halt = AtomicBool::new(false);
+        let nodes = AtomicU64::new(estimate.nodes);
+        let clock = MainClock { started, hard: None, node_limit: None, external: stop };
+        let mut worker = self.worker(rules, &halt, &nodes, Some(clock));
+        let (mut lower, mut upper) = (-left, left);
+        // Exact values are whole seeds: round the estimate to one, and test whole-seed bounds.
+        let mut guess = ((estimate.score - base) as f64 / f64::from(SEED)).round() as i32 * SEED;
+        let mut best = estimate.best;
+        let key = worker.key(position);
+        while lower < upper {
+            guess = guess.clamp(lower, upper);
+            let beta = if guess == lower { guess + SEED } else { guess };
+            worker.root_best = None;
+            let (value, _) = worker.search(position, key, SOLVE_DEPTH, beta - SEED, beta, 0);
+            if halt.load(Ordering::Relaxed) {
+                return None;
+            }
+            if value >= beta {
+                lower = value;
+                best = worker.root_best.or(best);
+            } else {
+                upper = value;
+            }
+            guess = value;
+            on_bound(base + lower, base + upper, nodes.load(Ordering::Relaxed) + worker.local_nodes);
+        }
+        Some(Info {
+            depth: SOLVE_DEPTH as u32,
+            score: base + lower,
+            exact: true,
+            best,
+            pv: self.principal_variation(position, rules, best, 400),
+            nodes: nodes.load(Ordering::Relaxed) + worker.local_nodes,
+            elapsed: started.elapsed(),
+        })
+    }
+
     /// Returns the transposition table, to save or restore it.
     pub fn table(&self) -> &Table {
         &self.table
@@ -367,13 +431,15 @@ impl Worker<'_> {
         if beta <= -left {
             return (-left, true);
         }
-        if let Some(oracle) = &self.options.oracle {
+        // Not at the root: there the search must still name a best move.
+        if let Some(oracle) = self.options.oracle.as_ref().filter(|_| ply > 0) {
             if let Some(gain) = oracle.probe(position) {
                 return (gain * SEED, true);
             }
         }
         let entry = self.table.probe(key);
-        if let Some(e) = entry {
+        // At the root a cut-off would leave no best move: there the entry only orders moves.
+        if let Some(e) = entry.filter(|_| ply > 0) {
             let deep_enough = e.depth == PROVEN_DEPTH || i32::from(e.depth) >= depth;
             if deep_enough {
                 let proven = e.depth == PROVEN_DEPTH;
@@ -431,7 +497,10 @@ impl Worker<'_> {
             }
             if alpha >= beta {
                 cutoff_proven = proven;
-                self.history[me.index()][child.mv.index()] += depth * depth;
+                // Deep (and solving) searches would overflow a square of the depth: cap it.
+                let bonus = depth.min(24);
+                let cell = &mut self.history[me.index()][child.mv.index()];
+                *cell = (*cell + bonus * bonus).min(1 << 26);
                 break;
             }
             all_proven &= proven;
