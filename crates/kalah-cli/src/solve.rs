@@ -11,7 +11,6 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_engine::checkpoint::Checkpoint;
 use kalah_engine::eval::SEED;
-use kalah_engine::search::{Info, Limits};
 use kalah_rules::{Move, Position, Rules};
 
 use crate::args::RuleArgs;
@@ -61,12 +60,20 @@ pub fn run(args: SolveArgs) -> Result<()> {
     }
     let checkpoint = args.checkpoint.clone().or_else(|| default_checkpoint(&rules, &position));
     let mut resumed_nodes = 0;
+    let mut known = None;
     if let Some(path) = checkpoint.as_ref().filter(|p| p.exists()) {
         match Checkpoint::load(path) {
             Ok(saved) if saved.rules == rules && saved.position == position => {
                 engine.table().import(&saved.slots);
                 resumed_nodes = saved.nodes;
-                eprintln!("resuming from {} (depth {} done, {} nodes)", path.display(), saved.depth, saved.nodes);
+                known = Some(saved.bounds);
+                eprintln!(
+                    "resuming from {}: value between {:+} and {:+}, {} nodes searched",
+                    path.display(),
+                    saved.bounds.0 / SEED,
+                    saved.bounds.1 / SEED,
+                    saved.nodes
+                );
             }
             Ok(_) => eprintln!("kalah: {} is for another solve; starting afresh", path.display()),
             Err(e) => eprintln!("kalah: {e}; starting afresh"),
@@ -80,35 +87,34 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let bar = ProgressBar::new_spinner();
     bar.set_style(ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}").expect("a valid template"));
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    let mut deepest = 0;
-    let info = engine.search(&position, &rules, Limits::default(), Some(&stop), |info: &Info| {
-        deepest = info.depth;
+    bar.set_message("estimating");
+    let solved = engine.solve(&position, &rules, known, Some(&stop), |lower, upper, nodes| {
         bar.set_message(format!(
-            "depth {}: {:+.2} seeds, {} nodes, {} nodes a second",
-            info.depth,
-            f64::from(info.score) / f64::from(SEED),
-            info.nodes + resumed_nodes,
-            info.nps()
+            "value between {:+} and {:+} for {}, {} nodes",
+            lower / SEED,
+            upper / SEED,
+            position.mover(),
+            nodes + resumed_nodes
         ));
     });
     bar.finish_and_clear();
     let mut out = std::io::stdout().lock();
-    if !info.exact {
-        let saved = checkpoint.as_ref().map(|path| {
-            Checkpoint { rules, position, depth: deepest, nodes: info.nodes + resumed_nodes, slots: engine.table().export() }
-                .save(path)
-                .map(|()| path.clone())
-        });
-        match saved {
-            Some(Ok(path)) => eprintln!(
-                "stopped at depth {deepest}; saved {}; run the same command to resume",
-                path.display()
-            ),
-            Some(Err(e)) => eprintln!("stopped at depth {deepest}; could not save a checkpoint: {e}"),
-            None => eprintln!("stopped at depth {deepest}; no checkpoint folder, give --checkpoint FILE"),
+    let info = match solved {
+        Ok(info) => info,
+        Err(bounds) => {
+            let slots = engine.table().export();
+            let saved = checkpoint.as_ref().map(|path| {
+                Checkpoint { rules, position, bounds, nodes: resumed_nodes, slots }.save(path).map(|()| path.clone())
+            });
+            let range = format!("the value is between {:+} and {:+}", bounds.0 / SEED, bounds.1 / SEED);
+            match saved {
+                Some(Ok(path)) => eprintln!("stopped: {range}; saved {}; run the same command to resume", path.display()),
+                Some(Err(e)) => eprintln!("stopped: {range}; could not save a checkpoint: {e}"),
+                None => eprintln!("stopped: {range}; no checkpoint folder, give --checkpoint FILE"),
+            }
+            std::process::exit(130);
         }
-        std::process::exit(130);
-    }
+    };
     if let Some(path) = checkpoint.filter(|p| p.exists()) {
         let _ = std::fs::remove_file(path);
     }

@@ -26,6 +26,10 @@ pub const POSITIONS: [(&str, &str); 12] = [
 /// The depth the benchmark searches to, in sowings.
 pub const DEPTH: u32 = 13;
 
+/// The node total of the benchmark at [`DEPTH`]: its signature. A change of the search that
+/// changes it must change this too, on purpose (`kalah bench` prints the new total).
+pub const SIGNATURE: u64 = 19_984_000;
+
 /// The table size of the benchmark: fixed, so the signature does not depend on a flag.
 pub const TABLE_BYTES: usize = 16 << 20;
 
@@ -71,6 +75,11 @@ mod tests {
             let rules: Rules = rules.parse().unwrap();
             assert!(!Position::parse(position, &rules).unwrap().is_over(&rules));
         }
+    }
+
+    #[test]
+    fn the_node_total_is_the_signature() {
+        assert_eq!(run(DEPTH, |_, _| {}).nodes, SIGNATURE);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! | 2 | format version (1) |
 //! | 2 + n | rules text: length `u16`, then UTF-8 (as `Rules` displays) |
 //! | 2 + n | position text: length `u16`, then UTF-8 (the position notation) |
-//! | 4 | the deepest depth completed, `u32` |
+//! | 8 | the proven bounds on the value so far, lower then upper, `i32` each (hundredths of a seed, mover's view) |
 //! | 8 | nodes searched so far, `u64` |
 //! | 8 | number of table slots, `u64` |
 //! | 16 each | the slots: key word `u64`, data word `u64` (see [`crate::tt`]) |
@@ -34,8 +34,8 @@ pub struct Checkpoint {
     pub rules: Rules,
     /// The position being solved.
     pub position: Position,
-    /// The deepest iteration completed.
-    pub depth: u32,
+    /// The proven (lower, upper) bounds on the value when the solve stopped.
+    pub bounds: (i32, i32),
     /// Nodes searched before the stop.
     pub nodes: u64,
     /// The transposition table's slots.
@@ -74,7 +74,8 @@ impl Checkpoint {
             bytes.extend_from_slice(&(text.len() as u16).to_le_bytes());
             bytes.extend_from_slice(text.as_bytes());
         }
-        bytes.extend_from_slice(&self.depth.to_le_bytes());
+        bytes.extend_from_slice(&self.bounds.0.to_le_bytes());
+        bytes.extend_from_slice(&self.bounds.1.to_le_bytes());
         bytes.extend_from_slice(&self.nodes.to_le_bytes());
         bytes.extend_from_slice(&(self.slots.len() as u64).to_le_bytes());
         for (key, data) in &self.slots {
@@ -121,14 +122,15 @@ impl Checkpoint {
             .text()
             .and_then(|t| Position::parse(&t, &rules).ok())
             .ok_or(damaged("bad position"))?;
-        let depth = reader.u32().ok_or(damaged("too short"))?;
+        let lower = reader.u32().ok_or(damaged("too short"))? as i32;
+        let upper = reader.u32().ok_or(damaged("too short"))? as i32;
         let nodes = reader.u64().ok_or(damaged("too short"))?;
         let count = reader.u64().ok_or(damaged("too short"))?;
         if count.checked_mul(16) != Some((body.len() - reader.at) as u64) {
             return Err(damaged("the slot count does not match the length"));
         }
         let slots = (0..count).map(|_| (reader.u64().unwrap_or(0), reader.u64().unwrap_or(0))).collect();
-        Ok(Checkpoint { rules, position, depth, nodes, slots })
+        Ok(Checkpoint { rules, position, bounds: (lower, upper), nodes, slots })
     }
 }
 
@@ -164,7 +166,7 @@ mod tests {
 
     fn sample() -> Checkpoint {
         let rules = Rules::standard(6, 4).unwrap();
-        Checkpoint { rules, position: Position::start(&rules), depth: 17, nodes: 12345, slots: vec![(1, 2), (3, 4)] }
+        Checkpoint { rules, position: Position::start(&rules), bounds: (-300, 800), nodes: 12345, slots: vec![(1, 2), (3, 4)] }
     }
 
     #[test]
@@ -174,7 +176,7 @@ mod tests {
         sample().save(&path).unwrap();
         assert_eq!(Checkpoint::load(&path).unwrap(), sample());
         let mut bytes = fs::read(&path).unwrap();
-        bytes[20] ^= 1;
+        bytes[40] ^= 1;
         fs::write(&path, &bytes).unwrap();
         assert!(matches!(Checkpoint::load(&path), Err(CheckpointError::Damaged { .. })));
         fs::write(&path, &bytes[..10]).unwrap();

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use kalah_rules::{Move, Position, Rules, Side};
 
 use crate::eval::{evaluate, Weights, SEED};
-use crate::tt::{Bound, Entry, Table, PROVEN_DEPTH};
+use crate::tt::{Bound, Entry, Table};
 
 /// Larger than any score.
 pub const INFINITE: i32 = 30_000;
@@ -174,6 +174,8 @@ struct Worker<'a> {
     keys_by_stores: bool,
     /// The best move at the root of the current iteration.
     root_best: Option<Move>,
+    /// Nodes this worker has visited, never reset: subtree sizes for the table.
+    visited: u64,
 }
 
 struct MainClock<'a> {
@@ -272,30 +274,34 @@ impl Engine {
     /// on the value, started from the estimate of a short iterative-deepening search that also
     /// fills the table with good moves to try first. Returns `None` if stopped.
     ///
-    /// `on_bound` hears each proven (lower, upper) pair of bounds on the root value, in
-    /// hundredths of a seed for the side to move, with the nodes so far.
+    /// `known` gives bounds already proven (from a checkpoint), and `on_bound` hears each proven
+    /// (lower, upper) pair of bounds on the root value as they close in, with the nodes so far;
+    /// bounds are in hundredths of a seed for the side to move. When stopped, returns the bounds
+    /// proven so far as the error.
     pub fn solve(
         &self,
         position: &Position,
         rules: &Rules,
+        known: Option<(i32, i32)>,
         stop: Option<&AtomicBool>,
         mut on_bound: impl FnMut(i32, i32, u64),
-    ) -> Option<Info> {
+    ) -> Result<Info, (i32, i32)> {
         let started = Instant::now();
-        let estimate = self.search(position, rules, Limits::depth(ESTIMATE_DEPTH), stop, |_| {});
-        if estimate.exact || estimate.best.is_none() {
-            return Some(estimate);
-        }
-        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            return None;
-        }
         let base = store_difference(position, position.mover());
         let left = i32::from(position.seeds_in_houses()) * SEED;
+        let (known_lower, known_upper) = known.map_or((-left, left), |(l, u)| (l - base, u - base));
+        let estimate = self.search(position, rules, Limits::depth(ESTIMATE_DEPTH), stop, |_| {});
+        if estimate.exact || estimate.best.is_none() {
+            return Ok(estimate);
+        }
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err((base + known_lower, base + known_upper));
+        }
         let halt = AtomicBool::new(false);
         let nodes = AtomicU64::new(estimate.nodes);
         let clock = MainClock { started, hard: None, node_limit: None, external: stop };
         let mut worker = self.worker(rules, &halt, &nodes, Some(clock));
-        let (mut lower, mut upper) = (-left, left);
+        let (mut lower, mut upper) = (known_lower.max(-left), known_upper.min(left));
         // Exact values are whole seeds: round the estimate to one, and test whole-seed bounds.
         let mut guess = ((estimate.score - base) as f64 / f64::from(SEED)).round() as i32 * SEED;
         let mut best = estimate.best;
@@ -306,7 +312,7 @@ impl Engine {
             worker.root_best = None;
             let (value, _) = worker.search(position, key, SOLVE_DEPTH, beta - SEED, beta, 0);
             if halt.load(Ordering::Relaxed) {
-                return None;
+                return Err((base + lower, base + upper));
             }
             if value >= beta {
                 lower = value;
@@ -317,12 +323,12 @@ impl Engine {
             guess = value;
             on_bound(base + lower, base + upper, nodes.load(Ordering::Relaxed) + worker.local_nodes);
         }
-        Some(Info {
+        Ok(Info {
             depth: SOLVE_DEPTH as u32,
             score: base + lower,
             exact: true,
             best,
-            pv: self.principal_variation(position, rules, best, 400),
+            pv: worker.perfect_line(position, lower, 400),
             nodes: nodes.load(Ordering::Relaxed) + worker.local_nodes,
             elapsed: started.elapsed(),
         })
@@ -345,6 +351,7 @@ impl Engine {
             main,
             keys_by_stores: rules.majority_ends,
             root_best: None,
+            visited: 0,
         }
     }
 
@@ -411,9 +418,48 @@ impl Worker<'_> {
         (score, proven, self.root_best)
     }
 
+    /// Returns a line of perfect play from `position`, whose exact relative value is `value`: at
+    /// each step the first move (in search order) that a null-window proof shows keeps the value.
+    /// The table is warm from the solve, so the proofs are quick.
+    fn perfect_line(&mut self, position: &Position, value: i32, limit: usize) -> Vec<Move> {
+        let mut line = Vec::new();
+        let (mut p, mut v) = (*position, value);
+        while line.len() < limit && !p.is_over(self.rules) {
+            let me = p.mover();
+            let entry = self.table.probe(self.key(&p));
+            let (children, n) = self.children(&p, entry.and_then(|e| e.best));
+            let mut next = None;
+            for child in &children[..n] {
+                let gain = store_difference(&child.position, me) - store_difference(&p, me);
+                let again = child.position.mover() == me;
+                // The child's own value must be v - gain (same mover) or gain - v (the opponent's).
+                let target = if again { v - gain } else { gain - v };
+                let keeps = if again {
+                    self.search(&child.position, child.key, SOLVE_DEPTH, target - 1, target, 1).0 >= target
+                } else {
+                    self.search(&child.position, child.key, SOLVE_DEPTH, target, target + 1, 1).0 <= target
+                };
+                if self.stop.load(Ordering::Relaxed) {
+                    return line;
+                }
+                if keeps {
+                    next = Some((child.mv, child.position, target));
+                    break;
+                }
+            }
+            let Some((mv, child, target)) = next else { break };
+            line.push(mv);
+            p = child;
+            v = target;
+        }
+        line
+    }
+
     /// Principal-variation search of `position`: its relative score and whether it is proven.
     fn search(&mut self, position: &Position, key: u64, depth: i32, mut alpha: i32, mut beta: i32, ply: u32) -> (i32, bool) {
         self.local_nodes += 1;
+        self.visited += 1;
+        let visited_before = self.visited;
         if self.stopped() {
             return (0, false);
         }
@@ -440,9 +486,8 @@ impl Worker<'_> {
         let entry = self.table.probe(key);
         // At the root a cut-off would leave no best move: there the entry only orders moves.
         if let Some(e) = entry.filter(|_| ply > 0) {
-            let deep_enough = e.depth == PROVEN_DEPTH || i32::from(e.depth) >= depth;
-            if deep_enough {
-                let proven = e.depth == PROVEN_DEPTH;
+            if e.proven || i32::from(e.depth) >= depth {
+                let proven = e.proven;
                 match e.bound {
                     Bound::Exact => return (e.score, proven),
                     Bound::Lower if e.score >= beta => return (e.score, proven),
@@ -462,6 +507,29 @@ impl Worker<'_> {
         let alpha_start = alpha;
 
         let (children, n) = self.children(position, entry.and_then(|e| e.best));
+        // Enhanced transposition cut-off: a child's stored bound may refute this node before any
+        // child is searched (transpositions abound in Kalah, through extra moves).
+        if depth > 1 {
+            for child in &children[..n] {
+                let Some(e) = self.table.probe(child.key) else { continue };
+                if !(e.proven || i32::from(e.depth) >= depth - 1) {
+                    continue;
+                }
+                let gain = store_difference(&child.position, me) - store_difference(position, me);
+                let again = child.position.mover() == me;
+                let floor = match (again, e.bound) {
+                    (true, Bound::Lower | Bound::Exact) => Some(gain + e.score),
+                    (false, Bound::Upper | Bound::Exact) => Some(gain - e.score),
+                    _ => None,
+                };
+                if let Some(value) = floor.filter(|&v| v >= beta) {
+                    if ply == 0 {
+                        self.root_best = Some(child.mv);
+                    }
+                    return (value, e.proven);
+                }
+            }
+        }
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut all_proven = true;
@@ -512,8 +580,9 @@ impl Worker<'_> {
         } else {
             (Bound::Exact, all_proven)
         };
-        let depth_tag = if proven { PROVEN_DEPTH } else { depth.min(PROVEN_DEPTH as i32 - 1) as u8 };
-        self.table.store(key, Entry { score: best, depth: depth_tag, bound, best: best_move });
+        let work = (64 - (self.visited - visited_before).leading_zeros()) as u8;
+        let depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
+        self.table.store(key, Entry { score: best, depth, bound, best: best_move, proven, work });
         (best, proven)
     }
 
@@ -597,6 +666,20 @@ mod tests {
             let info = engine.search(&Position::start(&rules), &rules, Limits::default(), None, |_| {});
             assert!(info.exact);
             assert_eq!(info.score, value * SEED, "Kalah({m},{n})");
+        }
+    }
+
+    #[test]
+    fn a_solve_gives_the_value_and_a_perfect_line_that_reaches_it() {
+        for (preset, m, n, value) in [("standard", 4, 3, 6), ("empty-capture", 4, 4, 2), ("standard", 3, 4, 2), ("standard", 5, 2, 2)] {
+            let rules = Rules::preset(preset, m, n).unwrap();
+            let engine = Engine::new(Options { table_bytes: 1 << 22, ..Options::default() });
+            let start = Position::start(&rules);
+            let info = engine.solve(&start, &rules, None, None, |_, _, _| {}).unwrap();
+            assert_eq!(info.score, value * SEED, "{rules}");
+            let end = info.pv.iter().fold(start, |p, &mv| p.play(&rules, mv).unwrap().0);
+            assert!(end.is_over(&rules), "{rules}: the line reaches the end");
+            assert_eq!(end.final_difference(&rules), value, "{rules}");
         }
     }
 

@@ -28,16 +28,28 @@ pub enum Bound {
 pub struct Entry {
     /// The score, relative to the stores, in hundredths of a seed.
     pub score: i32,
-    /// The remaining depth the score was searched to ([`PROVEN_DEPTH`] for a proven score).
+    /// The remaining depth the score was searched to.
     pub depth: u8,
     /// How the score bounds the value.
     pub bound: Bound,
     /// The best move found, if any.
     pub best: Option<Move>,
+    /// The score rests on finished games and database values only: it holds at any depth.
+    pub proven: bool,
+    /// Log2 of the nodes searched for it (0-63): what it would cost to find again.
+    pub work: u8,
 }
 
-/// The depth stored with a proven score: it is good for any depth.
-pub const PROVEN_DEPTH: u8 = u8::MAX;
+impl Entry {
+    /// How much the entry is worth keeping: proven results first, then the costlier or deeper.
+    fn priority(&self) -> u16 {
+        if self.proven {
+            256 + u16::from(self.work)
+        } else {
+            u16::from(self.depth)
+        }
+    }
+}
 
 /// Bytes one entry takes.
 pub const ENTRY_BYTES: usize = 16;
@@ -83,7 +95,12 @@ impl Table {
             Bound::Upper => 3,
         };
         let best = entry.best.map_or(0, |m| m.index() as u64 + 1);
-        score | (u64::from(entry.depth) << 16) | (bound << 24) | (best << 26)
+        score
+            | (u64::from(entry.depth) << 16)
+            | (bound << 24)
+            | (best << 26)
+            | (u64::from(entry.proven) << 30)
+            | (u64::from(entry.work.min(63)) << 31)
     }
 
     fn unpack(data: u64) -> Option<Entry> {
@@ -97,7 +114,14 @@ impl Table {
             0 => None,
             n => Some(Move::from_index(n as usize - 1)),
         };
-        Some(Entry { score: i32::from(data as u16 as i16), depth: (data >> 16) as u8, bound, best })
+        Some(Entry {
+            score: i32::from(data as u16 as i16),
+            depth: (data >> 16) as u8,
+            bound,
+            best,
+            proven: (data >> 30) & 1 == 1,
+            work: ((data >> 31) & 63) as u8,
+        })
     }
 
     /// Returns every filled slot as (key word, data word), to save the table.
@@ -159,8 +183,8 @@ impl Table {
         let first = &self.slots[bucket];
         let first_data = first[1].load(Ordering::Relaxed);
         let first_same = first[0].load(Ordering::Relaxed) ^ first_data == key;
-        let first_depth = Table::unpack(first_data).map_or(0, |e| e.depth);
-        let slot = if first_same || entry.depth >= first_depth { first } else { &self.slots[bucket + 1] };
+        let first_priority = Table::unpack(first_data).map_or(0, |e| e.priority());
+        let slot = if first_same || entry.priority() >= first_priority { first } else { &self.slots[bucket + 1] };
         slot[0].store(key ^ data, Ordering::Relaxed);
         slot[1].store(data, Ordering::Relaxed);
     }
@@ -186,12 +210,12 @@ mod tests {
     #[test]
     fn entries_round_trip_and_keep_the_deeper() {
         let table = Table::with_bytes(1 << 16);
-        let entry = Entry { score: -2300, depth: 7, bound: Bound::Lower, best: Move::from_number(12) };
+        let entry = Entry { score: -2300, depth: 7, bound: Bound::Lower, best: Move::from_number(12), proven: true, work: 40 };
         table.store(42, entry);
         assert_eq!(table.probe(42), Some(entry));
         assert_eq!(table.probe(43), None);
         // A shallower result for another key in the same bucket goes to the second slot.
-        let other = Entry { score: 5, depth: 1, bound: Bound::Exact, best: None };
+        let other = Entry { score: 5, depth: 1, bound: Bound::Exact, best: None, proven: false, work: 3 };
         let same_bucket = 42 + (table.mask + 2);
         table.store(same_bucket, other);
         assert_eq!(table.probe(42), Some(entry));

@@ -1,0 +1,51 @@
+//! The solver reproduces the solved values of `data/values.txt` (from `shared/reference/values.md`).
+
+use kalah_engine::search::{Engine, Options};
+use kalah_rules::{Position, Rules};
+
+struct Case {
+    rules: Rules,
+    value: i32,
+    line: usize,
+}
+
+fn cases() -> Vec<Case> {
+    include_str!("data/values.txt")
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let rules = Rules::preset(f[0], f[1].parse().unwrap(), f[2].parse().unwrap()).unwrap();
+            Case { rules, value: f[3].parse().unwrap(), line: i + 1 }
+        })
+        .collect()
+}
+
+/// The boards that solve in about a second here without an endgame database.
+fn quick(rules: &Rules) -> bool {
+    let seeds = rules.total_seeds();
+    seeds <= 32 || (rules.houses() <= 4 && seeds <= 40)
+}
+
+fn check(selected: impl Fn(&Rules) -> bool) {
+    let mut ran = 0;
+    for case in cases().into_iter().filter(|c| selected(&c.rules)) {
+        let engine = Engine::new(Options { table_bytes: 64 << 20, ..Options::default() });
+        let info = engine.solve(&Position::start(&case.rules), &case.rules, None, None, |_, _, _| {}).unwrap();
+        assert_eq!(info.score, case.value * 100, "line {}: {}", case.line, case.rules);
+        ran += 1;
+    }
+    assert!(ran > 0);
+}
+
+#[test]
+fn small_boards_solve_to_their_published_values() {
+    check(quick);
+}
+
+#[test]
+#[ignore = "minutes to hours without an endgame database; the README's figures come from these"]
+fn large_boards_solve_to_their_published_values() {
+    check(|r| !quick(r));
+}
