@@ -135,8 +135,9 @@ pub struct Options {
     pub oracle: Option<Arc<dyn Oracle>>,
 }
 
-/// The default table size: 64 MiB.
-pub const DEFAULT_TABLE_BYTES: usize = 64 << 20;
+/// The default table size: 16 MiB, which fits a game at a second a move; a larger table costs
+/// short searches speed (more cache and TLB misses), so long analyses ask for more.
+pub const DEFAULT_TABLE_BYTES: usize = 16 << 20;
 
 impl Default for Options {
     fn default() -> Options {
@@ -255,7 +256,9 @@ impl Engine {
                     elapsed: started.elapsed(),
                 };
                 on_iteration(&info);
-                let soft_out = budget.is_some_and(|(target, _)| started.elapsed() >= target / 2);
+                // The next iteration costs more than all before it: do not start one that
+                // would most likely be cut off by the hard limit and thrown away.
+                let soft_out = budget.is_some_and(|(target, _)| started.elapsed() >= target * 3 / 5);
                 let finished = info.exact || info.best.is_none();
                 last = Some(info);
                 if halted || soft_out || finished {

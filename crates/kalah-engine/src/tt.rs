@@ -71,7 +71,11 @@ impl Table {
         let wanted = (bytes / ENTRY_BYTES).max(1024);
         let entries = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
         let slots = (0..entries).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
-        Table { slots, mask: (entries as u64 - 1) & !1 }
+        let table = Table { slots, mask: (entries as u64 - 1) & !1 };
+        // Touch every page now: the allocator hands out untouched pages that fault on first use,
+        // and those faults slowed short searches several times over.
+        table.clear();
+        table
     }
 
     /// Returns the table's size in bytes.
