@@ -14,6 +14,9 @@ pub struct BenchArgs {
     /// Depth in sowings (1-30)
     #[arg(long, default_value_t = DEPTH)]
     pub depth: u32,
+    /// Search threads (1-64): the signature is for 1; more measure the time to the same depth
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 /// Runs `kalah bench`.
@@ -21,15 +24,19 @@ pub fn run(args: BenchArgs) -> Result<()> {
     if !(1..=30).contains(&args.depth) {
         return Err(bad(format!("--depth {} is out of range: 1 to 30", args.depth)));
     }
+    if !(1..=64).contains(&args.threads) {
+        return Err(bad(format!("--threads {} is out of range: 1 to 64", args.threads)));
+    }
     let mut out = std::io::stdout().lock();
     let mut failed = Ok(());
-    let summary = run_bench(args.depth, |i, info| {
+    let summary = run_bench(args.depth, args.threads, |i, info| {
         let (rules, position) = POSITIONS[i];
         if failed.is_ok() {
             failed = writeln!(out, "{:>2} {:<26} {:<36} {:>10} nodes", i + 1, rules, position, info.nodes);
         }
     });
     failed?;
+    writeln!(out, "{} thread(s): {:.3} s to depth {}", args.threads, summary.elapsed.as_secs_f64(), args.depth)?;
     writeln!(out, "{} nodes {} nps", summary.nodes, summary.nps())?;
     Ok(())
 }

@@ -83,7 +83,8 @@ impl PlayerSpec {
                 Some(Box::new(SearchPlayer::new(*algorithm, strength.unwrap_or(default))))
             }
             PlayerSpec::Engine(strength) => {
-                Some(Box::new(StrongPlayer::new(Options::default(), strength.unwrap_or(default))))
+                let player = StrongPlayer::new(Options::default(), strength.unwrap_or(default));
+                Some(Box::new(player.with_egdb_dir(kalah_engine::egdb::default_dir())))
             }
         }
     }

@@ -1,6 +1,7 @@
 //! Players that choose actions: the baselines (random, greedy) and the searches at a set strength.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use kalah_rules::{Action, Game, Phase, Position, Rules, Side};
@@ -169,12 +170,21 @@ impl SearchPlayer {
 pub struct StrongPlayer {
     engine: Engine,
     strength: Strength,
+    /// Where to look for an endgame database on the first move, once the rules are known.
+    egdb_dir: Option<PathBuf>,
 }
 
 impl StrongPlayer {
     /// Returns a strong player with its own engine built from `options`.
     pub fn new(options: Options, strength: Strength) -> StrongPlayer {
-        StrongPlayer { engine: Engine::new(options), strength }
+        StrongPlayer { engine: Engine::new(options), strength, egdb_dir: None }
+    }
+
+    /// Returns the player set to use the endgame database of the game's rules in `dir`, if
+    /// there is one (opened once per process and shared between players).
+    pub fn with_egdb_dir(mut self, dir: Option<PathBuf>) -> StrongPlayer {
+        self.egdb_dir = dir;
+        self
     }
 
     fn limits(&self) -> Limits {
@@ -197,6 +207,11 @@ impl Player for StrongPlayer {
 
     fn choose(&mut self, game: &Game) -> Action {
         let rules = game.rules();
+        if let Some(dir) = self.egdb_dir.take() {
+            if let Some(db) = crate::egdb::shared(&dir, rules).filter(|db| db.matches(rules)) {
+                self.engine.set_oracle(Some(db));
+            }
+        }
         match game.phase() {
             Phase::Handicap => {
                 // North wants the opening worst for South: a short search of each of them.

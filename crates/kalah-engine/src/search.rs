@@ -11,8 +11,8 @@
 //! evaluation; a proven score is good at any depth, and a proven exact score at the root is the
 //! game-theoretic value.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use kalah_rules::{Move, Position, Rules, Side};
@@ -28,6 +28,10 @@ pub const MAX_DEPTH: u32 = 120;
 const SOLVE_DEPTH: i32 = 1 << 20;
 /// The depth of the estimate a solve starts from.
 const ESTIMATE_DEPTH: u32 = 14;
+/// Slots of the table of nodes being searched (a power of two).
+const BUSY_SLOTS: usize = 1 << 16;
+/// The least remaining depth at which threads mark nodes and put off each other's.
+const SHARE_DEPTH: i32 = 3;
 /// Nodes between looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 2048;
 
@@ -159,6 +163,22 @@ impl Default for Options {
 pub struct Engine {
     table: Table,
     options: Options,
+    /// Keys of nodes being searched now, for the threads to keep out of each other's way.
+    busy: Vec<AtomicU64>,
+}
+
+/// What the threads of one search share: the deepest completed iteration and its result.
+struct Race {
+    completed: AtomicU32,
+    result: Mutex<Option<RaceResult>>,
+}
+
+#[derive(Clone, Copy)]
+struct RaceResult {
+    depth: u32,
+    score: i32,
+    proven: bool,
+    best: Option<Move>,
 }
 
 /// Per-thread search state.
@@ -177,6 +197,15 @@ struct Worker<'a> {
     root_best: Option<Move>,
     /// Nodes this worker has visited, never reset: subtree sizes for the table.
     visited: u64,
+    /// The engine's table of nodes being searched.
+    busy: &'a [AtomicU64],
+    /// More than one thread searches.
+    parallel: bool,
+    /// The threads' shared progress, and the depth this thread is on.
+    race: Option<&'a Race>,
+    iteration: u32,
+    /// Another thread finished this thread's iteration first: drop it.
+    superseded: bool,
 }
 
 struct MainClock<'a> {
@@ -189,7 +218,13 @@ struct MainClock<'a> {
 impl Engine {
     /// Returns an engine with an empty table.
     pub fn new(options: Options) -> Engine {
-        Engine { table: Table::with_bytes(options.table_bytes), options }
+        let busy = (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect();
+        Engine { table: Table::with_bytes(options.table_bytes), options, busy }
+    }
+
+    /// Gives the engine a source of exact values (or takes it away).
+    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle>>) {
+        self.options.oracle = oracle;
     }
 
     /// Returns the settings.
@@ -223,35 +258,42 @@ impl Engine {
         // ends the helpers', once the main thread has its answer.
         let halt = AtomicBool::new(false);
         let done = AtomicBool::new(false);
+        // Every thread deepens on its own; the first to finish a depth publishes it, and the
+        // others give up that depth and go on to the next (time to depth is what 2 threads buy).
+        let race = Race { completed: AtomicU32::new(0), result: Mutex::new(None) };
         std::thread::scope(|scope| {
             for id in 0..helpers {
-                let (done, nodes) = (&done, &nodes);
+                let (done, nodes, race) = (&done, &nodes, &race);
                 scope.spawn(move || {
                     let mut worker = self.worker(rules, done, nodes, None);
-                    // Helpers start at staggered depths so threads spread over different iterations.
+                    worker.race = Some(race);
+                    // Odd helpers start a depth ahead, so the threads spread over two iterations.
                     let mut depth = 1 + (id as u32 % 2);
                     while depth <= max_depth && !done.load(Ordering::Relaxed) {
-                        worker.root(position, depth as i32);
-                        depth += 1;
+                        worker.race_root(position, depth);
+                        depth = depth.max(race.completed.load(Ordering::Relaxed) + 1 + (id as u32 % 2));
                     }
                 });
             }
             let clock = MainClock { started, hard: budget.map(|b| b.1), node_limit: limits.nodes, external: stop };
             let mut worker = self.worker(rules, &halt, &nodes, Some(clock));
+            worker.race = Some(&race);
             let mut last: Option<Info> = None;
-            for depth in 1..=max_depth {
-                let (score, proven, best) = worker.root(position, depth as i32);
+            let mut depth = 1;
+            while depth <= max_depth {
+                worker.race_root(position, depth);
                 let halted = halt.load(Ordering::Relaxed);
-                if halted && last.is_some() {
+                let Some(result) = *race.result.lock().unwrap_or_else(|e| e.into_inner()) else { break };
+                if halted && last.is_some() || last.as_ref().is_some_and(|l| l.depth >= result.depth) {
                     break;
                 }
                 let base = store_difference(position, position.mover());
                 let info = Info {
-                    depth,
-                    score: base + score,
-                    exact: proven,
-                    best,
-                    pv: self.principal_variation(position, rules, best, depth as usize + 8),
+                    depth: result.depth,
+                    score: base + result.score,
+                    exact: result.proven,
+                    best: result.best,
+                    pv: self.principal_variation(position, rules, result.best, result.depth as usize + 8),
                     nodes: nodes.load(Ordering::Relaxed) + worker.local_nodes,
                     elapsed: started.elapsed(),
                 };
@@ -260,6 +302,7 @@ impl Engine {
                 // would most likely be cut off by the hard limit and thrown away.
                 let soft_out = budget.is_some_and(|(target, _)| started.elapsed() >= target * 3 / 5);
                 let finished = info.exact || info.best.is_none();
+                depth = info.depth + 1;
                 last = Some(info);
                 if halted || soft_out || finished {
                     break;
@@ -355,6 +398,11 @@ impl Engine {
             keys_by_stores: rules.majority_ends,
             root_best: None,
             visited: 0,
+            busy: &self.busy,
+            parallel: self.options.threads > 1,
+            race: None,
+            iteration: 0,
+            superseded: false,
         }
     }
 
@@ -405,8 +453,33 @@ impl Worker<'_> {
                     self.stop.store(true, Ordering::Relaxed);
                 }
             }
+            if let Some(race) = self.race {
+                self.superseded |= race.completed.load(Ordering::Relaxed) >= self.iteration;
+            }
         }
-        self.stop.load(Ordering::Relaxed)
+        self.halted()
+    }
+
+    /// Tells whether this search must end now: stopped, or its iteration done by another thread.
+    #[inline]
+    fn halted(&self) -> bool {
+        self.superseded || self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Searches the root to `depth` and publishes the result unless another thread got there first.
+    fn race_root(&mut self, position: &Position, depth: u32) {
+        self.iteration = depth;
+        self.superseded = false;
+        let (score, proven, best) = self.root(position, depth as i32);
+        let Some(race) = self.race else { return };
+        if self.halted() {
+            return;
+        }
+        let mut result = race.result.lock().unwrap_or_else(|e| e.into_inner());
+        if result.is_none_or(|r| r.depth < depth) {
+            *result = Some(RaceResult { depth, score, proven, best });
+            race.completed.store(depth, Ordering::Relaxed);
+        }
     }
 
     #[inline]
@@ -421,6 +494,16 @@ impl Worker<'_> {
         (score, proven, self.root_best)
     }
 
+    #[inline]
+    fn is_busy(&self, key: u64) -> bool {
+        self.busy[(key as usize) & (BUSY_SLOTS - 1)].load(Ordering::Relaxed) == key
+    }
+
+    #[inline]
+    fn set_busy(&self, key: u64, value: u64) {
+        self.busy[(key as usize) & (BUSY_SLOTS - 1)].store(value, Ordering::Relaxed);
+    }
+
     /// Returns a line of perfect play from `position`, whose exact relative value is `value`: at
     /// each step the first move (in search order) that a null-window proof shows keeps the value.
     /// The table is warm from the solve, so the proofs are quick.
@@ -430,7 +513,7 @@ impl Worker<'_> {
         while line.len() < limit && !p.is_over(self.rules) {
             let me = p.mover();
             let entry = self.table.probe(self.key(&p));
-            let (children, n) = self.children(&p, entry.and_then(|e| e.best));
+            let (children, n) = self.children(&p, entry.and_then(|e| e.best), true);
             let mut next = None;
             for child in &children[..n] {
                 let gain = store_difference(&child.position, me) - store_difference(&p, me);
@@ -442,7 +525,7 @@ impl Worker<'_> {
                 } else {
                     self.search(&child.position, child.key, SOLVE_DEPTH, target, target + 1, 1).0 <= target
                 };
-                if self.stop.load(Ordering::Relaxed) {
+                if self.halted() {
                     return line;
                 }
                 if keeps {
@@ -486,6 +569,12 @@ impl Worker<'_> {
                 return (gain * SEED, true);
             }
         }
+        // Leaves are most nodes: evaluate them without touching the table.
+        if depth <= 0 {
+            let weights = &self.options.weights;
+            let value = evaluate(position, rules, me, weights) - weights.store * position.store_difference() * me.sign();
+            return (value.clamp(-left, left), false);
+        }
         let entry = self.table.probe(key);
         // At the root a cut-off would leave no best move: there the entry only orders moves.
         if let Some(e) = entry.filter(|_| ply > 0) {
@@ -499,20 +588,15 @@ impl Worker<'_> {
                 }
             }
         }
-        if depth <= 0 {
-            let weights = &self.options.weights;
-            let value = evaluate(position, rules, me, weights) - weights.store * position.store_difference() * me.sign();
-            return (value.clamp(-left, left), false);
-        }
         // Keep the window inside what is possible, so that bounds of the result are tight.
         alpha = alpha.max(-left - 1);
         beta = beta.min(left + 1);
         let alpha_start = alpha;
 
-        let (children, n) = self.children(position, entry.and_then(|e| e.best));
+        let (children, n) = self.children(position, entry.and_then(|e| e.best), depth > 1);
         // Enhanced transposition cut-off: a child's stored bound may refute this node before any
         // child is searched (transpositions abound in Kalah, through extra moves).
-        if depth > 1 {
+        if depth > 2 {
             for child in &children[..n] {
                 let Some(e) = self.table.probe(child.key) else { continue };
                 if !(e.proven || i32::from(e.depth) >= depth - 1) {
@@ -537,7 +621,32 @@ impl Worker<'_> {
         let mut best_move = None;
         let mut all_proven = true;
         let mut cutoff_proven = false;
-        for (i, child) in children[..n].iter().enumerate() {
+        // With several threads, a child another thread is searching right now is put off to the
+        // end, so the threads spread over the tree instead of all searching the same nodes
+        // (the idea of ABDADA); its result is then often in the table when its turn comes.
+        let share = self.parallel && depth >= SHARE_DEPTH;
+        let mut order = [0usize; 12];
+        let mut m = 0;
+        if share {
+            for (i, child) in children[..n].iter().enumerate() {
+                if i == 0 || !self.is_busy(child.key) {
+                    order[m] = i;
+                    m += 1;
+                }
+            }
+            for (i, child) in children[..n].iter().enumerate() {
+                if i > 0 && self.is_busy(child.key) {
+                    order[m] = i;
+                    m += 1;
+                }
+            }
+            self.set_busy(key, key);
+        } else {
+            for (i, slot) in order[..n].iter_mut().enumerate() {
+                *slot = i;
+            }
+        }
+        for (i, child) in order[..n].iter().map(|&k| &children[k]).enumerate() {
             let gain = store_difference(&child.position, me) - store_difference(position, me);
             let again = child.position.mover() == me;
             let value_of = |worker: &mut Self, lo: i32, hi: i32| -> (i32, bool) {
@@ -553,7 +662,7 @@ impl Worker<'_> {
             if i > 0 && value > alpha && value < beta {
                 (value, proven) = value_of(self, alpha, beta);
             }
-            if self.stop.load(Ordering::Relaxed) {
+            if self.halted() {
                 return (0, false);
             }
             if value > best {
@@ -576,6 +685,9 @@ impl Worker<'_> {
             }
             all_proven &= proven;
         }
+        if share {
+            self.set_busy(key, 0);
+        }
         let (bound, proven) = if best >= beta {
             (Bound::Lower, cutoff_proven)
         } else if best <= alpha_start {
@@ -591,15 +703,19 @@ impl Worker<'_> {
 
     /// Returns the children in search order: the table's move, extra moves (nearest the store
     /// first, which leaves the other houses' counts intact), captures by size, then by history.
-    fn children(&self, position: &Position, table_move: Option<Move>) -> ([Child; 12], usize) {
+    ///
+    /// Children that will be searched further get their table keys, and their buckets fetched.
+    fn children(&self, position: &Position, table_move: Option<Move>, keyed: bool) -> ([Child; 12], usize) {
         let me = position.mover();
         let mut list = [Child { mv: Move::from_index(0), position: *position, order: 0, key: 0 }; 12];
         let mut n = 0;
         for mv in position.legal_moves() {
             let mut child = *position;
             let outcome = child.sow(self.rules, mv);
-            let key = self.key(&child);
-            self.table.prefetch(key);
+            let key = if keyed { self.key(&child) } else { 0 };
+            if keyed {
+                self.table.prefetch(key);
+            }
             let order = if Some(mv) == table_move {
                 i32::MAX
             } else if outcome.extra_move {

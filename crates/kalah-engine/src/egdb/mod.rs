@@ -248,6 +248,18 @@ pub fn layer_path(dir: &Path, rules: &Rules, seeds: u32) -> PathBuf {
     rules_dir(dir, rules).join(format!("layer-{seeds:03}.egdb"))
 }
 
+/// Returns the database of `rules` in `dir`, opened once per process and shared after that (by
+/// the players of a match, say), or `None` if there is none or it cannot be used.
+pub fn shared(dir: &Path, rules: &Rules) -> Option<std::sync::Arc<Egdb>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Cache = Mutex<HashMap<PathBuf, Option<Arc<Egdb>>>>;
+    static OPENED: OnceLock<Cache> = OnceLock::new();
+    let folder = rules_dir(dir, rules);
+    let mut cache = OPENED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    cache.entry(folder).or_insert_with(|| Egdb::open(dir, rules).ok().map(Arc::new)).clone()
+}
+
 /// Returns the default database folder: `$XDG_CACHE_HOME/kalah/egdb`, else `~/.cache/kalah/egdb`
 /// (`%LOCALAPPDATA%\kalah\egdb` on Windows), or `None` if none of these is set.
 pub fn default_dir() -> Option<PathBuf> {
