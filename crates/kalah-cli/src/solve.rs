@@ -101,10 +101,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let info = match solved {
         Ok(info) => info,
-        Err(bounds) => {
+        Err(stopped) => {
             let slots = engine.table().export();
+            let (bounds, nodes) = (stopped.bounds, resumed_nodes + stopped.nodes);
             let saved = checkpoint.as_ref().map(|path| {
-                Checkpoint { rules, position, bounds, nodes: resumed_nodes, slots }.save(path).map(|()| path.clone())
+                Checkpoint { rules, position, bounds, nodes, slots }.save(path).map(|()| path.clone())
             });
             let range = format!("the value is between {:+} and {:+}", bounds.0 / SEED, bounds.1 / SEED);
             match saved {

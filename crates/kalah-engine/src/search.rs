@@ -167,6 +167,15 @@ pub struct Engine {
     busy: Vec<AtomicU64>,
 }
 
+/// How far a stopped solve got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    /// The proven (lower, upper) bounds on the value, in hundredths of a seed for the side to move.
+    pub bounds: (i32, i32),
+    /// Nodes searched before the stop.
+    pub nodes: u64,
+}
+
 /// What the threads of one search share: the deepest completed iteration and its result.
 struct Race {
     completed: AtomicU32,
@@ -318,12 +327,14 @@ impl Engine {
 
     /// Solves `position`: its exact value by MTD(f), a series of null-window proofs that close in
     /// on the value, started from the estimate of a short iterative-deepening search that also
-    /// fills the table with good moves to try first. Returns `None` if stopped.
+    /// fills the table with good moves to try first.
     ///
     /// `known` gives bounds already proven (from a checkpoint), and `on_bound` hears each proven
     /// (lower, upper) pair of bounds on the root value as they close in, with the nodes so far;
-    /// bounds are in hundredths of a seed for the side to move. When stopped, returns the bounds
-    /// proven so far as the error.
+    /// bounds are in hundredths of a seed for the side to move.
+    ///
+    /// # Errors
+    /// When stopped, returns the bounds proven so far and the nodes searched.
     pub fn solve(
         &self,
         position: &Position,
@@ -331,7 +342,7 @@ impl Engine {
         known: Option<(i32, i32)>,
         stop: Option<&AtomicBool>,
         mut on_bound: impl FnMut(i32, i32, u64),
-    ) -> Result<Info, (i32, i32)> {
+    ) -> Result<Info, Stopped> {
         let started = Instant::now();
         let base = store_difference(position, position.mover());
         let left = i32::from(position.seeds_in_houses()) * SEED;
@@ -341,7 +352,7 @@ impl Engine {
             return Ok(estimate);
         }
         if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            return Err((base + known_lower, base + known_upper));
+            return Err(Stopped { bounds: (base + known_lower, base + known_upper), nodes: estimate.nodes });
         }
         let halt = AtomicBool::new(false);
         let nodes = AtomicU64::new(estimate.nodes);
@@ -358,7 +369,7 @@ impl Engine {
             worker.root_best = None;
             let (value, _) = worker.search(position, key, SOLVE_DEPTH, beta - SEED, beta, 0);
             if halt.load(Ordering::Relaxed) {
-                return Err((base + lower, base + upper));
+                return Err(Stopped { bounds: (base + lower, base + upper), nodes: nodes.load(Ordering::Relaxed) + worker.local_nodes });
             }
             if value >= beta {
                 lower = value;

@@ -1,0 +1,45 @@
+//! The engine's commands from the outside: analyze, solve, bench.
+
+use std::process::Command;
+
+fn kalah(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kalah")).args(args).env("XDG_CACHE_HOME", std::env::temp_dir().join("kalah-cli-engine-tests")).output().expect("the binary runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn solve_gives_the_published_value_and_a_line() {
+    let (code, out, _) = kalah(&["solve", "--size", "4,3", "--no-egdb"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("value: +6 for South"), "{out}");
+    assert!(out.contains("line: "), "{out}");
+    let (code, out, _) = kalah(&["solve", "--size", "4,3", "--no-egdb", "--json"]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["value"], 6);
+}
+
+#[test]
+fn analyze_reports_a_move_and_proves_small_endgames() {
+    let (code, out, _) = kalah(&["analyze", "0,0,0,1,2,1:20/1,0,0,0,1,1:21/S", "--size", "6,4", "--depth", "30", "--json", "--no-egdb"]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(json["best"].as_u64().is_some(), "{out}");
+    assert_eq!(json["exact"], true, "{out}");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    for args in [
+        &["analyze", "1,2:0/3:0/S"][..],
+        &["analyze", "--depth", "0"],
+        &["analyze", "--hash", "0"],
+        &["solve", "--size", "13,2"],
+        &["bench", "--depth", "0"],
+        &["bench", "--threads", "0"],
+    ] {
+        let (code, _, err) = kalah(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}
