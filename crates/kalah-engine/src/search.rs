@@ -26,6 +26,9 @@ pub const INFINITE: i32 = 30_000;
 pub const MAX_DEPTH: u32 = 120;
 /// The depth of a solving search: deeper than any game, so the evaluation is never used.
 const SOLVE_DEPTH: i32 = 1 << 20;
+/// Depth steps of the proofs a solve deepens, and the depth after which it searches to the end.
+const PROOF_STEP: i32 = 4;
+const PROOF_DEPTHS: i32 = 40;
 /// The depth of the estimate a solve starts from.
 const ESTIMATE_DEPTH: u32 = 14;
 /// Slots of the table of nodes being searched (a power of two).
@@ -367,7 +370,17 @@ impl Engine {
             guess = guess.clamp(lower, upper);
             let beta = if guess == lower { guess + SEED } else { guess };
             worker.root_best = None;
-            let (value, _) = worker.search(position, key, SOLVE_DEPTH, beta - SEED, beta, 0);
+            // Deepen the proof itself: a depth-limited null-window search that comes back proven
+            // settles this bound, and each one leaves better move orders in the table for the
+            // next, which a proof from a cold table lacks.
+            let mut depth = ESTIMATE_DEPTH as i32 + PROOF_STEP;
+            let value = loop {
+                let (value, proven) = worker.search(position, key, depth, beta - SEED, beta, 0);
+                if proven || depth == SOLVE_DEPTH || halt.load(Ordering::Relaxed) {
+                    break value;
+                }
+                depth = if depth >= PROOF_DEPTHS { SOLVE_DEPTH } else { depth + PROOF_STEP };
+            };
             if halt.load(Ordering::Relaxed) {
                 return Err(Stopped { bounds: (base + lower, base + upper), nodes: nodes.load(Ordering::Relaxed) + worker.local_nodes });
             }
