@@ -37,11 +37,11 @@ pub struct SolveArgs {
 /// Returns the default checkpoint file of a solve: named by a hash of the rules and position.
 fn default_checkpoint(rules: &Rules, position: &Position) -> Option<PathBuf> {
     let egdb = kalah_engine::egdb::default_dir()?;
-    let name = format!("{:016x}.ckpt", crc64(&format!("{rules}|{position}")));
+    let name = format!("{:016x}.ckpt", fnv1a(&format!("{rules}|{position}")));
     Some(egdb.parent()?.join("solve").join(name))
 }
 
-fn crc64(text: &str) -> u64 {
+fn fnv1a(text: &str) -> u64 {
     // FNV-1a: only to name a file, so any stable hash will do.
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
