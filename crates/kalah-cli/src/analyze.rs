@@ -64,7 +64,8 @@ fn seeds(score: i32) -> String {
     format!("{:+.2}", f64::from(score) / f64::from(SEED))
 }
 
-fn line(moves: &[Move]) -> String {
+/// Writes a line of moves as house numbers separated by spaces.
+pub fn line(moves: &[Move]) -> String {
     moves.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
 }
 

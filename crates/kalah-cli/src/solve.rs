@@ -11,8 +11,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_engine::checkpoint::Checkpoint;
 use kalah_engine::eval::SEED;
-use kalah_rules::{Move, Position, Rules};
+use kalah_rules::{Position, Rules};
 
+use crate::analyze::line;
 use crate::args::RuleArgs;
 use crate::engine::EngineArgs;
 
@@ -44,10 +45,6 @@ fn default_checkpoint(rules: &Rules, position: &Position) -> Option<PathBuf> {
 fn fnv1a(text: &str) -> u64 {
     // FNV-1a: only to name a file, so any stable hash will do.
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
-fn line(moves: &[Move]) -> String {
-    moves.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
 }
 
 /// Runs `kalah solve`.
