@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
-use kalah_engine::search::{Info, Limits};
 use kalah_engine::eval::SEED;
+use kalah_engine::search::{Info, Limits};
 use kalah_rules::{Move, Position};
 
 use crate::args::RuleArgs;
@@ -82,7 +82,11 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
     if position.is_over(&rules) {
         let value = position.final_difference(&rules) * position.mover().sign();
         if args.json {
-            writeln!(out, "{}", serde_json::json!({"position": position.to_string(), "over": true, "value": value, "exact": true}))?;
+            writeln!(
+                out,
+                "{}",
+                serde_json::json!({"position": position.to_string(), "over": true, "value": value, "exact": true})
+            )?;
         } else {
             writeln!(out, "the game is over: {value:+} for {}", position.mover())?;
         }

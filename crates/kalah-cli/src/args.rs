@@ -110,7 +110,10 @@ mod tests {
             ..RuleArgs::default()
         };
         let rules = args.rules().unwrap();
-        assert_eq!(rules.to_string(), "kalah(6,4) capture=empty end=side-empty leftover=discard direction=ccw sowing=single pie");
+        assert_eq!(
+            rules.to_string(),
+            "kalah(6,4) capture=empty end=side-empty leftover=discard direction=ccw sowing=single pie"
+        );
     }
 
     #[test]

@@ -47,10 +47,7 @@ pub fn draw(position: &Position, numbered: &[Side]) -> String {
     if numbered.contains(&Side::South) {
         lines.push(format!("{indent}{}", south_numbers.join(" ")));
     }
-    lines
-        .iter()
-        .map(|line| format!("{}\n", line.trim_end()))
-        .collect()
+    lines.iter().map(|line| format!("{}\n", line.trim_end())).collect()
 }
 
 /// Returns the digits a cell needs: enough for the fullest house or store and the house numbers,
@@ -58,13 +55,7 @@ pub fn draw(position: &Position, numbered: &[Side]) -> String {
 fn cell_width(position: &Position) -> usize {
     let fullest = Side::BOTH
         .iter()
-        .flat_map(|&side| {
-            position
-                .row(side)
-                .iter()
-                .copied()
-                .chain([position.store(side)])
-        })
+        .flat_map(|&side| position.row(side).iter().copied().chain([position.store(side)]))
         .chain([u16::from(position.houses())])
         .max()
         .unwrap_or(0);
@@ -96,10 +87,7 @@ mod tests {
         assert_eq!(lines.len(), 4, "numbers above North's row only: {drawn}");
         assert_eq!(lines[0], "       3    2    1");
         assert_eq!(lines[1], "     [ 7] [ 6] [ 5]       North");
-        assert_eq!(
-            lines[2], "[ 8]                [ 4]",
-            "North's store at the left, South's at the right"
-        );
+        assert_eq!(lines[2], "[ 8]                [ 4]", "North's store at the left, South's at the right");
         assert_eq!(lines[3], "     [ 1] [ 2] [ 3]       South");
     }
 

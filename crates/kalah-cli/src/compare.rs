@@ -52,7 +52,10 @@ pub fn run(args: CompareArgs) -> Result<()> {
         }
     }
     if args.from > args.to {
-        return Err(bad(format!("--from {} is deeper than --to {}: give the shallower depth first", args.from, args.to)));
+        return Err(bad(format!(
+            "--from {} is deeper than --to {}: give the shallower depth first",
+            args.from, args.to
+        )));
     }
     if !(1..=10_000).contains(&args.positions) {
         return Err(bad(format!("--positions {} is out of range: 1 to 10000", args.positions)));
@@ -66,7 +69,11 @@ pub fn run(args: CompareArgs) -> Result<()> {
     let mut out = std::io::stdout().lock();
     if !args.json {
         writeln!(out, "{rules}, {} positions (seed {}), {:?} evaluation", positions.len(), args.seed, args.eval)?;
-        writeln!(out, "{:>5}  {:<9}  {:>12}  {:>12}  {:>12}  {:>9}  {:>10}", "depth", "search", "Max calls", "Min calls", "total", "ratio", "ms/pos")?;
+        writeln!(
+            out,
+            "{:>5}  {:<9}  {:>12}  {:>12}  {:>12}  {:>9}  {:>10}",
+            "depth", "search", "Max calls", "Min calls", "total", "ratio", "ms/pos"
+        )?;
     }
     let mut all: Vec<Row> = Vec::new();
     for depth in args.from..=args.to {
@@ -76,7 +83,13 @@ pub fn run(args: CompareArgs) -> Result<()> {
                 writeln!(
                     out,
                     "{:>5}  {:<9}  {:>12.1}  {:>12.1}  {:>12.1}  {:>9.4}  {:>10.3}",
-                    row.depth, row.algorithm.name(), row.max_calls, row.min_calls, row.total, row.ratio_to_minimax, row.millis
+                    row.depth,
+                    row.algorithm.name(),
+                    row.max_calls,
+                    row.min_calls,
+                    row.total,
+                    row.ratio_to_minimax,
+                    row.millis
                 )?;
             }
             out.flush()?;

@@ -90,7 +90,8 @@ impl EngineArgs {
         }
         match Egdb::open_up_to(&dir, rules, top) {
             Ok(db) => {
-                let note = db.issue().map(|e| format!("endgame database: {e}; using layers up to {} seeds", db.max_seeds()));
+                let note =
+                    db.issue().map(|e| format!("endgame database: {e}; using layers up to {} seeds", db.max_seeds()));
                 Ok((Some(Arc::new(db)), note))
             }
             // No database yet is normal: the engine works without one.

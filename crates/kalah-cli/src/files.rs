@@ -13,10 +13,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 /// On an error the temporary file is removed and `path` is left as it was.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
     let name = path.file_name().ok_or_else(|| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("{} does not name a file", path.display()),
-        )
+        io::Error::new(io::ErrorKind::InvalidInput, format!("{} does not name a file", path.display()))
     })?;
     // The temporary must be in the same directory: a rename is atomic only within one file system.
     let dir = match path.parent() {
@@ -24,10 +21,7 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
         _ => Path::new("."),
     };
     let (temp_path, mut temp) = create_temporary(dir, name)?;
-    let written = temp
-        .write_all(contents)
-        .and_then(|()| temp.sync_all())
-        .and_then(|()| fs::rename(&temp_path, path));
+    let written = temp.write_all(contents).and_then(|()| temp.sync_all()).and_then(|()| fs::rename(&temp_path, path));
     if let Err(error) = written {
         let _ = fs::remove_file(&temp_path);
         return Err(error);
@@ -41,18 +35,10 @@ fn create_temporary(dir: &Path, name: &OsStr) -> io::Result<(PathBuf, File)> {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     loop {
         let unique = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let temp_name = format!(
-            ".{}.{}-{unique}.tmp",
-            name.to_string_lossy(),
-            std::process::id()
-        );
+        let temp_name = format!(".{}.{}-{unique}.tmp", name.to_string_lossy(), std::process::id());
         let temp_path = dir.join(temp_name);
         // `create_new` refuses an existing file, so two writers can never share a temporary.
-        match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp_path)
-        {
+        match OpenOptions::new().write(true).create_new(true).open(&temp_path) {
             Ok(file) => return Ok((temp_path, file)),
             Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(error) => return Err(error),
@@ -76,10 +62,8 @@ mod tests {
     use super::*;
 
     fn entries(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
+        let mut names: Vec<String> =
+            fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         names.sort();
         names
     }
@@ -111,9 +95,6 @@ mod tests {
 
     #[test]
     fn a_path_without_a_file_name_is_refused() {
-        assert_eq!(
-            write_atomically(Path::new(".."), b"x").unwrap_err().kind(),
-            io::ErrorKind::InvalidInput
-        );
+        assert_eq!(write_atomically(Path::new(".."), b"x").unwrap_err().kind(), io::ErrorKind::InvalidInput);
     }
 }

@@ -41,7 +41,11 @@ pub fn run(args: PerftArgs) -> Result<()> {
         for (mv, n) in &parts {
             writeln!(out, "{mv}: {n}")?;
         }
-        if parts.is_empty() { perft(&position, &rules, args.depth) } else { parts.iter().map(|(_, n)| n).sum() }
+        if parts.is_empty() {
+            perft(&position, &rules, args.depth)
+        } else {
+            parts.iter().map(|(_, n)| n).sum()
+        }
     } else {
         perft(&position, &rules, args.depth)
     };
@@ -49,7 +53,12 @@ pub fn run(args: PerftArgs) -> Result<()> {
     writeln!(out, "{count}")?;
     if args.stats {
         let rate = count as f64 / seconds.max(1e-9);
-        writeln!(out, "{count} leaves in {seconds:.3} s: {:.1} million leaves a second ({rules}, depth {})", rate / 1e6, args.depth)?;
+        writeln!(
+            out,
+            "{count} leaves in {seconds:.3} s: {:.1} million leaves a second ({rules}, depth {})",
+            rate / 1e6,
+            args.depth
+        )?;
     }
     Ok(())
 }

@@ -96,21 +96,15 @@ fn strength(depth: Option<u32>, time: Option<u64>) -> Result<Strength> {
     // parse_strength holds the ranges, so the flags accept what `engine:depth=N` accepts.
     match (depth, time) {
         (Some(_), Some(_)) => Err(bad("give either --depth or --time, not both")),
-        (Some(d), None) => {
-            parse_strength(&format!("depth={d}")).map_err(|e| bad(format!("--depth {d}: {e}")))
-        }
-        (None, Some(t)) => {
-            parse_strength(&format!("time={t}")).map_err(|e| bad(format!("--time {t}: {e}")))
-        }
+        (Some(d), None) => parse_strength(&format!("depth={d}")).map_err(|e| bad(format!("--depth {d}: {e}"))),
+        (None, Some(t)) => parse_strength(&format!("time={t}")).map_err(|e| bad(format!("--time {t}: {e}"))),
         (None, None) => Ok(Strength::Time(DEFAULT_TIME)),
     }
 }
 
 /// Returns a seed that differs from run to run, for random players without `--seed`.
 fn clock_seed() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// Builds the game to start with: a loaded record, or the rules' start or `--position`.
@@ -120,24 +114,21 @@ fn starting_game(args: &PlayArgs) -> Result<Game> {
         return Ok(Game::from_position(rules, position));
     };
     if args.position.is_some() {
-        return Err(bad(
-            "--load continues the saved game from its own start: leave out --position",
-        ));
+        return Err(bad("--load continues the saved game from its own start: leave out --position"));
     }
     // Comparing the Debug text covers every rule flag, including ones added to RuleArgs later.
     if format!("{:?}", args.rules) != format!("{:?}", RuleArgs::default()) {
-        return Err(bad("--load takes the rules from the record: leave out the rule flags (--size, --rules, --pie, ...)"));
+        return Err(bad(
+            "--load takes the rules from the record: leave out the rule flags (--size, --rules, --pie, ...)",
+        ));
     }
     read_game(path).map_err(bad)
 }
 
 /// Reads the game of a saved record; the error is one line that names the file and the line.
 fn read_game(path: &Path) -> Result<Game, String> {
-    let text =
-        fs::read_to_string(path).map_err(|e| format!("cannot load {}: {e}", path.display()))?;
-    Record::parse(&text)
-        .map(|record| record.game)
-        .map_err(|e| format!("cannot load {}: {e}", path.display()))
+    let text = fs::read_to_string(path).map_err(|e| format!("cannot load {}: {e}", path.display()))?;
+    Record::parse(&text).map(|record| record.game).map_err(|e| format!("cannot load {}: {e}", path.display()))
 }
 
 /// One of the two seats at the board, held by a person or by a computer player.
@@ -153,10 +144,7 @@ impl Seat {
     fn new(flag: &str, text: &str, strength: Strength, seed: u64) -> Result<Seat> {
         let spec: PlayerSpec = text.parse().map_err(|e| bad(format!("--{flag}: {e}")))?;
         let label = text.split(':').next().unwrap_or(text).to_string();
-        Ok(Seat {
-            label,
-            player: spec.build(strength, seed),
-        })
+        Ok(Seat { label, player: spec.build(strength, seed) })
     }
 
     fn is_human(&self) -> bool {
@@ -165,9 +153,7 @@ impl Seat {
 
     /// Describes the player for a record's South and North tags.
     fn description(&self) -> String {
-        self.player
-            .as_ref()
-            .map_or_else(|| "human".to_string(), |player| player.name())
+        self.player.as_ref().map_or_else(|| "human".to_string(), |player| player.name())
     }
 }
 
@@ -201,16 +187,8 @@ fn describe(action: Action, past: bool) -> String {
     let (present, past_form, object) = match action {
         Action::Sow(mv) => ("sows", "sowed", format!("house {mv}")),
         Action::Swap => ("swaps", "swapped", "sides".to_string()),
-        Action::Keep => (
-            "keeps",
-            "kept",
-            "the board as it is (no handicap move)".to_string(),
-        ),
-        Action::Handicap { from, to } => (
-            "moves",
-            "moved",
-            format!("one seed from {from} to {to} (handicap)"),
-        ),
+        Action::Keep => ("keeps", "kept", "the board as it is (no handicap move)".to_string()),
+        Action::Handicap { from, to } => ("moves", "moved", format!("one seed from {from} to {to} (handicap)")),
     };
     format!("{} {object}", if past { past_form } else { present })
 }
@@ -253,9 +231,7 @@ enum Command {
 
 /// Reads a line typed at the prompt; the error is a one-line message that says what is accepted.
 fn parse_command(line: &str, game: &Game) -> Result<Command, String> {
-    let (word, rest) = line
-        .split_once(char::is_whitespace)
-        .map_or((line, ""), |(w, r)| (w, r.trim()));
+    let (word, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(w, r)| (w, r.trim()));
     let word = word.to_ascii_lowercase();
     match (word.as_str(), rest.is_empty()) {
         ("undo", true) => Ok(Command::Undo),
@@ -280,15 +256,12 @@ fn parse_action(line: &str, game: &Game) -> Result<Action, String> {
             return Err(PlayError::NoSuchHouse { house, houses }.to_string());
         }
     }
-    line.parse()
-        .map_err(|_| format!("cannot read {line:?}: type {}", accepted(game)))
+    line.parse().map_err(|_| format!("cannot read {line:?}: type {}", accepted(game)))
 }
 
 /// Returns today's date (UTC) as records write it: YYYY.MM.DD.
 fn today() -> String {
-    let seconds = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let seconds = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let (year, month, day) = civil_date(seconds / 86_400);
     format!("{year:04}.{month:02}.{day:02}")
 }
@@ -301,16 +274,11 @@ fn civil_date(days: u64) -> (u64, u64, u64) {
     let z = days + 719_468;
     let era = z / 146_097;
     let day_of_era = z % 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let year_of_era = (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let shifted_month = (5 * day_of_year + 2) / 153;
     let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
-    let month = if shifted_month < 10 {
-        shifted_month + 3
-    } else {
-        shifted_month - 9
-    };
+    let month = if shifted_month < 10 { shifted_month + 3 } else { shifted_month - 9 };
     let year = year_of_era + era * 400 + u64::from(month <= 2);
     (year, month, day)
 }
@@ -363,10 +331,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
 
     /// Names the side with the player who holds it now, e.g. `North (engine)`.
     fn who(&self, side: Side) -> String {
-        format!(
-            "{side} ({})",
-            self.seats[seat_index(side, self.game.swapped())].label
-        )
+        format!("{side} ({})", self.seats[seat_index(side, self.game.swapped())].label)
     }
 
     /// Lets the computer player whose turn it is act, and shows the result.
@@ -374,15 +339,10 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let side = deciding_side(&self.game);
         let who = self.who(side);
         let seat = &mut self.seats[seat_index(side, self.game.swapped())];
-        let player = seat
-            .player
-            .as_mut()
-            .context("a person's seat has no computer player")?;
+        let player = seat.player.as_mut().context("a person's seat has no computer player")?;
         let action = player.choose(&self.game);
         writeln!(self.out, "{who} {}", describe(action, false))?;
-        self.game
-            .act(action)
-            .with_context(|| format!("{who} chose {action}, which is not allowed here"))?;
+        self.game.act(action).with_context(|| format!("{who} chose {action}, which is not allowed here"))?;
         self.show(false)?;
         Ok(())
     }
@@ -393,10 +353,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         if let Some(last) = self.game.actions().len().checked_sub(1) {
             if with_action {
                 let (side, _) = actor_of(&self.game, last);
-                lines.push(format!(
-                    "{side} {}",
-                    describe(self.game.actions()[last], true)
-                ));
+                lines.push(format!("{side} {}", describe(self.game.actions()[last], true)));
             }
             lines.extend(self.consequences(last));
         }
@@ -424,15 +381,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
             (Action::Sow(_), Some(outcome)) => {
                 let mut lines = Vec::new();
                 if outcome.relays > 0 {
-                    let houses = if outcome.relays == 1 {
-                        "house"
-                    } else {
-                        "houses"
-                    };
-                    lines.push(format!(
-                        "relay sowing: {side} sowed on from {} more {houses}",
-                        outcome.relays
-                    ));
+                    let houses = if outcome.relays == 1 { "house" } else { "houses" };
+                    lines.push(format!("relay sowing: {side} sowed on from {} more {houses}", outcome.relays));
                 }
                 if outcome.captured > 0 {
                     lines.push(format!("{side} captures {}", seeds(outcome.captured)));
@@ -456,29 +406,17 @@ impl<R: BufRead, W: Write> Session<R, W> {
             Phase::Over => {
                 let mut lines = vec![self.final_score()];
                 if self.seats.iter().any(Seat::is_human) {
-                    lines.push(
-                        "Type save FILE to keep the record, undo to take back, or quit."
-                            .to_string(),
-                    );
+                    lines.push("Type save FILE to keep the record, undo to take back, or quit.".to_string());
                 }
                 lines
             }
             Phase::Handicap => {
-                vec![format!(
-                    "{} decides the handicap: keep, or move one seed like S3>N2",
-                    self.who(Side::North)
-                )]
+                vec![format!("{} decides the handicap: keep, or move one seed like S3>N2", self.who(Side::North))]
             }
             Phase::PieOffer => {
-                vec![format!(
-                    "{} to move: sow a house, or swap to take over South's side",
-                    self.who(Side::North)
-                )]
+                vec![format!("{} to move: sow a house, or swap to take over South's side", self.who(Side::North))]
             }
-            Phase::Play => vec![format!(
-                "{} to move",
-                self.who(self.game.position().mover())
-            )],
+            Phase::Play => vec![format!("{} to move", self.who(self.game.position().mover()))],
         }
     }
 
@@ -487,26 +425,14 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let score = format!("Game over: South {}, North {}.", stores.south, stores.north);
         let margin = i64::from(stores.south) - i64::from(stores.north);
         match margin.cmp(&0) {
-            Ordering::Greater => format!(
-                "{score} {} wins by {}.",
-                self.who(Side::South),
-                seeds(margin)
-            ),
-            Ordering::Less => format!(
-                "{score} {} wins by {}.",
-                self.who(Side::North),
-                seeds(-margin)
-            ),
+            Ordering::Greater => format!("{score} {} wins by {}.", self.who(Side::South), seeds(margin)),
+            Ordering::Less => format!("{score} {} wins by {}.", self.who(Side::North), seeds(-margin)),
             Ordering::Equal => format!("{score} The game is a draw."),
         }
     }
 
     fn prompt(&mut self) -> io::Result<()> {
-        let name = if self.game.is_over() {
-            "game over"
-        } else {
-            deciding_side(&self.game).name()
-        };
+        let name = if self.game.is_over() { "game over" } else { deciding_side(&self.game).name() };
         write!(self.out, "{name}> ")?;
         self.out.flush()
     }
@@ -568,24 +494,15 @@ impl<R: BufRead, W: Write> Session<R, W> {
     /// between people, a move and the engine's reply against the engine.
     fn undo(&mut self) -> io::Result<()> {
         let actions = self.game.actions().len();
-        let last_human = (0..actions)
-            .rev()
-            .find(|&i| self.seats[actor_of(&self.game, i).1].is_human());
+        let last_human = (0..actions).rev().find(|&i| self.seats[actor_of(&self.game, i).1].is_human());
         let Some(first_undone) = last_human else {
-            return writeln!(
-                self.out,
-                "nothing to undo: no move of a person is on the board"
-            );
+            return writeln!(self.out, "nothing to undo: no move of a person is on the board");
         };
         for _ in first_undone..actions {
             self.game.undo();
         }
         let count = actions - first_undone;
-        writeln!(
-            self.out,
-            "Took back {count} action{}.",
-            if count == 1 { "" } else { "s" }
-        )?;
+        writeln!(self.out, "Took back {count} action{}.", if count == 1 { "" } else { "s" })?;
         self.show(true)
     }
 
@@ -603,16 +520,10 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 match found.best {
                     // After a swap North is still to move but the swapper holds South: the value turns over.
                     Some(_) if phase == Phase::PieOffer && found.value < 0 => {
-                        format!(
-                            "hint: swap (South's side is worth {} to you, depth {depth})",
-                            seed_value(-found.value)
-                        )
+                        format!("hint: swap (South's side is worth {} to you, depth {depth})", seed_value(-found.value))
                     }
                     Some(best) => {
-                        format!(
-                            "hint: house {best} (worth {} to {side}, depth {depth})",
-                            seed_value(found.value)
-                        )
+                        format!("hint: house {best} (worth {} to {side}, depth {depth})", seed_value(found.value))
                     }
                     None => "the game is over: there is no move to hint".to_string(),
                 }
@@ -676,19 +587,10 @@ mod tests {
     #[test]
     fn prompt_lines_read_as_commands_or_say_what_is_accepted() {
         let game = Game::new(Rules::standard(6, 4).unwrap());
-        assert_eq!(
-            parse_command("3", &game),
-            Ok(Command::Act(Action::Sow(Move::from_number(3).unwrap())))
-        );
+        assert_eq!(parse_command("3", &game), Ok(Command::Act(Action::Sow(Move::from_number(3).unwrap()))));
         assert_eq!(parse_command("UNDO", &game), Ok(Command::Undo));
-        assert_eq!(
-            parse_command("save my game.txt", &game),
-            Ok(Command::Save(PathBuf::from("my game.txt")))
-        );
-        assert_eq!(
-            parse_command("load", &game),
-            Err("load needs a file name: load FILE".to_string())
-        );
+        assert_eq!(parse_command("save my game.txt", &game), Ok(Command::Save(PathBuf::from("my game.txt"))));
+        assert_eq!(parse_command("load", &game), Err("load needs a file name: load FILE".to_string()));
         for (line, says) in [
             ("0", "there is no house 0"),
             ("7", "there is no house 7"),
@@ -716,15 +618,7 @@ mod tests {
             game.act(action.parse().unwrap()).unwrap();
         }
         assert_eq!(actor_of(&game, 0), (Side::South, 0));
-        assert_eq!(
-            actor_of(&game, 1),
-            (Side::North, 1),
-            "the second player swaps"
-        );
-        assert_eq!(
-            actor_of(&game, 2),
-            (Side::North, 0),
-            "after the swap the first player plays North"
-        );
+        assert_eq!(actor_of(&game, 1), (Side::North, 1), "the second player swaps");
+        assert_eq!(actor_of(&game, 2), (Side::North, 0), "after the swap the first player plays North");
     }
 }

@@ -61,7 +61,9 @@ impl FromStr for PlayerSpec {
 pub fn parse_strength(text: &str) -> Result<Strength, String> {
     let bad = || format!("bad strength {text:?}: write depth=N (1 to 64) or time=MS (1 to 3600000 milliseconds)");
     match text.split_once('=') {
-        Some(("depth", n)) => n.parse::<u32>().ok().filter(|d| (1..=64).contains(d)).map(Strength::Depth).ok_or_else(bad),
+        Some(("depth", n)) => {
+            n.parse::<u32>().ok().filter(|d| (1..=64).contains(d)).map(Strength::Depth).ok_or_else(bad)
+        }
         Some(("time", ms)) => ms
             .parse::<u64>()
             .ok()
@@ -98,15 +100,14 @@ mod tests {
     fn specs_read_and_refuse() {
         assert_eq!("human".parse(), Ok(PlayerSpec::Human));
         assert_eq!("engine".parse(), Ok(PlayerSpec::Engine(None)));
-        assert_eq!(
-            "minimax:depth=4".parse(),
-            Ok(PlayerSpec::Search(Algorithm::Minimax, Some(Strength::Depth(4))))
-        );
+        assert_eq!("minimax:depth=4".parse(), Ok(PlayerSpec::Search(Algorithm::Minimax, Some(Strength::Depth(4)))));
         assert_eq!(
             "alphabeta:time=250".parse(),
             Ok(PlayerSpec::Search(Algorithm::AlphaBeta, Some(Strength::Time(Duration::from_millis(250)))))
         );
-        for bad in ["robot", "human:depth=3", "ordered:depth=0", "ordered:depth=65", "ordered:time=x", "ordered:speed=1"] {
+        for bad in
+            ["robot", "human:depth=3", "ordered:depth=0", "ordered:depth=65", "ordered:time=x", "ordered:speed=1"]
+        {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
     }

@@ -101,12 +101,14 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Err(stopped) => {
             let slots = engine.table().export();
             let (bounds, nodes) = (stopped.bounds, resumed_nodes + stopped.nodes);
-            let saved = checkpoint.as_ref().map(|path| {
-                Checkpoint { rules, position, bounds, nodes, slots }.save(path).map(|()| path.clone())
-            });
+            let saved = checkpoint
+                .as_ref()
+                .map(|path| Checkpoint { rules, position, bounds, nodes, slots }.save(path).map(|()| path.clone()));
             let range = format!("the value is between {:+} and {:+}", bounds.0 / SEED, bounds.1 / SEED);
             match saved {
-                Some(Ok(path)) => eprintln!("stopped: {range}; saved {}; run the same command to resume", path.display()),
+                Some(Ok(path)) => {
+                    eprintln!("stopped: {range}; saved {}; run the same command to resume", path.display())
+                }
                 Some(Err(e)) => eprintln!("stopped: {range}; could not save a checkpoint: {e}"),
                 None => eprintln!("stopped: {range}; no checkpoint folder, give --checkpoint FILE"),
             }

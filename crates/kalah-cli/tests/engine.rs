@@ -3,8 +3,16 @@
 use std::process::Command;
 
 fn kalah(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kalah")).args(args).env("XDG_CACHE_HOME", std::env::temp_dir().join("kalah-cli-engine-tests")).output().expect("the binary runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    let out = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(args)
+        .env("XDG_CACHE_HOME", std::env::temp_dir().join("kalah-cli-engine-tests"))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
@@ -21,7 +29,8 @@ fn solve_gives_the_published_value_and_a_line() {
 
 #[test]
 fn analyze_reports_a_move_and_proves_small_endgames() {
-    let (code, out, _) = kalah(&["analyze", "0,0,0,1,2,1:20/1,0,0,0,1,1:21/S", "--size", "6,4", "--depth", "30", "--json", "--no-egdb"]);
+    let (code, out, _) =
+        kalah(&["analyze", "0,0,0,1,2,1:20/1,0,0,0,1,1:21/S", "--size", "6,4", "--depth", "30", "--json", "--no-egdb"]);
     assert_eq!(code, 0);
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(json["best"].as_u64().is_some(), "{out}");

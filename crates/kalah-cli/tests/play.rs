@@ -35,20 +35,14 @@ fn play(args: &[&str], input: &str) -> Output {
 fn transcript(args: &[&str], input: &str) -> String {
     let output = play(args, input);
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "{args:?} failed: {}\n{stdout}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "{args:?} failed: {}\n{stdout}", String::from_utf8_lossy(&output.stderr));
     stdout
 }
 
 /// Reads the game of a saved record.
 fn saved_game(path: &Path) -> Game {
     let text = std::fs::read_to_string(path).expect("the record was saved");
-    Record::parse(&text)
-        .expect("a saved record reads back")
-        .game
+    Record::parse(&text).expect("a saved record reads back").game
 }
 
 fn actions(game: &Game) -> Vec<String> {
@@ -59,26 +53,14 @@ fn actions(game: &Game) -> Vec<String> {
 fn assert_in_order(haystack: &str, needles: &[&str]) {
     let mut rest = haystack;
     for needle in needles {
-        let at = rest
-            .find(needle)
-            .unwrap_or_else(|| panic!("{needle:?} missing (or out of order) in:\n{haystack}"));
+        let at = rest.find(needle).unwrap_or_else(|| panic!("{needle:?} missing (or out of order) in:\n{haystack}"));
         rest = &rest[at + needle.len()..];
     }
 }
 
 #[test]
 fn a_scripted_game_between_people_announces_extra_moves_and_captures() {
-    let out = transcript(
-        &[
-            "--south",
-            "human",
-            "--north",
-            "human",
-            "--position",
-            EXAMPLE,
-        ],
-        "5\n1\n3\n4\n",
-    );
+    let out = transcript(&["--south", "human", "--north", "human", "--position", EXAMPLE], "5\n1\n3\n4\n");
     assert_in_order(
         &out,
         &[
@@ -107,16 +89,7 @@ fn a_scripted_game_between_people_announces_extra_moves_and_captures() {
 #[test]
 fn relay_sowing_is_counted() {
     // Seed-on rules: house 1 ends in house 2, which is lifted and sown on into the store.
-    let args = [
-        "--south",
-        "human",
-        "--north",
-        "human",
-        "--rules",
-        "seed-on",
-        "--position",
-        "1,1,0:0/1,1,1:0/S",
-    ];
+    let args = ["--south", "human", "--north", "human", "--rules", "seed-on", "--position", "1,1,0:0/1,1,1:0/S"];
     let out = transcript(&args, "1\n");
     assert_in_order(
         &out,
@@ -127,14 +100,7 @@ fn relay_sowing_is_counted() {
 #[test]
 fn bad_lines_get_a_one_line_message_and_the_game_goes_on() {
     // After 5 and 1 it is North's turn, and North's house 2 is empty.
-    let args = [
-        "--south",
-        "human",
-        "--north",
-        "human",
-        "--position",
-        EXAMPLE,
-    ];
+    let args = ["--south", "human", "--north", "human", "--position", EXAMPLE];
     let out = transcript(&args, "5\n1\n0\n99\nfoo\n\n2\nswap\nkeep\n3\n");
     assert_in_order(
         &out,
@@ -153,30 +119,16 @@ fn bad_lines_get_a_one_line_message_and_the_game_goes_on() {
 
 #[test]
 fn help_and_quit() {
-    let out = transcript(
-        &["--south", "human", "--north", "human", "--size", "4,3"],
-        "help\nquit\n1\n",
-    );
-    assert_in_order(
-        &out,
-        &[
-            "South> help\nCommands at the prompt:",
-            "save FILE",
-            "South> quit\nGame abandoned.",
-        ],
-    );
-    assert!(
-        !out.contains("South sowed"),
-        "nothing is read after quit:\n{out}"
-    );
+    let out = transcript(&["--south", "human", "--north", "human", "--size", "4,3"], "help\nquit\n1\n");
+    assert_in_order(&out, &["South> help\nCommands at the prompt:", "save FILE", "South> quit\nGame abandoned."]);
+    assert!(!out.contains("South sowed"), "nothing is read after quit:\n{out}");
 }
 
 #[test]
 fn the_end_of_the_input_ends_the_game_quietly() {
     let output = play(&["--south", "human", "--north", "human"], "");
     assert!(output.status.success());
-    assert!(String::from_utf8_lossy(&output.stdout)
-        .contains("End of input: the game stops unfinished."));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("End of input: the game stops unfinished."));
     assert!(output.stderr.is_empty());
 }
 
@@ -185,17 +137,10 @@ fn undo_between_people_takes_back_one_action() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("game.kalah");
     let input = format!("undo\n1\n2\nundo\nsave {}\n", file.display());
-    let out = transcript(
-        &["--south", "human", "--north", "human", "--size", "4,3"],
-        &input,
-    );
+    let out = transcript(&["--south", "human", "--north", "human", "--size", "4,3"], &input);
     assert_in_order(
         &out,
-        &[
-            "South> undo\nnothing to undo",
-            "North> undo\nTook back 1 action.",
-            "North (human) to move",
-        ],
+        &["South> undo\nnothing to undo", "North> undo\nTook back 1 action.", "North (human) to move"],
     );
     assert_eq!(actions(&saved_game(&file)), ["1"]);
 }
@@ -205,34 +150,18 @@ fn undo_against_the_engine_takes_back_the_reply_and_the_move() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("game.kalah");
     let input = format!("1\nundo\nsave {}\n", file.display());
-    let out = transcript(
-        &["--north", "engine", "--depth", "2", "--size", "4,3"],
-        &input,
-    );
+    let out = transcript(&["--north", "engine", "--depth", "2", "--size", "4,3"], &input);
     assert_in_order(
         &out,
-        &[
-            "South sowed house 1",
-            "North (engine) sows house",
-            "South> undo\nTook back",
-            "South (human) to move",
-        ],
+        &["South sowed house 1", "North (engine) sows house", "South> undo\nTook back", "South (human) to move"],
     );
     assert!(actions(&saved_game(&file)).is_empty());
 }
 
 #[test]
 fn hint_names_a_house_and_its_value() {
-    let out = transcript(
-        &[
-            "--south", "human", "--north", "human", "--size", "4,3", "--depth", "2",
-        ],
-        "hint\n",
-    );
-    assert_in_order(
-        &out,
-        &["South> hint\nhint: house ", " seeds to South, depth 2)"],
-    );
+    let out = transcript(&["--south", "human", "--north", "human", "--size", "4,3", "--depth", "2"], "hint\n");
+    assert_in_order(&out, &["South> hint\nhint: house ", " seeds to South, depth 2)"]);
 }
 
 #[test]
@@ -242,51 +171,24 @@ fn a_saved_game_loads_back_in_a_session_and_with_load() {
     let second = dir.path().join("second.kalah");
     let third = dir.path().join("third.kalah");
     let people = ["--south", "human", "--north", "human", "--size", "4,3"];
-    let input = format!(
-        "2\n1\nsave {}\n3\nload {}\nsave {}\n",
-        first.display(),
-        first.display(),
-        second.display()
-    );
+    let input = format!("2\n1\nsave {}\n3\nload {}\nsave {}\n", first.display(), first.display(), second.display());
     let out = transcript(&people, &input);
-    assert_in_order(
-        &out,
-        &[
-            "Saved the game to",
-            "Loaded ",
-            "kalah(4,3) standard, 2 actions.",
-        ],
-    );
+    assert_in_order(&out, &["Saved the game to", "Loaded ", "kalah(4,3) standard, 2 actions."]);
     let game = saved_game(&first);
     assert_eq!(actions(&game), ["2", "1"]);
     assert_eq!(saved_game(&second), game);
 
     let text = std::fs::read_to_string(&first).unwrap();
-    for tag in [
-        "[Event \"Casual game\"]",
-        "[South \"human\"]",
-        "[North \"human\"]",
-        "[Rules \"kalah(4,3) standard\"]",
-    ] {
+    for tag in ["[Event \"Casual game\"]", "[South \"human\"]", "[North \"human\"]", "[Rules \"kalah(4,3) standard\"]"]
+    {
         assert!(text.contains(tag), "{tag} missing in:\n{text}");
     }
-    let date = text
-        .lines()
-        .find_map(|l| l.strip_prefix("[Date \""))
-        .expect("a Date tag");
-    assert!(
-        date.len() == "YYYY.MM.DD\"]".len() && date.as_bytes()[4] == b'.',
-        "{date}"
-    );
+    let date = text.lines().find_map(|l| l.strip_prefix("[Date \"")).expect("a Date tag");
+    assert!(date.len() == "YYYY.MM.DD\"]".len() && date.as_bytes()[4] == b'.', "{date}");
 
-    let out = transcript(
-        &["--load", first.to_str().unwrap(), "--north", "human"],
-        &format!("save {}\n", third.display()),
-    );
-    assert!(
-        out.contains("South sowed house 1"),
-        "the last move is shown after loading:\n{out}"
-    );
+    let out =
+        transcript(&["--load", first.to_str().unwrap(), "--north", "human"], &format!("save {}\n", third.display()));
+    assert!(out.contains("South sowed house 1"), "the last move is shown after loading:\n{out}");
     assert_eq!(saved_game(&third), game);
 }
 
@@ -294,21 +196,11 @@ fn a_saved_game_loads_back_in_a_session_and_with_load() {
 fn a_damaged_record_names_its_line_and_leaves_the_game_alone() {
     let dir = tempfile::tempdir().unwrap();
     let damaged = dir.path().join("damaged.kalah");
-    std::fs::write(
-        &damaged,
-        "[Rules \"kalah(4,3) standard\"]\n\n1. 1 2\n2. 9\n",
-    )
-    .unwrap();
+    std::fs::write(&damaged, "[Rules \"kalah(4,3) standard\"]\n\n1. 1 2\n2. 9\n").unwrap();
     let kept = dir.path().join("kept.kalah");
     let input = format!("1\nload {}\nsave {}\n", damaged.display(), kept.display());
-    let out = transcript(
-        &["--south", "human", "--north", "human", "--size", "4,3"],
-        &input,
-    );
-    assert!(
-        out.contains("cannot load") && out.contains("line 4: move 9"),
-        "{out}"
-    );
+    let out = transcript(&["--south", "human", "--north", "human", "--size", "4,3"], &input);
+    assert!(out.contains("cannot load") && out.contains("line 4: move 9"), "{out}");
     assert_eq!(actions(&saved_game(&kept)), ["1"]);
 
     let output = play(&["--load", damaged.to_str().unwrap()], "");
@@ -320,31 +212,13 @@ fn a_damaged_record_names_its_line_and_leaves_the_game_alone() {
 
 #[test]
 fn engines_play_each_other_to_the_end() {
-    let out = transcript(
-        &[
-            "--south",
-            "engine",
-            "--north",
-            "alphabeta",
-            "--depth",
-            "2",
-            "--size",
-            "4,3",
-        ],
-        "",
-    );
+    let out = transcript(&["--south", "engine", "--north", "alphabeta", "--depth", "2", "--size", "4,3"], "");
     assert!(out.contains("South (engine) sows house"), "{out}");
     assert!(out.contains("North (alphabeta) sows house"), "{out}");
     let last = out.lines().last().unwrap_or_default();
     assert!(last.starts_with("Game over: South "), "{last}");
-    assert!(
-        last.contains(" wins by ") || last.contains("draw"),
-        "{last}"
-    );
-    assert!(
-        !out.contains("> "),
-        "no prompt without a person at the board:\n{out}"
-    );
+    assert!(last.contains(" wins by ") || last.contains("draw"), "{last}");
+    assert!(!out.contains("> "), "no prompt without a person at the board:\n{out}");
 }
 
 #[test]
@@ -353,41 +227,14 @@ fn a_person_plays_the_engine_from_a_script() {
     // before the script, and the lines after it get a message.
     let script = "1\n2\n3\n4\n".repeat(60);
     let out = transcript(&["--north", "greedy", "--size", "4,3"], &script);
-    assert_in_order(
-        &out,
-        &[
-            "South sowed house",
-            "North (greedy) sows house",
-            "Game over: South ",
-            "game over> ",
-        ],
-    );
-    let out = transcript(
-        &[
-            "--south",
-            "ordered:depth=1",
-            "--north",
-            "human",
-            "--size",
-            "4,3",
-        ],
-        &script,
-    );
-    assert_in_order(
-        &out,
-        &[
-            "South (ordered) sows house",
-            "North sowed house",
-            "Game over: South ",
-        ],
-    );
+    assert_in_order(&out, &["South sowed house", "North (greedy) sows house", "Game over: South ", "game over> "]);
+    let out = transcript(&["--south", "ordered:depth=1", "--north", "human", "--size", "4,3"], &script);
+    assert_in_order(&out, &["South (ordered) sows house", "North sowed house", "Game over: South "]);
 }
 
 #[test]
 fn the_pie_rule_swaps_the_seats() {
-    let people = [
-        "--south", "human", "--north", "human", "--size", "4,3", "--pie",
-    ];
+    let people = ["--south", "human", "--north", "human", "--size", "4,3", "--pie"];
     let out = transcript(&people, "swap\n1\nswap\n");
     assert_in_order(
         &out,
@@ -399,12 +246,8 @@ fn the_pie_rule_swaps_the_seats() {
         ],
     );
     // The engine moved first as South; after the swap it plays North and moves again at once.
-    let out = transcript(
-        &[
-            "--south", "engine", "--north", "human", "--depth", "2", "--size", "4,3", "--pie",
-        ],
-        "swap\n",
-    );
+    let out =
+        transcript(&["--south", "engine", "--north", "human", "--depth", "2", "--size", "4,3", "--pie"], "swap\n");
     assert_in_order(
         &out,
         &[
@@ -419,15 +262,7 @@ fn the_pie_rule_swaps_the_seats() {
 
 #[test]
 fn the_handicap_rule_asks_north_first() {
-    let people = [
-        "--south",
-        "human",
-        "--north",
-        "human",
-        "--size",
-        "4,3",
-        "--handicap",
-    ];
+    let people = ["--south", "human", "--north", "human", "--size", "4,3", "--handicap"];
     let out = transcript(&people, "1\nkeep\n1\n");
     assert_in_order(
         &out,
@@ -439,29 +274,9 @@ fn the_handicap_rule_asks_north_first() {
         ],
     );
     let out = transcript(&people, "S1>N4\n");
-    assert_in_order(
-        &out,
-        &[
-            "North moved one seed from S1 to N4",
-            "     [ 2] [ 3] [ 3] [ 3]",
-        ],
-    );
-    let out = transcript(
-        &[
-            "--north",
-            "engine",
-            "--depth",
-            "1",
-            "--size",
-            "4,3",
-            "--handicap",
-        ],
-        "",
-    );
-    assert!(
-        out.contains("North (engine) keeps") || out.contains("North (engine) moves one seed"),
-        "{out}"
-    );
+    assert_in_order(&out, &["North moved one seed from S1 to N4", "     [ 2] [ 3] [ 3] [ 3]"]);
+    let out = transcript(&["--north", "engine", "--depth", "1", "--size", "4,3", "--handicap"], "");
+    assert!(out.contains("North (engine) keeps") || out.contains("North (engine) moves one seed"), "{out}");
 }
 
 #[test]
@@ -486,9 +301,6 @@ fn bad_flags_exit_with_status_2_and_one_line() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        assert!(
-            stderr.starts_with("kalah: ") && !stderr.contains("panicked"),
-            "{args:?}: {stderr}"
-        );
+        assert!(stderr.starts_with("kalah: ") && !stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }

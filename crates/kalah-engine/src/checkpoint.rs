@@ -118,10 +118,7 @@ impl Checkpoint {
             return Err(damaged("an unknown format version"));
         }
         let rules: Rules = reader.text().ok_or(damaged("bad rules text"))?.parse().map_err(|_| damaged("bad rules"))?;
-        let position = reader
-            .text()
-            .and_then(|t| Position::parse(&t, &rules).ok())
-            .ok_or(damaged("bad position"))?;
+        let position = reader.text().and_then(|t| Position::parse(&t, &rules).ok()).ok_or(damaged("bad position"))?;
         let lower = reader.u32().ok_or(damaged("too short"))? as i32;
         let upper = reader.u32().ok_or(damaged("too short"))? as i32;
         let nodes = reader.u64().ok_or(damaged("too short"))?;
@@ -166,7 +163,13 @@ mod tests {
 
     fn sample() -> Checkpoint {
         let rules = Rules::standard(6, 4).unwrap();
-        Checkpoint { rules, position: Position::start(&rules), bounds: (-300, 800), nodes: 12345, slots: vec![(1, 2), (3, 4)] }
+        Checkpoint {
+            rules,
+            position: Position::start(&rules),
+            bounds: (-300, 800),
+            nodes: 12345,
+            slots: vec![(1, 2), (3, 4)],
+        }
     }
 
     #[test]

@@ -308,7 +308,8 @@ mod tests {
     fn the_strong_player_finishes_games_and_swaps_when_it_pays() {
         let mut rules = Rules::standard(4, 3).unwrap();
         rules.pie = true;
-        let strong = || Box::new(StrongPlayer::new(Options { table_bytes: 1 << 20, ..Options::default() }, Strength::Depth(6)));
+        let strong =
+            || Box::new(StrongPlayer::new(Options { table_bytes: 1 << 20, ..Options::default() }, Strength::Depth(6)));
         let mut players: [Box<dyn Player>; 2] = [strong(), Box::new(GreedyPlayer)];
         let game = finish(Game::new(rules), &mut players);
         assert!(game.is_over());

@@ -382,7 +382,10 @@ impl Engine {
                 depth = if depth >= PROOF_DEPTHS { SOLVE_DEPTH } else { depth + PROOF_STEP };
             };
             if halt.load(Ordering::Relaxed) {
-                return Err(Stopped { bounds: (base + lower, base + upper), nodes: nodes.load(Ordering::Relaxed) + worker.local_nodes });
+                return Err(Stopped {
+                    bounds: (base + lower, base + upper),
+                    nodes: nodes.load(Ordering::Relaxed) + worker.local_nodes,
+                });
             }
             if value >= beta {
                 lower = value;
@@ -409,7 +412,13 @@ impl Engine {
         &self.table
     }
 
-    fn worker<'a>(&'a self, rules: &'a Rules, stop: &'a AtomicBool, nodes: &'a AtomicU64, main: Option<MainClock<'a>>) -> Worker<'a> {
+    fn worker<'a>(
+        &'a self,
+        rules: &'a Rules,
+        stop: &'a AtomicBool,
+        nodes: &'a AtomicU64,
+        main: Option<MainClock<'a>>,
+    ) -> Worker<'a> {
         Worker {
             rules,
             table: &self.table,
@@ -431,7 +440,13 @@ impl Engine {
     }
 
     /// Returns the line from `position`: `first`, then best moves through the table, at most `limit` sowings.
-    pub fn principal_variation(&self, position: &Position, rules: &Rules, first: Option<Move>, limit: usize) -> Vec<Move> {
+    pub fn principal_variation(
+        &self,
+        position: &Position,
+        rules: &Rules,
+        first: Option<Move>,
+        limit: usize,
+    ) -> Vec<Move> {
         let mut line = Vec::new();
         let Some(first) = first else { return line };
         line.push(first);
@@ -508,7 +523,11 @@ impl Worker<'_> {
 
     #[inline]
     fn key(&self, position: &Position) -> u64 {
-        if self.keys_by_stores { position.key() } else { position.houses_key() }
+        if self.keys_by_stores {
+            position.key()
+        } else {
+            position.houses_key()
+        }
     }
 
     /// Searches the root to `depth`: (relative score, proven, best move).
@@ -566,7 +585,15 @@ impl Worker<'_> {
     }
 
     /// Principal-variation search of `position`: its relative score and whether it is proven.
-    fn search(&mut self, position: &Position, key: u64, depth: i32, mut alpha: i32, mut beta: i32, ply: u32) -> (i32, bool) {
+    fn search(
+        &mut self,
+        position: &Position,
+        key: u64,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: u32,
+    ) -> (i32, bool) {
         self.local_nodes += 1;
         self.visited += 1;
         let visited_before = self.visited;
@@ -596,7 +623,8 @@ impl Worker<'_> {
         // Leaves are most nodes: evaluate them without touching the table.
         if depth <= 0 {
             let weights = &self.options.weights;
-            let value = evaluate(position, rules, me, weights) - weights.store * position.store_difference() * me.sign();
+            let value =
+                evaluate(position, rules, me, weights) - weights.store * position.store_difference() * me.sign();
             return (value.clamp(-left, left), false);
         }
         let entry = self.table.probe(key);
@@ -682,7 +710,8 @@ impl Worker<'_> {
                     (gain - v, p)
                 }
             };
-            let (mut value, mut proven) = if i == 0 { value_of(self, alpha, beta) } else { value_of(self, alpha, alpha + 1) };
+            let (mut value, mut proven) =
+                if i == 0 { value_of(self, alpha, beta) } else { value_of(self, alpha, alpha + 1) };
             if i > 0 && value > alpha && value < beta {
                 (value, proven) = value_of(self, alpha, beta);
             }
@@ -814,7 +843,9 @@ mod tests {
 
     #[test]
     fn a_solve_gives_the_value_and_a_perfect_line_that_reaches_it() {
-        for (preset, m, n, value) in [("standard", 4, 3, 6), ("empty-capture", 4, 4, 2), ("standard", 3, 4, 2), ("standard", 5, 2, 2)] {
+        for (preset, m, n, value) in
+            [("standard", 4, 3, 6), ("empty-capture", 4, 4, 2), ("standard", 3, 4, 2), ("standard", 5, 2, 2)]
+        {
             let rules = Rules::preset(preset, m, n).unwrap();
             let engine = Engine::new(Options { table_bytes: 1 << 22, ..Options::default() });
             let start = Position::start(&rules);

@@ -214,7 +214,8 @@ mod tests {
     #[test]
     fn entries_round_trip_and_keep_the_deeper() {
         let table = Table::with_bytes(1 << 16);
-        let entry = Entry { score: -2300, depth: 7, bound: Bound::Lower, best: Move::from_number(12), proven: true, work: 40 };
+        let entry =
+            Entry { score: -2300, depth: 7, bound: Bound::Lower, best: Move::from_number(12), proven: true, work: 40 };
         table.store(42, entry);
         assert_eq!(table.probe(42), Some(entry));
         assert_eq!(table.probe(43), None);

@@ -14,10 +14,14 @@ pub enum RulesError {
     #[error("{0} seeds a house is out of range: Kalah(m,n) takes n from {MIN_SEEDS} to {MAX_SEEDS}")]
     Seeds(u32),
     /// A board size that does not read as `M,N`.
-    #[error("cannot read the board size {0:?}: write it as M,N (houses a side, seeds a house), e.g. 6,4 or kalah(6,4)")]
+    #[error(
+        "cannot read the board size {0:?}: write it as M,N (houses a side, seeds a house), e.g. 6,4 or kalah(6,4)"
+    )]
     Size(String),
     /// An unknown preset name.
-    #[error("unknown rules preset {0:?}: the presets are standard, empty-capture, assignment, seed-on, clockwise, kgp")]
+    #[error(
+        "unknown rules preset {0:?}: the presets are standard, empty-capture, assignment, seed-on, clockwise, kgp"
+    )]
     Preset(String),
     /// An unknown `key=value` option.
     #[error("unknown rules option {0:?}: the options are capture=, end=, leftover=, direction=, sowing=")]

@@ -170,7 +170,11 @@ impl Game {
 
     /// Returns the side the first player (who started as South) plays now.
     pub fn first_player_side(&self) -> Side {
-        if self.swapped() { Side::North } else { Side::South }
+        if self.swapped() {
+            Side::North
+        } else {
+            Side::South
+        }
     }
 
     /// Returns what the game waits for.

@@ -63,7 +63,9 @@ impl FromStr for Position {
         };
         let quiet = match fields.get(3) {
             None => 0,
-            Some(q) => q.parse::<u8>().map_err(|_| syntax(&format!("the no-progress count {q:?} is not a number from 0 to 255")))?,
+            Some(q) => q
+                .parse::<u8>()
+                .map_err(|_| syntax(&format!("the no-progress count {q:?} is not a number from 0 to 255")))?,
         };
         build(south, north, mover, quiet)
     }
@@ -121,9 +123,8 @@ fn build(south: SideParts, north: SideParts, mover: Side, quiet: u8) -> Result<P
     if m > MAX_HOUSES as usize {
         return Err(PositionError::Houses { found: m, expected: format!("at most {MAX_HOUSES} are allowed") });
     }
-    let total: u32 = south.0.iter().chain(&north.0).map(|&n| u32::from(n)).sum::<u32>()
-        + u32::from(south.1)
-        + u32::from(north.1);
+    let total: u32 =
+        south.0.iter().chain(&north.0).map(|&n| u32::from(n)).sum::<u32>() + u32::from(south.1) + u32::from(north.1);
     if total > u32::from(MAX_TOTAL_SEEDS) {
         return Err(PositionError::TooManySeeds(total));
     }
@@ -154,7 +155,12 @@ impl Position {
         if position.houses() != rules.houses() {
             return Err(PositionError::Houses {
                 found: position.houses().into(),
-                expected: format!("the rules are for Kalah({},{}) with {} houses", rules.houses(), rules.seeds(), rules.houses()),
+                expected: format!(
+                    "the rules are for Kalah({},{}) with {} houses",
+                    rules.houses(),
+                    rules.seeds(),
+                    rules.houses()
+                ),
             });
         }
         Ok(position)

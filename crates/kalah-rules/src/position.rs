@@ -350,7 +350,11 @@ impl Position {
             }
             while hand > 0 {
                 cursor = if clockwise {
-                    if cursor == 0 { len - 1 } else { cursor - 1 }
+                    if cursor == 0 {
+                        len - 1
+                    } else {
+                        cursor - 1
+                    }
                 } else if cursor + 1 == len {
                     0
                 } else {
@@ -590,10 +594,7 @@ mod tests {
         let rules = Rules::standard(4, 1).unwrap();
         let p = pos("1,0,0,0:0/1,1,1,0:0/S");
         assert_eq!(p.play(&rules, Move::from_number(2).unwrap()), Err(PlayError::EmptyHouse { house: 2 }));
-        assert_eq!(
-            p.play(&rules, Move::from_number(5).unwrap()),
-            Err(PlayError::NoSuchHouse { house: 5, houses: 4 })
-        );
+        assert_eq!(p.play(&rules, Move::from_number(5).unwrap()), Err(PlayError::NoSuchHouse { house: 5, houses: 4 }));
         let over = pos("0,0,0,0:4/0,0,0,0:4/S");
         assert_eq!(over.play(&rules, Move::from_number(1).unwrap()), Err(PlayError::GameOver));
     }
@@ -606,7 +607,10 @@ mod tests {
         for code in 0..6u32.pow(6) {
             let digits: Vec<u32> = (0..6).map(|i| code / 6u32.pow(i) % 6).collect();
             for side in ["S", "N"] {
-                let text = format!("{},{},{}:0/{},{},{}:1/{side}", digits[0], digits[1], digits[2], digits[3], digits[4], digits[5]);
+                let text = format!(
+                    "{},{},{}:0/{},{},{}:1/{side}",
+                    digits[0], digits[1], digits[2], digits[3], digits[4], digits[5]
+                );
                 let p = pos(&text);
                 assert!(keys.insert(p.houses_key()), "{text}");
                 assert!(full.insert(p.key()), "{text}");

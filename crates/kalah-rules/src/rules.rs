@@ -189,9 +189,10 @@ impl Rules {
         let mut plain = *self;
         plain.pie = false;
         plain.handicap = false;
-        PRESETS.iter().map(|(name, _)| *name).find(|name| {
-            Rules::preset(name, self.houses, self.seeds).is_ok_and(|preset| preset == plain)
-        })
+        PRESETS
+            .iter()
+            .map(|(name, _)| *name)
+            .find(|name| Rules::preset(name, self.houses, self.seeds).is_ok_and(|preset| preset == plain))
     }
 }
 
@@ -328,7 +329,10 @@ mod tests {
         rules.sowing = Sowing::Relay;
         rules.handicap = true;
         let text = rules.to_string();
-        assert_eq!(text, "kalah(4,2) capture=standard end=side-empty leftover=discard direction=ccw sowing=relay handicap");
+        assert_eq!(
+            text,
+            "kalah(4,2) capture=standard end=side-empty leftover=discard direction=ccw sowing=relay handicap"
+        );
         assert_eq!(text.parse::<Rules>().unwrap(), rules);
     }
 

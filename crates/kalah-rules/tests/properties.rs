@@ -132,7 +132,10 @@ fn clockwise_positions_repeat_already_in_kalah_2_1_and_the_no_progress_rule_ends
         // Always the house that keeps seeds out of the stores, if there is one.
         let mv = p
             .legal_moves()
-            .find(|&mv| { let c = p.play_unchecked(&rules, mv); c.store(Side::South) + c.store(Side::North) == 0 })
+            .find(|&mv| {
+                let c = p.play_unchecked(&rules, mv);
+                c.store(Side::South) + c.store(Side::North) == 0
+            })
             .unwrap_or_else(|| p.legal_moves().next().unwrap());
         p = p.play_unchecked(&rules, mv);
     }
