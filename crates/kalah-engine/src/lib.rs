@@ -8,6 +8,7 @@
 //! * [`search`]: the strong engine: iterative deepening PVS, table, proofs, time, threads.
 //! * [`tt`]: the transposition table shared by the search threads.
 //! * [`bench`]: fixed positions at a fixed depth: the node signature and the speed.
+//! * [`chain`]: chains of extra moves: the rows one turn can clear (Tchoukaillon), and the longest chain from a position.
 //! * [`checkpoint`]: saving and resuming a long solve.
 //! * [`arena`]: games and matches between two players, with seeded openings and the Elo difference.
 //! * [`tune`]: tuning the evaluation weights by seeded self-play.
@@ -15,6 +16,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod chain;
 pub mod checkpoint;
 pub mod classic;
 pub mod compare;
