@@ -4,6 +4,7 @@ mod analyze;
 mod args;
 mod bench;
 mod board;
+mod chain;
 mod compare;
 mod egdb;
 mod engine;
@@ -46,6 +47,8 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Build and inspect endgame databases
     Egdb(egdb::EgdbArgs),
+    /// Chains of extra moves: the row of N seeds one turn clears, the longest chain in M houses or from a position
+    Chain(chain::ChainArgs),
 }
 
 fn main() {
@@ -67,6 +70,7 @@ fn main() {
         Command::Solve(a) => solve::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Egdb(a) => egdb::run(a),
+        Command::Chain(a) => chain::run(a),
     };
     if let Err(e) = result {
         let status = error::exit_status(&e);

@@ -11,6 +11,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 use clap::Args;
+use kalah_engine::chain::{longest_chain, DEFAULT_POSITION_LIMIT};
 use kalah_engine::classic::Algorithm;
 use kalah_engine::eval::SEED;
 use kalah_engine::player::{Player, SearchPlayer, Strength};
@@ -18,6 +19,7 @@ use kalah_rules::{Action, Game, Phase, PlayError, Record, Side};
 
 use crate::args::RuleArgs;
 use crate::board;
+use crate::chain;
 use crate::error::bad;
 use crate::files;
 use crate::players::{parse_strength, PlayerSpec};
@@ -31,6 +33,7 @@ Commands at the prompt:
   S3>N2      handicap rule: North moves one seed, here from South's house 3 to North's house 2
   undo       take back your last decision (and the engine's reply to it)
   hint       ask the engine for the best move and its value in seeds
+  chain      the longest run of extra moves you can make now (sowings that end in your store)
   save FILE  write the game record to FILE
   load FILE  continue the game recorded in FILE
   help       show this list
@@ -213,7 +216,7 @@ fn accepted(game: &Game) -> String {
         Phase::Play => format!("a house 1-{m}, "),
         Phase::Over => String::new(),
     };
-    let hint = if game.is_over() { "" } else { "hint, " };
+    let hint = if game.is_over() { "" } else { "hint, chain, " };
     format!("{actions}undo, {hint}save FILE, load FILE, help or quit")
 }
 
@@ -223,6 +226,7 @@ enum Command {
     Act(Action),
     Undo,
     Hint,
+    Chain,
     Help,
     Quit,
     Save(PathBuf),
@@ -236,6 +240,7 @@ fn parse_command(line: &str, game: &Game) -> Result<Command, String> {
     match (word.as_str(), rest.is_empty()) {
         ("undo", true) => Ok(Command::Undo),
         ("hint", true) => Ok(Command::Hint),
+        ("chain", true) => Ok(Command::Chain),
         ("help", true) => Ok(Command::Help),
         ("quit", true) => Ok(Command::Quit),
         ("save" | "load", true) => Err(format!("{word} needs a file name: {word} FILE")),
@@ -479,6 +484,10 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 let hint = self.hint();
                 writeln!(self.out, "{hint}")?;
             }
+            Command::Chain => {
+                let chain = self.chain();
+                writeln!(self.out, "{chain}")?;
+            }
             Command::Help => writeln!(self.out, "{COMMANDS}")?,
             Command::Save(path) => self.save(&path)?,
             Command::Load(path) => self.load(&path)?,
@@ -527,6 +536,19 @@ impl<R: BufRead, W: Write> Session<R, W> {
                     }
                     None => "the game is over: there is no move to hint".to_string(),
                 }
+            }
+        }
+    }
+
+    /// Finds the longest run of extra moves the player to move can make now.
+    fn chain(&self) -> String {
+        match self.game.phase() {
+            Phase::Over => "the game is over: there is no chain".to_string(),
+            Phase::Handicap => "chain: North decides the handicap first; then South sows".to_string(),
+            Phase::PieOffer | Phase::Play => {
+                let position = self.game.position();
+                let chain = longest_chain(position, self.game.rules(), DEFAULT_POSITION_LIMIT);
+                format!("chain: {}", chain::describe(&chain, position.mover()))
             }
         }
     }
@@ -589,6 +611,7 @@ mod tests {
         let game = Game::new(Rules::standard(6, 4).unwrap());
         assert_eq!(parse_command("3", &game), Ok(Command::Act(Action::Sow(Move::from_number(3).unwrap()))));
         assert_eq!(parse_command("UNDO", &game), Ok(Command::Undo));
+        assert_eq!(parse_command("chain", &game), Ok(Command::Chain));
         assert_eq!(parse_command("save my game.txt", &game), Ok(Command::Save(PathBuf::from("my game.txt"))));
         assert_eq!(parse_command("load", &game), Err("load needs a file name: load FILE".to_string()));
         for (line, says) in [

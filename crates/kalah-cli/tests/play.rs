@@ -107,7 +107,7 @@ fn bad_lines_get_a_one_line_message_and_the_game_goes_on() {
         &[
             "North> 0\nthere is no house 0: houses are numbered 1 to 6\n",
             "North> 99\nthere is no house 99: houses are numbered 1 to 6\n",
-            "North> foo\ncannot read \"foo\": type a house 1-6, undo, hint, save FILE, load FILE, help or quit\n",
+            "North> foo\ncannot read \"foo\": type a house 1-6, undo, hint, chain, save FILE, load FILE, help or quit\n",
             "North> \ntype a house 1-6",
             "North> 2\nhouse 2 is empty: play a house that holds seeds\n",
             "North> swap\na swap is allowed only under the pie rule",
@@ -162,6 +162,28 @@ fn undo_against_the_engine_takes_back_the_reply_and_the_move() {
 fn hint_names_a_house_and_its_value() {
     let out = transcript(&["--south", "human", "--north", "human", "--size", "4,3", "--depth", "2"], "hint\n");
     assert_in_order(&out, &["South> hint\nhint: house ", " seeds to South, depth 2)"]);
+}
+
+#[test]
+fn chain_lists_the_longest_run_of_extra_moves() {
+    // South's row is the 17-seed pattern of six houses; after South clears it North is to move.
+    let people = ["--south", "human", "--north", "human", "--position", "6,4,2,3,1,1:0/1,1,1,1,1,1:0/S"];
+    let out = transcript(&people, "help\nchain\n6\nchain\n");
+    assert_in_order(
+        &out,
+        &[
+            "  chain      the longest run of extra moves",
+            "South> chain\nchain: South can make 17 extra moves in a row: 6 4 6 5 6 1 6 2 6 5 6 3 6 4 6 5 6\n",
+            "South> 6\nSouth sowed house 6\nextra move: South moves again",
+            "South> chain\nchain: South can make 16 extra moves in a row: 4 6 5 6 1 6 2 6 5 6 3 6 4 6 5 6\n",
+        ],
+    );
+    // After the Wikipedia example turn North's house 5 holds 2 seeds and house 6 then 1: two extra
+    // moves. South's row is then empty: the game is over and there is no chain.
+    let out = transcript(&["--south", "human", "--north", "human", "--position", EXAMPLE], "5\n1\nchain\n");
+    assert_in_order(&out, &["North> chain\nchain: North can make 2 extra moves in a row: 5 6\n"]);
+    let out = transcript(&["--south", "human", "--north", "human", "--position", "0,0,1:0/1,1,1:0/S"], "3\nchain\n");
+    assert_in_order(&out, &["game over> chain\nthe game is over: there is no chain\n"]);
 }
 
 #[test]

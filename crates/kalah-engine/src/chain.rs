@@ -39,7 +39,7 @@
 
 use std::collections::HashMap;
 
-use kalah_rules::{Move, Position, Rules};
+use kalah_rules::{Move, Position, Rules, Side};
 use thiserror::Error;
 
 /// The most seeds [`Pattern::of_seeds`] takes: the pattern then needs about 1.77 million houses.
@@ -48,8 +48,9 @@ pub const MAX_SEEDS: u64 = 1_000_000_000_000;
 /// The most houses [`Pattern::longest_in`] and [`fewest_seeds_needing`] take.
 pub const MAX_HOUSES: u64 = 1_000_000;
 
-/// The positions [`longest_chain`] remembers by default before it stops with the best chain found.
-pub const DEFAULT_POSITION_LIMIT: usize = 1_000_000;
+/// The positions [`longest_chain`] remembers by default before it stops with the best chain found:
+/// about 30 MB of memory at most.
+pub const DEFAULT_POSITION_LIMIT: usize = 400_000;
 
 /// A request outside what the chain functions take.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -228,7 +229,7 @@ pub fn longest_chain(position: &Position, rules: &Rules, limit: usize) -> Chain 
     let mut moves = Vec::new();
     let mut at = *position;
     let mut ends_game = false;
-    while let Some(&(_, Some(mv))) = search.best.get(&at) {
+    while let Some(&(_, Some(mv))) = search.best.get(&houses(&at)) {
         moves.push(mv);
         let (next, outcome) = at.play(rules, mv).expect("a remembered chain move is legal");
         ends_game = outcome.ended;
@@ -237,20 +238,39 @@ pub fn longest_chain(position: &Position, rules: &Rules, limit: usize) -> Chain 
     Chain { moves, ends_game, complete: !search.stopped, positions: search.best.len() }
 }
 
+/// The seeds of every house, 9 bits each (a position holds at most 288 seeds), 7 to a word.
+///
+/// Within one search these tell positions apart exactly: every sowing searched ends in the mover's
+/// store, so the mover stays, the opponent's store never changes (no capture, and sowing skips it),
+/// the mover's store holds what the houses and the opponent's store leave of the fixed total, and the
+/// no-progress count is 0 after the first sowing (a seed reached a store). A key a fifth the size of a
+/// position keeps the table small.
+type HousesKey = [u64; 4];
+
+fn houses(position: &Position) -> HousesKey {
+    let mut key = [0; 4];
+    let seeds = Side::BOTH.iter().flat_map(|&side| position.row(side).iter());
+    for (i, &count) in seeds.enumerate() {
+        key[i / 7] |= u64::from(count) << (9 * (i % 7));
+    }
+    key
+}
+
 /// The state of one [`longest_chain`] search.
 struct ChainSearch<'a> {
     rules: &'a Rules,
     limit: usize,
     /// Each visited position's longest chain found: its length and first move.
-    best: HashMap<Position, (u32, Option<Move>)>,
+    best: HashMap<HousesKey, (u16, Option<Move>)>,
     /// The limit was reached: later positions were not searched.
     stopped: bool,
 }
 
 impl ChainSearch<'_> {
     /// Returns the length of the longest chain from `position`, remembering it and its first move.
-    fn longest(&mut self, position: &Position) -> u32 {
-        if let Some(&(length, _)) = self.best.get(position) {
+    fn longest(&mut self, position: &Position) -> u16 {
+        let key = houses(position);
+        if let Some(&(length, _)) = self.best.get(&key) {
             return length;
         }
         if self.best.len() >= self.limit {
@@ -258,7 +278,7 @@ impl ChainSearch<'_> {
             return 0;
         }
         // Claim the entry first so the limit counts positions being searched too.
-        self.best.insert(*position, (0, None));
+        self.best.insert(key, (0, None));
         let mut found = (0, None);
         if !position.is_over(self.rules) {
             for mv in position.legal_moves() {
@@ -273,7 +293,7 @@ impl ChainSearch<'_> {
                 }
             }
         }
-        self.best.insert(*position, found);
+        self.best.insert(key, found);
         found.0
     }
 }
@@ -281,7 +301,7 @@ impl ChainSearch<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kalah_rules::{Capture, Direction, GameEnd, Side, Sowing};
+    use kalah_rules::{Capture, Direction, GameEnd, Sowing};
 
     /// Builds the pattern of `seeds` the slow way: from the empty row, add one seed at a time by
     /// filling the first empty house i with i seeds and taking one from each house before it.
