@@ -44,6 +44,12 @@ impl EngineArgs {
     /// Checks the flags and builds the engine for `rules`, with a note to print if the database
     /// could not be used in full (or `None`).
     pub fn build(&self, rules: &Rules) -> Result<(Engine, Option<String>)> {
+        let (options, note) = self.options(rules)?;
+        Ok((Engine::new(options), note))
+    }
+
+    /// Checks the flags and returns the engine's settings for `rules`, with a note as for [`EngineArgs::build`].
+    pub fn options(&self, rules: &Rules) -> Result<(Options, Option<String>)> {
         if !(1..=65536).contains(&self.hash) {
             return Err(bad(format!("--hash {} is out of range: the table takes 1 to 65536 MiB", self.hash)));
         }
@@ -65,7 +71,7 @@ impl EngineArgs {
             oracle: oracle.map(|db| db as Arc<dyn kalah_engine::search::Oracle>),
             ..Options::default()
         };
-        Ok((Engine::new(options), note))
+        Ok((options, note))
     }
 
     /// Opens the endgame database for `rules`, within what the memory limit leaves; none if

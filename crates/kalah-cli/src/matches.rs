@@ -44,6 +44,9 @@ pub struct MatchArgs {
     /// Milliseconds a move for searches without a strength of their own (1 to 3600000)
     #[arg(long, value_name = "MS")]
     pub time: Option<u64>,
+    /// A clock for each player's whole game instead: milliseconds for the game and, after a +, added a move
+    #[arg(long, value_name = "MS[+MS]")]
+    pub clock: Option<String>,
     /// Random sowings at the start of each game pair (0 to 40)
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub opening: u32,
@@ -58,8 +61,14 @@ pub struct MatchArgs {
     pub rules: RuleArgs,
 }
 
-/// Reads `--depth` and `--time` into the strength of searches that have none of their own.
-pub fn default_strength(depth: Option<u32>, time: Option<u64>) -> Result<Strength> {
+/// Reads `--depth`, `--time` and `--clock` into the strength of searches that have none of their own.
+pub fn default_strength(depth: Option<u32>, time: Option<u64>, clock: Option<&str>) -> Result<Strength> {
+    if let Some(c) = clock {
+        if depth.is_some() || time.is_some() {
+            return Err(bad("give one of --depth, --time and --clock, not more"));
+        }
+        return crate::players::parse_strength(&format!("clock={c}")).map_err(|e| bad(format!("--clock {c}: {e}")));
+    }
     match (depth, time) {
         (Some(_), Some(_)) => Err(bad("give --depth or --time, not both")),
         (Some(d), None) if (1..=64).contains(&d) => Ok(Strength::Depth(d)),
@@ -131,7 +140,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     if !(1..=MAX_THREADS).contains(&args.threads) {
         return Err(bad(format!("--threads {} is out of range: give 1 to {MAX_THREADS}", args.threads)));
     }
-    let strength = default_strength(args.depth, args.time)?;
+    let strength = default_strength(args.depth, args.time, args.clock.as_deref())?;
     let rules = args.rules.rules()?;
     let build = |spec: &PlayerSpec, seed: u64| -> BoxedPlayer {
         // Humans were refused above, so every spec builds; the greedy player stands in for safety.
@@ -224,11 +233,11 @@ mod tests {
 
     #[test]
     fn strengths_read_and_refuse() {
-        assert_eq!(default_strength(None, None).unwrap(), Strength::Depth(DEFAULT_DEPTH));
-        assert_eq!(default_strength(Some(3), None).unwrap(), Strength::Depth(3));
-        assert_eq!(default_strength(None, Some(50)).unwrap(), Strength::Time(Duration::from_millis(50)));
+        assert_eq!(default_strength(None, None, None).unwrap(), Strength::Depth(DEFAULT_DEPTH));
+        assert_eq!(default_strength(Some(3), None, None).unwrap(), Strength::Depth(3));
+        assert_eq!(default_strength(None, Some(50), None).unwrap(), Strength::Time(Duration::from_millis(50)));
         for (depth, time) in [(Some(0), None), (Some(65), None), (None, Some(0)), (Some(3), Some(50))] {
-            let error = default_strength(depth, time).unwrap_err();
+            let error = default_strength(depth, time, None).unwrap_err();
             assert_eq!(crate::error::exit_status(&error), 2, "{depth:?} {time:?}");
         }
     }

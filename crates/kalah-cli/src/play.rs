@@ -59,6 +59,9 @@ pub struct PlayArgs {
     /// Thinking time a move in milliseconds (1-3600000), instead of a depth [default: 1000]
     #[arg(long, value_name = "MS")]
     pub time: Option<u64>,
+    /// A clock for each engine's whole game instead: milliseconds for the game and, after a +, added a move
+    #[arg(long, value_name = "MS[+MS]")]
+    pub clock: Option<String>,
     /// Seed of the random players [default: taken from the clock]
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
@@ -74,7 +77,7 @@ pub struct PlayArgs {
 
 /// Runs `kalah play`.
 pub fn run(args: PlayArgs) -> Result<()> {
-    let strength = strength(args.depth, args.time)?;
+    let strength = strength(args.depth, args.time, args.clock.as_deref())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let seats = [
         Seat::new("south", &args.south, strength, seed)?,
@@ -94,14 +97,15 @@ pub fn run(args: PlayArgs) -> Result<()> {
     session.play()
 }
 
-/// Returns the engine's default strength from `--depth` or `--time`.
-fn strength(depth: Option<u32>, time: Option<u64>) -> Result<Strength> {
+/// Returns the engine's default strength from `--depth`, `--time` or `--clock`.
+fn strength(depth: Option<u32>, time: Option<u64>, clock: Option<&str>) -> Result<Strength> {
     // parse_strength holds the ranges, so the flags accept what `engine:depth=N` accepts.
-    match (depth, time) {
-        (Some(_), Some(_)) => Err(bad("give either --depth or --time, not both")),
-        (Some(d), None) => parse_strength(&format!("depth={d}")).map_err(|e| bad(format!("--depth {d}: {e}"))),
-        (None, Some(t)) => parse_strength(&format!("time={t}")).map_err(|e| bad(format!("--time {t}: {e}"))),
-        (None, None) => Ok(Strength::Time(DEFAULT_TIME)),
+    match (depth, time, clock) {
+        (Some(d), None, None) => parse_strength(&format!("depth={d}")).map_err(|e| bad(format!("--depth {d}: {e}"))),
+        (None, Some(t), None) => parse_strength(&format!("time={t}")).map_err(|e| bad(format!("--time {t}: {e}"))),
+        (None, None, Some(c)) => parse_strength(&format!("clock={c}")).map_err(|e| bad(format!("--clock {c}: {e}"))),
+        (None, None, None) => Ok(Strength::Time(DEFAULT_TIME)),
+        _ => Err(bad("give one of --depth, --time and --clock, not more")),
     }
 }
 

@@ -1,8 +1,8 @@
 //! Player specifications on the command line: `human`, `random`, `greedy`, or a search with a strength.
 //!
-//! A search is written `ALGORITHM[:depth=N|:time=MS]`, where ALGORITHM is `engine` (the strong
+//! A search is written `ALGORITHM[:depth=N|:time=MS|:clock=MS[+MS]]`, where ALGORITHM is `engine` (the strong
 //! engine of [`kalah_engine::search`]) or one of the assignment's `minimax`, `alphabeta`,
-//! `ordered`. Without a strength a search uses the command's `--depth` or `--time`.
+//! `ordered`. Without a strength a search uses the command's `--depth`, `--time` or `--clock`.
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -28,7 +28,7 @@ pub enum PlayerSpec {
 
 /// The words accepted as players, for messages.
 pub const ACCEPTED: &str =
-    "human, random, greedy, engine, minimax, alphabeta, ordered (a search may add :depth=N or :time=MS)";
+    "human, random, greedy, engine, minimax, alphabeta, ordered (a search may add :depth=N, :time=MS or :clock=MS[+MS])";
 
 impl FromStr for PlayerSpec {
     type Err = String;
@@ -57,9 +57,15 @@ impl FromStr for PlayerSpec {
     }
 }
 
-/// Reads `depth=N` (1-64) or `time=MS` (1-3600000).
+/// Reads `depth=N` (1-64), `time=MS` (1-3600000) a move, or `clock=MS[+MS]`: a clock for the
+/// whole game (1 ms to 24 hours), with an optional increment a move (up to an hour).
 pub fn parse_strength(text: &str) -> Result<Strength, String> {
-    let bad = || format!("bad strength {text:?}: write depth=N (1 to 64) or time=MS (1 to 3600000 milliseconds)");
+    let bad = || {
+        format!(
+            "bad strength {text:?}: write depth=N (1 to 64), time=MS (1 to 3600000 milliseconds a move) \
+             or clock=MS[+MS] (milliseconds for the game, 1 to 86400000, and a move's increment, 0 to 3600000)"
+        )
+    };
     match text.split_once('=') {
         Some(("depth", n)) => {
             n.parse::<u32>().ok().filter(|d| (1..=64).contains(d)).map(Strength::Depth).ok_or_else(bad)
@@ -70,6 +76,12 @@ pub fn parse_strength(text: &str) -> Result<Strength, String> {
             .filter(|t| (1..=3_600_000).contains(t))
             .map(|t| Strength::Time(Duration::from_millis(t)))
             .ok_or_else(bad),
+        Some(("clock", text)) => {
+            let (total, increment) = text.split_once('+').unwrap_or((text, "0"));
+            let total = total.parse::<u64>().ok().filter(|t| (1..=86_400_000).contains(t)).ok_or_else(bad)?;
+            let increment = increment.parse::<u64>().ok().filter(|t| *t <= 3_600_000).ok_or_else(bad)?;
+            Ok(Strength::Clock { total: Duration::from_millis(total), increment: Duration::from_millis(increment) })
+        }
         _ => Err(bad()),
     }
 }
@@ -101,13 +113,23 @@ mod tests {
         assert_eq!("human".parse(), Ok(PlayerSpec::Human));
         assert_eq!("engine".parse(), Ok(PlayerSpec::Engine(None)));
         assert_eq!("minimax:depth=4".parse(), Ok(PlayerSpec::Search(Algorithm::Minimax, Some(Strength::Depth(4)))));
+        let clock = Strength::Clock { total: Duration::from_millis(60_000), increment: Duration::from_millis(500) };
+        assert_eq!("engine:clock=60000+500".parse(), Ok(PlayerSpec::Engine(Some(clock))));
         assert_eq!(
             "alphabeta:time=250".parse(),
             Ok(PlayerSpec::Search(Algorithm::AlphaBeta, Some(Strength::Time(Duration::from_millis(250)))))
         );
-        for bad in
-            ["robot", "human:depth=3", "ordered:depth=0", "ordered:depth=65", "ordered:time=x", "ordered:speed=1"]
-        {
+        for bad in [
+            "robot",
+            "human:depth=3",
+            "ordered:depth=0",
+            "ordered:depth=65",
+            "ordered:time=x",
+            "ordered:speed=1",
+            "engine:clock=0",
+            "engine:clock=5+x",
+            "engine:clock=+5",
+        ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
     }

@@ -11,6 +11,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_engine::checkpoint::Checkpoint;
 use kalah_engine::eval::SEED;
+use kalah_engine::solver::Solver;
 use kalah_rules::{Position, Rules};
 
 use crate::analyze::line;
@@ -29,6 +30,9 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     pub json: bool,
+    /// Print each proven bound on the value as a line on standard error, with the time and nodes
+    #[arg(long)]
+    pub verbose: bool,
     #[command(flatten)]
     pub rules: RuleArgs,
     #[command(flatten)]
@@ -51,7 +55,8 @@ fn fnv1a(text: &str) -> u64 {
 pub fn run(args: SolveArgs) -> Result<()> {
     let text = (args.position != "start").then_some(args.position.as_str());
     let (rules, position) = args.rules.rules_and_position(text)?;
-    let (engine, note) = args.engine.build(&rules)?;
+    let (options, note) = args.engine.options(&rules)?;
+    let solver = Solver::new(options);
     if let Some(note) = note {
         eprintln!("kalah: {note}");
     }
@@ -61,7 +66,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if let Some(path) = checkpoint.as_ref().filter(|p| p.exists()) {
         match Checkpoint::load(path) {
             Ok(saved) if saved.rules == rules && saved.position == position => {
-                engine.table().import(&saved.slots);
+                solver.proofs().import(&saved.slots);
                 resumed_nodes = saved.nodes;
                 known = Some(saved.bounds);
                 eprintln!(
@@ -85,7 +90,17 @@ pub fn run(args: SolveArgs) -> Result<()> {
     bar.set_style(ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}").expect("a valid template"));
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
     bar.set_message("estimating");
-    let solved = engine.solve(&position, &rules, known, Some(&stop), |lower, upper, nodes| {
+    let started = std::time::Instant::now();
+    let solved = solver.solve(&position, &rules, known, Some(&stop), |lower, upper, nodes| {
+        if args.verbose {
+            eprintln!(
+                "{:8.2} s  value between {:+} and {:+}, {} nodes",
+                started.elapsed().as_secs_f64(),
+                lower / SEED,
+                upper / SEED,
+                nodes + resumed_nodes
+            );
+        }
         bar.set_message(format!(
             "value between {:+} and {:+} for {}, {} nodes",
             lower / SEED,
@@ -99,7 +114,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let info = match solved {
         Ok(info) => info,
         Err(stopped) => {
-            let slots = engine.table().export();
+            let slots = solver.proofs().export();
             let (bounds, nodes) = (stopped.bounds, resumed_nodes + stopped.nodes);
             let saved = checkpoint
                 .as_ref()

@@ -6,6 +6,7 @@
 //! * [`compare`]: the assignment's comparison of the three searches on positions from real games.
 //! * [`player`]: players that choose moves: random, greedy, and the searches at a set strength.
 //! * [`search`]: the strong engine: iterative deepening PVS, table, proofs, time, threads.
+//! * [`solver`]: the exact solver: MTD(f) over null-window proofs to the end of the game.
 //! * [`tt`]: the transposition table shared by the search threads.
 //! * [`bench`]: fixed positions at a fixed depth: the node signature and the speed.
 //! * [`chain`]: chains of extra moves: the rows one turn can clear (Tchoukaillon), and the longest chain from a position.
@@ -24,5 +25,6 @@ pub mod egdb;
 pub mod eval;
 pub mod player;
 pub mod search;
+pub mod solver;
 pub mod tt;
 pub mod tune;

@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::classic::{search, search_until, Algorithm, Found};
 use crate::eval::{evaluate, Weights};
-use crate::search::{Engine, Info, Limits, Options};
+use crate::search::{Clock, Engine, Info, Limits, Options};
 
 /// How hard a search player thinks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +20,13 @@ pub enum Strength {
     Depth(u32),
     /// Iterative deepening for this long per move.
     Time(Duration),
+    /// A clock for the whole game: the time for all of a player's moves, and what each move adds.
+    Clock {
+        /// Time for the whole game.
+        total: Duration,
+        /// Time added after each move.
+        increment: Duration,
+    },
 }
 
 impl fmt::Display for Strength {
@@ -27,6 +34,12 @@ impl fmt::Display for Strength {
         match self {
             Strength::Depth(d) => write!(f, "depth {d}"),
             Strength::Time(t) => write!(f, "{} ms a move", t.as_millis()),
+            Strength::Clock { total, increment } if increment.is_zero() => {
+                write!(f, "{} ms a game", total.as_millis())
+            }
+            Strength::Clock { total, increment } => {
+                write!(f, "{} ms a game + {} ms a move", total.as_millis(), increment.as_millis())
+            }
         }
     }
 }
@@ -103,12 +116,14 @@ pub struct SearchPlayer {
     pub weights: Weights,
     /// What the last search found: value, depth reached, and counts.
     pub last: Option<(Found, u32)>,
+    /// The time left on this player's clock (when its strength is a clock).
+    pub clock: GameClock,
 }
 
 impl SearchPlayer {
     /// Returns a player with the tuned evaluation.
     pub fn new(algorithm: Algorithm, strength: Strength) -> SearchPlayer {
-        SearchPlayer { algorithm, strength, weights: Weights::TUNED, last: None }
+        SearchPlayer { algorithm, strength, weights: Weights::TUNED, last: None, clock: GameClock::default() }
     }
 
     /// Searches `position` at this player's strength: the result and the depth it comes from.
@@ -119,6 +134,11 @@ impl SearchPlayer {
     fn think_for(&self, position: &Position, rules: &Rules, strength: Strength) -> (Found, u32) {
         match strength {
             Strength::Depth(depth) => (search(position, rules, depth, self.algorithm, &self.weights), depth),
+            Strength::Clock { total, increment } => {
+                let left = self.clock.left.unwrap_or(total);
+                let (target, _) = Clock { remaining: left, increment }.budget();
+                self.think_for(position, rules, Strength::Time(target.max(Duration::from_millis(1))))
+            }
             Strength::Time(budget) => {
                 let deadline = Instant::now() + budget;
                 let mut done = (search(position, rules, 1, self.algorithm, &self.weights), 1);
@@ -146,6 +166,7 @@ impl SearchPlayer {
         let shallow = match self.strength {
             Strength::Depth(d) => Strength::Depth((d / 2).max(1)),
             Strength::Time(t) => Strength::Depth(if t >= Duration::from_millis(500) { 4 } else { 2 }),
+            Strength::Clock { .. } => Strength::Depth(2),
         };
         let options = game.legal_actions();
         let value_for_south = |action: &Action| {
@@ -165,11 +186,42 @@ impl SearchPlayer {
     }
 }
 
+/// A player's own game clock: what is left of it, reset when a new game begins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameClock {
+    /// Time left (`None` until the first move).
+    pub left: Option<Duration>,
+    /// Turns of the game at this player's last move, to tell a new game from the same one.
+    turns: usize,
+}
+
+impl GameClock {
+    /// Starts a move in `game`: a game with fewer turns than last time is a new one, with a full clock.
+    fn start(&mut self, game: &Game, strength: Strength) -> Instant {
+        let turns = game.turns().len();
+        if let Strength::Clock { total, .. } = strength {
+            if turns < self.turns || self.left.is_none() {
+                self.left = Some(total);
+            }
+        }
+        self.turns = turns;
+        Instant::now()
+    }
+
+    /// Ends a move begun at `started`: the time it took comes off, and the increment goes on.
+    fn stop(&mut self, started: Instant, strength: Strength) {
+        if let (Strength::Clock { increment, .. }, Some(left)) = (strength, self.left) {
+            self.left = Some(left.saturating_sub(started.elapsed()) + increment);
+        }
+    }
+}
+
 /// A player driven by the strong engine ([`crate::search`]): iterative deepening with the table,
 /// proofs and, if given, the endgame database.
 pub struct StrongPlayer {
     engine: Engine,
     strength: Strength,
+    clock: GameClock,
     /// Where to look for an endgame database on the first move, once the rules are known.
     egdb_dir: Option<PathBuf>,
 }
@@ -177,7 +229,7 @@ pub struct StrongPlayer {
 impl StrongPlayer {
     /// Returns a strong player with its own engine built from `options`.
     pub fn new(options: Options, strength: Strength) -> StrongPlayer {
-        StrongPlayer { engine: Engine::new(options), strength, egdb_dir: None }
+        StrongPlayer { engine: Engine::new(options), strength, clock: GameClock::default(), egdb_dir: None }
     }
 
     /// Returns the player set to use the endgame database of the game's rules in `dir`, if
@@ -191,6 +243,10 @@ impl StrongPlayer {
         match self.strength {
             Strength::Depth(d) => Limits::depth(d),
             Strength::Time(t) => Limits::time(t),
+            Strength::Clock { total, increment } => Limits {
+                clock: Some(Clock { remaining: self.clock.left.unwrap_or(total), increment }),
+                ..Limits::default()
+            },
         }
     }
 
@@ -206,6 +262,16 @@ impl Player for StrongPlayer {
     }
 
     fn choose(&mut self, game: &Game) -> Action {
+        let started = self.clock.start(game, self.strength);
+        let action = self.choose_on_clock(game);
+        self.clock.stop(started, self.strength);
+        action
+    }
+}
+
+impl StrongPlayer {
+    /// Chooses an action; [`Player::choose`] times it on the game clock.
+    fn choose_on_clock(&mut self, game: &Game) -> Action {
         let rules = game.rules();
         if let Some(dir) = self.egdb_dir.take() {
             if let Some(db) = crate::egdb::shared(&dir, rules).filter(|db| db.matches(rules)) {
@@ -217,7 +283,7 @@ impl Player for StrongPlayer {
                 // North wants the opening worst for South: a short search of each of them.
                 let shallow = Limits::depth(match self.strength {
                     Strength::Depth(d) => (d / 2).max(1),
-                    Strength::Time(_) => 6,
+                    Strength::Time(_) | Strength::Clock { .. } => 6,
                 });
                 let mut best = (i32::MAX, Action::Keep);
                 for action in game.legal_actions() {
@@ -251,6 +317,16 @@ impl Player for SearchPlayer {
     }
 
     fn choose(&mut self, game: &Game) -> Action {
+        let started = self.clock.start(game, self.strength);
+        let action = self.choose_on_clock(game);
+        self.clock.stop(started, self.strength);
+        action
+    }
+}
+
+impl SearchPlayer {
+    /// Chooses an action; [`Player::choose`] times it on the game clock.
+    fn choose_on_clock(&mut self, game: &Game) -> Action {
         let phase = game.phase();
         if phase == Phase::Handicap {
             return self.choose_handicap(game);
@@ -322,6 +398,32 @@ mod tests {
         }
         assert_eq!(game.phase(), Phase::PieOffer);
         assert_eq!(players[1].choose(&game), Action::Swap);
+    }
+
+    #[test]
+    fn players_on_a_clock_keep_within_it_and_start_each_game_afresh() {
+        let rules = Rules::standard(6, 6).unwrap();
+        let clock = Strength::Clock { total: Duration::from_millis(1500), increment: Duration::from_millis(10) };
+        let engine = StrongPlayer::new(Options { table_bytes: 1 << 20, ..Options::default() }, clock);
+        let mut players: [Box<dyn Player>; 2] =
+            [Box::new(engine), Box::new(SearchPlayer::new(Algorithm::Ordered, clock))];
+        for _ in 0..2 {
+            let mut game = Game::new(rules);
+            let mut spent = [Duration::ZERO; 2];
+            let mut moves = [0u32; 2];
+            while !game.is_over() {
+                let seat = game.position().mover().index();
+                let started = Instant::now();
+                let action = players[seat].choose(&game);
+                spent[seat] += started.elapsed();
+                moves[seat] += 1;
+                game.act(action).unwrap();
+            }
+            for seat in 0..2 {
+                // Each move plans on a small share of what is left, so a game ends far inside the clock.
+                assert!(spent[seat] < Duration::from_millis(1500) + moves[seat] * Duration::from_millis(10));
+            }
+        }
     }
 
     #[test]

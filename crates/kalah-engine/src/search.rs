@@ -24,13 +24,6 @@ use crate::tt::{Bound, Entry, Table};
 pub const INFINITE: i32 = 30_000;
 /// The deepest iteration.
 pub const MAX_DEPTH: u32 = 120;
-/// The depth of a solving search: deeper than any game, so the evaluation is never used.
-const SOLVE_DEPTH: i32 = 1 << 20;
-/// Depth steps of the proofs a solve deepens, and the depth after which it searches to the end.
-const PROOF_STEP: i32 = 4;
-const PROOF_DEPTHS: i32 = 40;
-/// The depth of the estimate a solve starts from.
-const ESTIMATE_DEPTH: u32 = 14;
 /// Slots of the table of nodes being searched (a power of two).
 const BUSY_SLOTS: usize = 1 << 16;
 /// The least remaining depth at which threads mark nodes and put off each other's.
@@ -86,20 +79,25 @@ impl Limits {
     }
 
     /// Returns the time to aim for and the time never to exceed, if any.
-    ///
-    /// From a clock the search plans on about 25 more moves of its own, and never uses more than
-    /// a fifth of what is left, keeping a margin for the moves' own overhead.
     fn budget(&self) -> Option<(Duration, Duration)> {
-        let from_clock = self.clock.map(|c| {
-            let left = c.remaining.saturating_sub(Duration::from_millis(20));
-            let target = (left / 25 + c.increment * 3 / 4).min(left / 5);
-            (target, (target * 3).min(left / 4).max(target))
-        });
+        let from_clock = self.clock.map(|c| c.budget());
         let from_time = self.time.map(|t| (t, t));
         match (from_clock, from_time) {
             (Some(a), Some(b)) => Some((a.0.min(b.0), a.1.min(b.1))),
             (a, b) => a.or(b),
         }
+    }
+}
+
+impl Clock {
+    /// Returns the time to aim for on this move and the time never to exceed.
+    ///
+    /// The plan is about 25 more moves of one's own, never more than a fifth of what is left on
+    /// a move, keeping a margin for the moves' own overhead.
+    pub fn budget(&self) -> (Duration, Duration) {
+        let left = self.remaining.saturating_sub(Duration::from_millis(20));
+        let target = (left / 25 + self.increment * 3 / 4).min(left / 5);
+        (target, (target * 3).min(left / 4).max(target))
     }
 }
 
@@ -168,15 +166,6 @@ pub struct Engine {
     options: Options,
     /// Keys of nodes being searched now, for the threads to keep out of each other's way.
     busy: Vec<AtomicU64>,
-}
-
-/// How far a stopped solve got.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stopped {
-    /// The proven (lower, upper) bounds on the value, in hundredths of a seed for the side to move.
-    pub bounds: (i32, i32),
-    /// Nodes searched before the stop.
-    pub nodes: u64,
 }
 
 /// What the threads of one search share: the deepest completed iteration and its result.
@@ -328,85 +317,6 @@ impl Engine {
         })
     }
 
-    /// Solves `position`: its exact value by MTD(f), a series of null-window proofs that close in
-    /// on the value, started from the estimate of a short iterative-deepening search that also
-    /// fills the table with good moves to try first.
-    ///
-    /// `known` gives bounds already proven (from a checkpoint), and `on_bound` hears each proven
-    /// (lower, upper) pair of bounds on the root value as they close in, with the nodes so far;
-    /// bounds are in hundredths of a seed for the side to move.
-    ///
-    /// # Errors
-    /// When stopped, returns the bounds proven so far and the nodes searched.
-    pub fn solve(
-        &self,
-        position: &Position,
-        rules: &Rules,
-        known: Option<(i32, i32)>,
-        stop: Option<&AtomicBool>,
-        mut on_bound: impl FnMut(i32, i32, u64),
-    ) -> Result<Info, Stopped> {
-        let started = Instant::now();
-        let base = store_difference(position, position.mover());
-        let left = i32::from(position.seeds_in_houses()) * SEED;
-        let (known_lower, known_upper) = known.map_or((-left, left), |(l, u)| (l - base, u - base));
-        let estimate = self.search(position, rules, Limits::depth(ESTIMATE_DEPTH), stop, |_| {});
-        if estimate.exact || estimate.best.is_none() {
-            return Ok(estimate);
-        }
-        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            return Err(Stopped { bounds: (base + known_lower, base + known_upper), nodes: estimate.nodes });
-        }
-        let halt = AtomicBool::new(false);
-        let nodes = AtomicU64::new(estimate.nodes);
-        let clock = MainClock { started, hard: None, node_limit: None, external: stop };
-        let mut worker = self.worker(rules, &halt, &nodes, Some(clock));
-        let (mut lower, mut upper) = (known_lower.max(-left), known_upper.min(left));
-        // Exact values are whole seeds: round the estimate to one, and test whole-seed bounds.
-        let mut guess = ((estimate.score - base) as f64 / f64::from(SEED)).round() as i32 * SEED;
-        let mut best = estimate.best;
-        let key = worker.key(position);
-        while lower < upper {
-            guess = guess.clamp(lower, upper);
-            let beta = if guess == lower { guess + SEED } else { guess };
-            worker.root_best = None;
-            // Deepen the proof itself: a depth-limited null-window search that comes back proven
-            // settles this bound, and each one leaves better move orders in the table for the
-            // next, which a proof from a cold table lacks.
-            let mut depth = ESTIMATE_DEPTH as i32 + PROOF_STEP;
-            let value = loop {
-                let (value, proven) = worker.search(position, key, depth, beta - SEED, beta, 0);
-                if proven || depth == SOLVE_DEPTH || halt.load(Ordering::Relaxed) {
-                    break value;
-                }
-                depth = if depth >= PROOF_DEPTHS { SOLVE_DEPTH } else { depth + PROOF_STEP };
-            };
-            if halt.load(Ordering::Relaxed) {
-                return Err(Stopped {
-                    bounds: (base + lower, base + upper),
-                    nodes: nodes.load(Ordering::Relaxed) + worker.local_nodes,
-                });
-            }
-            if value >= beta {
-                lower = value;
-                best = worker.root_best.or(best);
-            } else {
-                upper = value;
-            }
-            guess = value;
-            on_bound(base + lower, base + upper, nodes.load(Ordering::Relaxed) + worker.local_nodes);
-        }
-        Ok(Info {
-            depth: SOLVE_DEPTH as u32,
-            score: base + lower,
-            exact: true,
-            best,
-            pv: worker.perfect_line(position, lower, 400),
-            nodes: nodes.load(Ordering::Relaxed) + worker.local_nodes,
-            elapsed: started.elapsed(),
-        })
-    }
-
     /// Returns the transposition table, to save or restore it.
     pub fn table(&self) -> &Table {
         &self.table
@@ -545,43 +455,6 @@ impl Worker<'_> {
     #[inline]
     fn set_busy(&self, key: u64, value: u64) {
         self.busy[(key as usize) & (BUSY_SLOTS - 1)].store(value, Ordering::Relaxed);
-    }
-
-    /// Returns a line of perfect play from `position`, whose exact relative value is `value`: at
-    /// each step the first move (in search order) that a null-window proof shows keeps the value.
-    /// The table is warm from the solve, so the proofs are quick.
-    fn perfect_line(&mut self, position: &Position, value: i32, limit: usize) -> Vec<Move> {
-        let mut line = Vec::new();
-        let (mut p, mut v) = (*position, value);
-        while line.len() < limit && !p.is_over(self.rules) {
-            let me = p.mover();
-            let entry = self.table.probe(self.key(&p));
-            let (children, n) = self.children(&p, entry.and_then(|e| e.best), true);
-            let mut next = None;
-            for child in &children[..n] {
-                let gain = store_difference(&child.position, me) - store_difference(&p, me);
-                let again = child.position.mover() == me;
-                // The child's own value must be v - gain (same mover) or gain - v (the opponent's).
-                let target = if again { v - gain } else { gain - v };
-                let keeps = if again {
-                    self.search(&child.position, child.key, SOLVE_DEPTH, target - 1, target, 1).0 >= target
-                } else {
-                    self.search(&child.position, child.key, SOLVE_DEPTH, target, target + 1, 1).0 <= target
-                };
-                if self.halted() {
-                    return line;
-                }
-                if keeps {
-                    next = Some((child.mv, child.position, target));
-                    break;
-                }
-            }
-            let Some((mv, child, target)) = next else { break };
-            line.push(mv);
-            p = child;
-            v = target;
-        }
-        line
     }
 
     /// Principal-variation search of `position`: its relative score and whether it is proven.
@@ -838,22 +711,6 @@ mod tests {
             let info = engine.search(&Position::start(&rules), &rules, Limits::default(), None, |_| {});
             assert!(info.exact);
             assert_eq!(info.score, value * SEED, "Kalah({m},{n})");
-        }
-    }
-
-    #[test]
-    fn a_solve_gives_the_value_and_a_perfect_line_that_reaches_it() {
-        for (preset, m, n, value) in
-            [("standard", 4, 3, 6), ("empty-capture", 4, 4, 2), ("standard", 3, 4, 2), ("standard", 5, 2, 2)]
-        {
-            let rules = Rules::preset(preset, m, n).unwrap();
-            let engine = Engine::new(Options { table_bytes: 1 << 22, ..Options::default() });
-            let start = Position::start(&rules);
-            let info = engine.solve(&start, &rules, None, None, |_, _, _| {}).unwrap();
-            assert_eq!(info.score, value * SEED, "{rules}");
-            let end = info.pv.iter().fold(start, |p, &mv| p.play(&rules, mv).unwrap().0);
-            assert!(end.is_over(&rules), "{rules}: the line reaches the end");
-            assert_eq!(end.final_difference(&rules), value, "{rules}");
         }
     }
 

@@ -194,6 +194,12 @@ impl Table {
     }
 }
 
+/// Asks the processor to bring the cache line of `item` closer (a hint only).
+#[inline]
+pub(crate) fn prefetch<T>(item: &T) {
+    prefetch_line(item as *const T as *const i8);
+}
+
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[allow(unsafe_code)]

@@ -1,6 +1,7 @@
 //! The solver reproduces the solved values of `data/values.txt` (from `shared/reference/values.md`).
 
-use kalah_engine::search::{Engine, Options};
+use kalah_engine::search::Options;
+use kalah_engine::solver::Solver;
 use kalah_rules::{Position, Rules};
 
 struct Case {
@@ -31,8 +32,8 @@ fn quick(rules: &Rules) -> bool {
 fn check(selected: impl Fn(&Rules) -> bool) {
     let mut ran = 0;
     for case in cases().into_iter().filter(|c| selected(&c.rules)) {
-        let engine = Engine::new(Options { table_bytes: 64 << 20, ..Options::default() });
-        let info = engine.solve(&Position::start(&case.rules), &case.rules, None, None, |_, _, _| {}).unwrap();
+        let solver = Solver::new(Options { table_bytes: 64 << 20, ..Options::default() });
+        let info = solver.solve(&Position::start(&case.rules), &case.rules, None, None, |_, _, _| {}).unwrap();
         assert_eq!(info.score, case.value * 100, "line {}: {}", case.line, case.rules);
         ran += 1;
     }

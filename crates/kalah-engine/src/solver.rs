@@ -1,0 +1,658 @@
+//! The exact solver: the game-theoretic value of a position, a best move and a perfect line.
+//!
+//! A solve is a series of null-window proofs (MTD(f)): "is the value at least β?", each answered
+//! exactly by an alpha-beta search to the end of the game, that close in on the value from the
+//! estimate of a short heuristic search. Nothing in a proof depends on a depth or an evaluation,
+//! so every result it stores is final and serves every later proof, whatever its β:
+//!
+//! * the **proof table** keeps, for each position (keyed by its houses: values are relative to
+//!   the stores), a proven lower and upper bound on its value and the move that proved the last
+//!   cut-off. Its buckets are one cache line of four entries; the entry that cost the fewest nodes
+//!   makes room;
+//! * **move order** comes from the proof table, then from the heuristic engine's table (filled by
+//!   the estimate, which also searches the first moves of the game deeply), then extra moves,
+//!   captures, and the history of cut-offs;
+//! * **cut-offs without a search**: a position is worth no more than the seeds in its houses and no
+//!   less than their negative; endgame-database positions are read, not searched; and before a
+//!   node searches its children it looks them all up (enhanced transposition cut-off), which also
+//!   fails the node low at once when every child is already known to fall short.
+//!
+//! Two threads prove together by sharing the proof table: the helper searches the same proof with
+//! the moves of its nodes taken in a rotated order at the top of the tree, so the threads spread
+//! over different subtrees and each finds the other's results in the table (Lazy SMP).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use kalah_rules::{Move, Position, Rules};
+
+use crate::eval::{evaluate, Weights, SEED};
+use crate::search::{Engine, Info, Limits, Options, Oracle};
+use crate::tt::Table;
+
+/// Depth of the heuristic search whose value is the first guess and whose table orders moves.
+const ESTIMATE_DEPTH: u32 = 14;
+/// Nodes between two looks at the stop flag.
+const CHECK_EVERY: u64 = 4096;
+/// The share of the memory budget for the heuristic engine's table (the rest holds proofs).
+const HINT_SHARE: usize = 8;
+/// How many plies from the root the helper thread takes its moves in another order.
+const SPREAD_PLIES: u32 = 6;
+
+/// Bytes one proof-table entry takes.
+pub const PROOF_BYTES: usize = 16;
+
+/// A proven range for a position's value (relative to the stores, in whole seeds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proof {
+    /// The value is at least this.
+    pub lower: i16,
+    /// The value is at most this.
+    pub upper: i16,
+    /// The move that last proved a lower bound, if any.
+    pub best: Option<Move>,
+    /// Log2 of the nodes it took (0-63): what it would cost to prove again.
+    pub work: u8,
+}
+
+/// The proof table: proven bounds of positions, shared by the solving threads.
+///
+/// Entries are two words, the key XOR the data and the data, written with relaxed atomics: an
+/// entry torn by two threads writing at once fails the check on reading and is only a miss.
+pub struct ProofTable {
+    slots: Vec<[AtomicU64; 2]>,
+    mask: u64,
+}
+
+/// Entries a bucket holds: four entries of 16 bytes fill a 64-byte cache line.
+const WAYS: usize = 4;
+
+impl ProofTable {
+    /// Returns an empty table of at most `bytes` bytes (at least 1024 entries).
+    pub fn with_bytes(bytes: usize) -> ProofTable {
+        let wanted = (bytes / PROOF_BYTES).max(1024);
+        let entries = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
+        let slots = (0..entries).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
+        ProofTable { slots, mask: (entries - 1) as u64 & !(WAYS as u64 - 1) }
+    }
+
+    /// Returns the table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * PROOF_BYTES
+    }
+
+    fn pack(proof: &Proof) -> u64 {
+        u64::from(proof.lower as u16)
+            | u64::from(proof.upper as u16) << 16
+            | proof.best.map_or(0, |m| m.index() as u64 + 1) << 32
+            | u64::from(proof.work.min(63)) << 36
+            | 1 << 42
+    }
+
+    fn unpack(data: u64) -> Option<Proof> {
+        if data >> 42 != 1 {
+            return None;
+        }
+        let best = match (data >> 32) & 15 {
+            0 => None,
+            n if n <= 12 => Some(Move::from_index(n as usize - 1)),
+            _ => return None,
+        };
+        let (lower, upper) = (data as u16 as i16, (data >> 16) as u16 as i16);
+        (lower <= upper).then_some(Proof { lower, upper, best, work: ((data >> 36) & 63) as u8 })
+    }
+
+    /// Looks `key` up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Proof> {
+        let bucket = (key & self.mask) as usize;
+        self.slots[bucket..bucket + WAYS].iter().find_map(|slot| {
+            let data = slot[1].load(Ordering::Relaxed);
+            (slot[0].load(Ordering::Relaxed) ^ data == key).then(|| ProofTable::unpack(data)).flatten()
+        })
+    }
+
+    /// Stores `proof` for `key`, in its own slot if it has one, else in place of the cheapest.
+    #[inline]
+    pub fn store(&self, key: u64, proof: Proof) {
+        let bucket = (key & self.mask) as usize;
+        let mut victim = bucket;
+        let mut cheapest = u16::MAX;
+        for i in bucket..bucket + WAYS {
+            let data = self.slots[i][1].load(Ordering::Relaxed);
+            if self.slots[i][0].load(Ordering::Relaxed) ^ data == key {
+                victim = i;
+                break;
+            }
+            let cost = ProofTable::unpack(data).map_or(0, |p| u16::from(p.work) + 1);
+            if cost < cheapest {
+                cheapest = cost;
+                victim = i;
+            }
+        }
+        let data = ProofTable::pack(&proof);
+        self.slots[victim][0].store(key ^ data, Ordering::Relaxed);
+        self.slots[victim][1].store(data, Ordering::Relaxed);
+    }
+
+    /// Returns every filled slot as (key word, data word), to save the table in a checkpoint.
+    pub fn export(&self) -> Vec<(u64, u64)> {
+        self.slots
+            .iter()
+            .map(|s| (s[0].load(Ordering::Relaxed), s[1].load(Ordering::Relaxed)))
+            .filter(|&(_, data)| ProofTable::unpack(data).is_some())
+            .collect()
+    }
+
+    /// Stores slots saved by [`ProofTable::export`] (from a table of any size); malformed ones are skipped.
+    pub fn import(&self, slots: &[(u64, u64)]) {
+        for &(key_word, data) in slots {
+            if let Some(proof) = ProofTable::unpack(data) {
+                self.store(key_word ^ data, proof);
+            }
+        }
+    }
+
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        crate::tt::prefetch(&self.slots[(key & self.mask) as usize]);
+    }
+}
+
+/// How far a stopped solve got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    /// The proven (lower, upper) bounds on the value, in hundredths of a seed for the side to move.
+    pub bounds: (i32, i32),
+    /// Nodes searched before the stop.
+    pub nodes: u64,
+}
+
+/// The exact solver: a heuristic engine for estimates and move order, and a proof table.
+///
+/// ```
+/// use kalah_engine::solver::Solver;
+/// use kalah_engine::search::Options;
+/// use kalah_rules::{Position, Rules};
+/// let rules = Rules::standard(4, 4).unwrap();
+/// let solver = Solver::new(Options { table_bytes: 8 << 20, ..Options::default() });
+/// let solved = solver.solve(&Position::start(&rules), &rules, None, None, |_, _, _| {}).unwrap();
+/// assert_eq!(solved.score, 8 * 100); // Kalah(4,4) is +8 for South (shared/reference/values.md)
+/// assert!(solved.exact);
+/// ```
+pub struct Solver {
+    engine: Engine,
+    proofs: ProofTable,
+    threads: usize,
+    /// The estimate's depth (tests lower it, so that small games reach the proofs).
+    estimate_depth: u32,
+}
+
+impl Solver {
+    /// Returns a solver whose tables take `options.table_bytes` in all: an eighth for the
+    /// heuristic engine, the rest for proofs.
+    pub fn new(options: Options) -> Solver {
+        let total = options.table_bytes.max(64 * PROOF_BYTES * 1024);
+        let threads = options.threads.max(1);
+        let engine = Engine::new(Options { table_bytes: total / HINT_SHARE, threads: 1, ..options });
+        Solver {
+            engine,
+            proofs: ProofTable::with_bytes(total - total / HINT_SHARE),
+            threads,
+            estimate_depth: ESTIMATE_DEPTH,
+        }
+    }
+
+    /// Returns the proof table, to save or restore it.
+    pub fn proofs(&self) -> &ProofTable {
+        &self.proofs
+    }
+
+    /// Solves `position`: its exact value, a best move and a perfect line.
+    ///
+    /// `known` gives bounds already proven (from a checkpoint), and `on_bound` hears each proven
+    /// (lower, upper) pair of bounds as they close in, with the nodes so far; bounds and the
+    /// result's score are in hundredths of a seed for the side to move, as the engine's are.
+    ///
+    /// # Errors
+    /// When `stop` is set, returns the bounds proven so far and the nodes searched.
+    pub fn solve(
+        &self,
+        position: &Position,
+        rules: &Rules,
+        known: Option<(i32, i32)>,
+        stop: Option<&AtomicBool>,
+        mut on_bound: impl FnMut(i32, i32, u64),
+    ) -> Result<Info, Stopped> {
+        let started = Instant::now();
+        let base = position.store_difference() * position.mover().sign();
+        let left = i32::from(position.seeds_in_houses());
+        let (mut lower, mut upper) = known.map_or((-left, left), |(l, u)| (l / SEED - base, u / SEED - base));
+        lower = lower.max(-left);
+        upper = upper.min(left);
+        let stopped = |lower: i32, upper: i32, nodes: u64| Stopped {
+            bounds: ((base + lower) * SEED, (base + upper) * SEED),
+            nodes,
+        };
+        let estimate = self.engine.search(position, rules, Limits::depth(self.estimate_depth), stop, |_| {});
+        if estimate.exact || estimate.best.is_none() {
+            return Ok(estimate);
+        }
+        let nodes = AtomicU64::new(estimate.nodes);
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(stopped(lower, upper, estimate.nodes));
+        }
+        let never = AtomicBool::new(false);
+        let stop = stop.unwrap_or(&never);
+        let mut prover = self.prover(rules, stop, &nodes, 0);
+        let key = prover.key(position);
+        // Exact values are whole seeds: round the estimate to one.
+        let mut guess = ((estimate.score / SEED) as f64 - f64::from(base)).round() as i32;
+        let mut best = estimate.best;
+        while lower < upper {
+            guess = guess.clamp(lower, upper);
+            let beta = if guess == lower { guess + 1 } else { guess };
+            let (value, root_best) = self.prove(&mut prover, position, key, beta);
+            if stop.load(Ordering::Relaxed) {
+                return Err(stopped(lower, upper, nodes.load(Ordering::Relaxed)));
+            }
+            if value >= beta {
+                lower = value;
+                best = root_best.or(best);
+            } else {
+                upper = value;
+            }
+            guess = value;
+            on_bound((base + lower) * SEED, (base + upper) * SEED, nodes.load(Ordering::Relaxed));
+        }
+        let pv = prover.perfect_line(position, lower, 400);
+        if stop.load(Ordering::Relaxed) {
+            return Err(stopped(lower, upper, nodes.load(Ordering::Relaxed)));
+        }
+        Ok(Info {
+            depth: pv.len() as u32,
+            score: (base + lower) * SEED,
+            exact: true,
+            best: pv.first().copied().or(best),
+            pv,
+            nodes: nodes.load(Ordering::Relaxed),
+            elapsed: started.elapsed(),
+        })
+    }
+
+    fn prover<'a>(&'a self, rules: &'a Rules, stop: &'a AtomicBool, nodes: &'a AtomicU64, id: usize) -> Prover<'a> {
+        Prover {
+            rules,
+            proofs: &self.proofs,
+            hints: self.engine.table(),
+            oracle: self.engine.options().oracle.as_deref(),
+            stop,
+            quit: None,
+            nodes,
+            local: 0,
+            history: [[0; 12]; 2],
+            id,
+            root_best: None,
+            eval_seeds: std::env::var("KALAH_EVAL_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
+        }
+    }
+
+    /// Proves whether `position`'s value is at least `beta`, with all threads: (fail-soft bound, best move).
+    fn prove(&self, main: &mut Prover, position: &Position, key: u64, beta: i32) -> (i32, Option<Move>) {
+        if self.threads == 1 {
+            main.root_best = None;
+            let value = main.test(position, key, beta, 0);
+            main.flush();
+            return (value, main.root_best);
+        }
+        // The helpers quit once the main thread has its answer; their results are in the table.
+        let quit = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            for id in 1..self.threads {
+                let quit = &quit;
+                let (rules, stop, nodes) = (main.rules, main.stop, main.nodes);
+                let history = main.history;
+                scope.spawn(move || {
+                    let mut helper = self.prover(rules, stop, nodes, id);
+                    helper.history = history;
+                    helper.quit = Some(quit);
+                    helper.test(position, key, beta, 0);
+                    helper.flush();
+                });
+            }
+            main.root_best = None;
+            let value = main.test(position, key, beta, 0);
+            main.flush();
+            quit.store(true, Ordering::Relaxed);
+            (value, main.root_best)
+        })
+    }
+}
+
+/// One thread's proof search.
+struct Prover<'a> {
+    rules: &'a Rules,
+    proofs: &'a ProofTable,
+    hints: &'a Table,
+    oracle: Option<&'a dyn Oracle>,
+    stop: &'a AtomicBool,
+    /// A helper's signal that the main thread is done with this proof.
+    quit: Option<&'a AtomicBool>,
+    nodes: &'a AtomicU64,
+    local: u64,
+    history: [[i32; 12]; 2],
+    /// 0 for the main thread; helpers take moves in other orders near the root.
+    id: usize,
+    root_best: Option<Move>,
+    /// Nodes with at least this many seeds in the houses order their moves by the evaluation.
+    eval_seeds: i32,
+}
+
+/// A child in the move list.
+#[derive(Clone, Copy)]
+struct Child {
+    mv: Move,
+    position: Position,
+    key: u64,
+    /// What the move puts in the mover's store (in whole seeds, relative to the opponent's).
+    gain: i32,
+    /// The same player moves again.
+    again: bool,
+    order: i32,
+}
+
+impl Prover<'_> {
+    /// Returns the table key: the houses alone, unless the stores can end the game.
+    #[inline]
+    fn key(&self, position: &Position) -> u64 {
+        if self.rules.majority_ends {
+            position.key()
+        } else {
+            position.houses_key()
+        }
+    }
+
+    fn flush(&mut self) {
+        let before = self.nodes.fetch_add(self.local, Ordering::Relaxed);
+        if std::env::var_os("KALAH_DEBUG").is_some() && (before + self.local) >> 24 != before >> 24 {
+            eprintln!("nodes {} history {:?}", before + self.local, self.history[0]);
+        }
+        self.local = 0;
+    }
+
+    #[inline]
+    fn halted(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.quit.is_some_and(|q| q.load(Ordering::Relaxed))
+    }
+
+    /// The null-window proof: returns a value `v` with `v >= beta` meaning "the value is at least
+    /// `v`" and `v < beta` meaning "the value is at most `v`" (fail-soft), relative to the stores.
+    fn test(&mut self, position: &Position, key: u64, beta: i32, ply: u32) -> i32 {
+        self.local += 1;
+        if self.local >= CHECK_EVERY {
+            self.flush();
+        }
+        if self.halted() {
+            return 0;
+        }
+        let rules = self.rules;
+        let me = position.mover();
+        let here = position.store_difference() * me.sign();
+        if position.is_over(rules) {
+            return position.final_difference(rules) * me.sign() - here;
+        }
+        let left = i32::from(position.seeds_in_houses());
+        if beta > left {
+            return left;
+        }
+        if beta <= -left {
+            return -left;
+        }
+        if ply > 0 {
+            if let Some(gain) = self.oracle.and_then(|o| o.probe(position)) {
+                return gain;
+            }
+        }
+        let entry = self.proofs.probe(key);
+        let (mut lower, mut upper) = (-left, left);
+        if let Some(e) = entry {
+            lower = lower.max(i32::from(e.lower));
+            upper = upper.min(i32::from(e.upper));
+            if ply > 0 && lower >= beta {
+                return lower;
+            }
+            if ply > 0 && upper < beta {
+                return upper;
+            }
+        }
+        let hint = if entry.and_then(|e| e.best).is_none() { self.hints.probe(key).and_then(|e| e.best) } else { None };
+        let (mut children, n) = self.children(position, entry.and_then(|e| e.best).or(hint));
+        // Look every child up before searching any: one may already prove the cut-off, or all
+        // together may already show the node falls short.
+        let mut bound_from_children = i32::MIN;
+        for child in &children[..n] {
+            let known = self.proofs.probe(child.key);
+            let reach = match known {
+                Some(e) if child.again => child.gain + i32::from(e.upper),
+                Some(e) => child.gain - i32::from(e.lower),
+                None => left,
+            };
+            bound_from_children = bound_from_children.max(reach);
+            let floor = match known {
+                Some(e) if child.again => child.gain + i32::from(e.lower),
+                Some(e) => child.gain - i32::from(e.upper),
+                None => continue,
+            };
+            if floor >= beta && ply > 0 {
+                return floor;
+            }
+        }
+        if bound_from_children < beta && ply > 0 {
+            return bound_from_children;
+        }
+        if self.id > 0 && ply < SPREAD_PLIES && n > 1 {
+            // A helper starts each node near the root at another move, so the threads part ways.
+            let shift = (self.id + ply as usize) % n;
+            children[..n].rotate_left(shift);
+        }
+        let started = self.local + self.nodes.load(Ordering::Relaxed);
+        let mut best = i32::MIN;
+        for child in &children[..n] {
+            let value = if child.again {
+                child.gain + self.test(&child.position, child.key, beta - child.gain, ply + 1)
+            } else {
+                child.gain - self.test(&child.position, child.key, child.gain - beta + 1, ply + 1)
+            };
+            if self.halted() {
+                return 0;
+            }
+            if value > best {
+                best = value;
+            }
+            if value >= beta {
+                if ply == 0 {
+                    self.root_best = Some(child.mv);
+                }
+                let cell = &mut self.history[me.index()][child.mv.index()];
+                *cell = (*cell + left * left).min(1 << 26);
+                lower = lower.max(value);
+                self.store(key, lower, upper, Some(child.mv), started);
+                return value;
+            }
+        }
+        upper = upper.min(best);
+        self.store(key, lower, upper, entry.and_then(|e| e.best), started);
+        best
+    }
+
+    fn store(&mut self, key: u64, lower: i32, upper: i32, best: Option<Move>, started: u64) {
+        let spent = (self.local + self.nodes.load(Ordering::Relaxed)).saturating_sub(started).max(1);
+        let work = (64 - spent.leading_zeros()) as u8;
+        self.proofs.store(key, Proof { lower: lower as i16, upper: upper as i16, best, work });
+    }
+
+    /// Returns the children in search order: the table's move, extra moves (nearest the store
+    /// first), captures by size, then by the history of cut-offs.
+    fn children(&self, position: &Position, first: Option<Move>) -> ([Child; 12], usize) {
+        let me = position.mover();
+        let here = position.store_difference() * me.sign();
+        let blank = Child { mv: Move::from_index(0), position: *position, key: 0, gain: 0, again: false, order: 0 };
+        let mut list = [blank; 12];
+        let mut n = 0;
+        let by_eval = i32::from(position.seeds_in_houses()) >= self.eval_seeds;
+        for mv in position.legal_moves() {
+            let mut child = *position;
+            let outcome = child.sow(self.rules, mv);
+            let key = self.key(&child);
+            self.proofs.prefetch(key);
+            let order = if Some(mv) == first {
+                i32::MAX
+            } else if by_eval {
+                evaluate(&child, self.rules, me, &Weights::TUNED)
+            } else if outcome.extra_move {
+                1 << 29 | mv.index() as i32
+            } else if outcome.captured > 0 {
+                1 << 28 | i32::from(outcome.captured) << 8
+            } else {
+                self.history[me.index()][mv.index()].min((1 << 27) - 1)
+            };
+            let gain = child.store_difference() * me.sign() - here;
+            list[n] = Child { mv, position: child, key, gain, again: child.mover() == me, order };
+            n += 1;
+        }
+        // Insertion sort: at most 12 moves, higher first.
+        for i in 1..n {
+            let mut j = i;
+            while j > 0 && list[j - 1].order < list[j].order {
+                list.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        (list, n)
+    }
+
+    /// Returns a line of perfect play from `position`, whose exact relative value is `value`: at
+    /// each step the first move (in search order) that two null-window proofs show keeps the value.
+    fn perfect_line(&mut self, position: &Position, value: i32, limit: usize) -> Vec<Move> {
+        let mut line = Vec::new();
+        let (mut p, mut v) = (*position, value);
+        while line.len() < limit && !p.is_over(self.rules) {
+            let first = self.proofs.probe(self.key(&p)).and_then(|e| e.best);
+            let (children, n) = self.children(&p, first);
+            let mut next = None;
+            for child in &children[..n] {
+                // The child's own value must be v - gain (same mover) or gain - v (the opponent's).
+                let target = if child.again { v - child.gain } else { child.gain - v };
+                let keeps = if child.again {
+                    self.test(&child.position, child.key, target, 1) >= target
+                } else {
+                    self.test(&child.position, child.key, target + 1, 1) <= target
+                };
+                if self.halted() {
+                    self.flush();
+                    return line;
+                }
+                if keeps {
+                    next = Some((child.mv, child.position, target));
+                    break;
+                }
+            }
+            let Some((mv, child, target)) = next else { break };
+            line.push(mv);
+            p = child;
+            v = target;
+        }
+        self.flush();
+        line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classic::{search as classic_search, Algorithm};
+    use crate::compare::sample_positions;
+
+    /// A solver whose estimate is a single ply, so that even small games are solved by the proofs.
+    fn solver() -> Solver {
+        let mut solver = Solver::new(Options { table_bytes: 4 << 20, ..Options::default() });
+        solver.estimate_depth = 1;
+        solver
+    }
+
+    #[test]
+    fn proofs_round_trip_and_torn_or_foreign_words_are_misses() {
+        let table = ProofTable::with_bytes(1 << 16);
+        let proof = Proof { lower: -7, upper: 12, best: Move::from_number(11), work: 33 };
+        table.store(99, proof);
+        assert_eq!(table.probe(99), Some(proof));
+        assert_eq!(table.probe(100), None);
+        let copy = ProofTable::with_bytes(1 << 20);
+        copy.import(&table.export());
+        assert_eq!(copy.probe(99), Some(proof));
+        // A heuristic table's data word is not a proof.
+        copy.import(&[(5 ^ 0x1234, 0x1234)]);
+        assert_eq!(copy.probe(5), None);
+    }
+
+    #[test]
+    fn solved_values_agree_with_plain_minimax_to_the_end() {
+        for (m, n) in [(3, 2), (3, 3), (4, 2), (2, 4)] {
+            let rules = Rules::standard(m, n).unwrap();
+            for position in sample_positions(&rules, 12, 5) {
+                let exact = classic_search(&position, &rules, 200, Algorithm::Minimax, &Weights::STORE).value;
+                let solved = solver().solve(&position, &rules, None, None, |_, _, _| {}).unwrap();
+                assert_eq!(solved.score, exact, "{rules} {position}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_perfect_line_reaches_the_value() {
+        let rules = Rules::standard(4, 3).unwrap();
+        let start = Position::start(&rules);
+        let solved = solver().solve(&start, &rules, None, None, |_, _, _| {}).unwrap();
+        let mut p = start;
+        for &mv in &solved.pv {
+            p = p.play(&rules, mv).unwrap().0;
+        }
+        assert!(p.is_over(&rules));
+        assert_eq!(p.final_difference(&rules) * 100, solved.score);
+    }
+
+    #[test]
+    fn a_solve_gives_the_value_and_a_perfect_line_that_reaches_it() {
+        for (preset, m, n, value) in
+            [("standard", 4, 3, 6), ("empty-capture", 4, 4, 2), ("standard", 3, 4, 2), ("standard", 5, 2, 2)]
+        {
+            let rules = Rules::preset(preset, m, n).unwrap();
+            let solver = Solver::new(Options { table_bytes: 1 << 22, ..Options::default() });
+            let start = Position::start(&rules);
+            let info = solver.solve(&start, &rules, None, None, |_, _, _| {}).unwrap();
+            assert_eq!(info.score, value * 100, "{rules}");
+            let end = info.pv.iter().fold(start, |p, &mv| p.play(&rules, mv).unwrap().0);
+            assert!(end.is_over(&rules), "{rules}: the line reaches the end");
+            assert_eq!(end.final_difference(&rules), value, "{rules}");
+        }
+    }
+
+    #[test]
+    fn two_threads_prove_the_same_values() {
+        let rules = Rules::standard(4, 4).unwrap();
+        let mut solver = Solver::new(Options { table_bytes: 4 << 20, threads: 2, ..Options::default() });
+        solver.estimate_depth = 1;
+        for position in sample_positions(&rules, 6, 9) {
+            let exact = solver.solve(&position, &rules, None, None, |_, _, _| {}).unwrap().score;
+            let single = super::tests::solver().solve(&position, &rules, None, None, |_, _, _| {}).unwrap().score;
+            assert_eq!(exact, single, "{position}");
+        }
+    }
+
+    #[test]
+    fn a_stopped_solve_reports_the_bounds_so_far() {
+        let rules = Rules::standard(6, 4).unwrap();
+        let stop = AtomicBool::new(true);
+        let stopped = solver().solve(&Position::start(&rules), &rules, None, Some(&stop), |_, _, _| {}).unwrap_err();
+        assert_eq!(stopped.bounds, (-4800, 4800));
+    }
+}
