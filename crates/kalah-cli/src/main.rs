@@ -10,6 +10,7 @@ mod engine;
 mod error;
 mod files;
 mod matches;
+mod mkagent;
 mod perft;
 mod play;
 mod players;
@@ -46,6 +47,8 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Build and inspect endgame databases
     Egdb(egdb::EgdbArgs),
+    /// Play for the Manchester MKAgent referee over standard input and output (Kalah(7,7), pie rule)
+    Mkagent(mkagent::MkagentArgs),
 }
 
 fn main() {
@@ -67,6 +70,7 @@ fn main() {
         Command::Solve(a) => solve::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Egdb(a) => egdb::run(a),
+        Command::Mkagent(a) => mkagent::run(a),
     };
     if let Err(e) = result {
         let status = error::exit_status(&e);
