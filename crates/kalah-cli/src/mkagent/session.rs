@@ -5,7 +5,7 @@
 //! board and says so when the two disagree (a referee with other rules, or a message lost), but
 //! plays on from the referee's board.
 
-use kalah_rules::{Position, Rules, Side};
+use kalah_rules::{Move, Position, Rules, Side};
 
 use super::protocol::{Board, Change, Message, Reply, Turn};
 
@@ -41,6 +41,8 @@ pub struct Session {
     moves: u32,
     swapped: bool,
     over: bool,
+    /// The house the agent last answered, until the referee reports a sowing.
+    answer: Option<Move>,
     /// Set when the referee's board or turn differed from the agent's replay of the move.
     pub disagreement: Option<String>,
 }
@@ -55,6 +57,7 @@ impl Session {
             moves: 0,
             swapped: false,
             over: false,
+            answer: None,
             disagreement: None,
         }
     }
@@ -124,6 +127,9 @@ impl Session {
                         (Side::North, Side::North)
                     }
                     Change::Sow(mv) => {
+                        if let Some(answer) = self.answer.filter(|answer| answer != mv) {
+                            disagreement = Some(format!("the agent answered house {answer}, the referee reports {mv}"));
+                        }
                         let mover = match turn {
                             Turn::You => me,
                             Turn::Opp => me.opponent(),
@@ -164,6 +170,7 @@ impl Session {
                 self.side = Some(side);
                 self.swapped |= *change == Change::Swap;
                 self.moves += 1;
+                self.answer = None;
                 self.over = *turn == Turn::End;
                 self.disagreement = disagreement;
                 Ok(match turn {
@@ -184,11 +191,14 @@ impl Session {
     /// (the referee tells only the other agent), so it changes sides here: the agent becomes
     /// South and North, the other agent, moves next on the same board.
     pub fn answered(&mut self, reply: Reply) {
-        if reply == Reply::Swap {
-            self.side = Some(Side::South);
-            self.swapped = true;
-            self.moves += 1;
-            self.position = self.position.with_mover(Side::North);
+        match reply {
+            Reply::Move(mv) => self.answer = Some(mv),
+            Reply::Swap => {
+                self.side = Some(Side::South);
+                self.swapped = true;
+                self.moves += 1;
+                self.position = self.position.with_mover(Side::North);
+            }
         }
     }
 }
@@ -197,7 +207,6 @@ impl Session {
 mod tests {
     use super::super::protocol::parse_message;
     use super::*;
-    use kalah_rules::Move;
 
     fn receive(session: &mut Session, line: &str) -> Next {
         session.receive(&parse_message(line, 7).unwrap()).unwrap()
@@ -219,6 +228,15 @@ mod tests {
         assert_eq!(s.disagreement, None);
         assert_eq!(s.position().to_string(), "1,9,8,8,8,8,8:1/0,0,9,9,9,9,9:2/S");
         assert_eq!(receive(&mut s, "END"), Next::Stop);
+    }
+
+    #[test]
+    fn a_move_other_than_the_answer_is_reported() {
+        let mut s = Session::new(Rules::mkagent());
+        receive(&mut s, "START;South");
+        s.answered(Reply::Move(Move::from_number(4).unwrap()));
+        assert_eq!(receive(&mut s, "CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;OPP"), Next::Wait);
+        assert_eq!(s.disagreement.as_deref(), Some("the agent answered house 4, the referee reports 1"));
     }
 
     #[test]
