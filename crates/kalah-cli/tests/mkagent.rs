@@ -596,6 +596,20 @@ fn a_dropped_connection_ends_the_agent_with_a_message() {
     let finished = Agent::spawn(&[]).finish(true);
     assert_eq!(finished.status.code(), Some(1));
     assert!(finished.stderr.contains("closed the connection before START"), "{}", finished.stderr);
+    // Its output closed: the answer cannot go out.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["mkagent", "--no-egdb", "--hash", "8", "--game-time", "3s"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    writeln!(child.stdin.as_mut().unwrap(), "START;South").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("the referee closed the connection before the agent's answer"), "{stderr}");
     // After the last CHANGE but before END: the game is over, so a clean exit.
     let mut a = Agent::spawn(&[]);
     a.send("START;North");

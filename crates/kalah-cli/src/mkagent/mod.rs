@@ -249,7 +249,15 @@ pub fn run(args: MkagentArgs) -> Result<()> {
             Next::Move { may_swap } => {
                 let position = *session.position();
                 let decision = agent.decide(&position, may_swap, clock.left());
-                writeln!(out, "{}", decision.reply).and_then(|()| out.flush()).context("cannot answer the referee")?;
+                if let Err(e) = writeln!(out, "{}", decision.reply).and_then(|()| out.flush()) {
+                    // A closed pipe is the referee gone, not an error of the agent's: say so plainly.
+                    anyhow::ensure!(
+                        e.kind() != std::io::ErrorKind::BrokenPipe,
+                        "the referee closed the connection before the agent's answer, after {} moves; stopping",
+                        session.moves()
+                    );
+                    return Err(e).context("cannot answer the referee");
+                }
                 let spent = received.elapsed();
                 clock.used += spent;
                 answers += 1;
