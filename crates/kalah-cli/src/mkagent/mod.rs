@@ -286,7 +286,7 @@ fn summary(session: &Session, clock: &GameClock, answers: u32) {
     let p = session.position();
     let side = session.side().map_or("no side".to_string(), |s| format!("played {s}"));
     eprintln!(
-        "kalah mkagent: game over ({side}; stores South {}, North {}): thinking time {} ms over {answers} answers, \
+        "kalah mkagent: end of the match ({side}; stores South {}, North {}): thinking time {} ms over {answers} answers, \
          game time {} ms",
         p.store(Side::South),
         p.store(Side::North),
