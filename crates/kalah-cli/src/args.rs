@@ -3,7 +3,7 @@
 use anyhow::Result;
 use clap::Args;
 use kalah_rules::rules::{
-    parse_size, parse_word, CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, SOWING_WORDS,
+    parse_size, parse_word, CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MKAGENT_SIZE, SOWING_WORDS,
 };
 use kalah_rules::{Position, Rules};
 
@@ -12,10 +12,10 @@ use crate::error::bad;
 /// The rule flags: a size, a preset, and any single variant changed on top of it.
 #[derive(Args, Clone, Debug, Default)]
 pub struct RuleArgs {
-    /// Board size M,N: M houses a side (1-12), N seeds a house (1-12) [default: 6,6]
+    /// Board size M,N: M houses a side (1-12), N seeds a house (1-12) [default: 6,6; 7,7 for mkagent]
     #[arg(long, value_name = "M,N", global = true)]
     pub size: Option<String>,
-    /// Rules preset: standard, empty-capture, assignment, seed-on, clockwise, kgp
+    /// Rules preset: standard, empty-capture, assignment, seed-on, clockwise, kgp, mkagent
     #[arg(long, value_name = "PRESET", global = true)]
     pub rules: Option<String>,
     /// Capture rule: standard (opposite house must hold seeds), empty, none
@@ -42,14 +42,20 @@ pub struct RuleArgs {
     /// Handicap opening: before the first move North may move one seed to another house
     #[arg(long, global = true)]
     pub handicap: bool,
+    /// The first move of the game (South's) never gives an extra move (as in mkagent)
+    #[arg(long, global = true)]
+    pub no_first_extra: bool,
 }
 
 impl RuleArgs {
     /// Builds the rules the flags describe, with `houses` taken from a position when no size is given.
     pub fn rules_for(&self, houses_of_position: Option<u8>) -> Result<Rules> {
+        // The Manchester game is played on its own board unless told otherwise.
+        let default_seeds = if self.rules.as_deref() == Some("mkagent") { MKAGENT_SIZE.1 } else { 6 };
         let (houses, seeds) = match (&self.size, houses_of_position) {
             (Some(size), _) => parse_size(size).map_err(bad)?,
-            (None, Some(m)) => (m, 6),
+            (None, Some(m)) => (m, default_seeds),
+            (None, None) if self.rules.as_deref() == Some("mkagent") => MKAGENT_SIZE,
             (None, None) => (6, 6),
         };
         let mut rules = Rules::preset(self.rules.as_deref().unwrap_or("standard"), houses, seeds).map_err(bad)?;
@@ -71,6 +77,7 @@ impl RuleArgs {
         rules.majority_ends |= self.majority_ends;
         rules.pie |= self.pie;
         rules.handicap |= self.handicap;
+        rules.first_move_extra &= !self.no_first_extra;
         Ok(rules)
     }
 
@@ -124,6 +131,16 @@ mod tests {
         assert_eq!(p.houses(), 3);
         let sized = RuleArgs { size: Some("6,4".into()), ..RuleArgs::default() };
         assert!(sized.rules_and_position(Some("1,2,3:0/3,2,1:0/N")).is_err());
+    }
+
+    #[test]
+    fn the_mkagent_preset_brings_its_board_and_the_variant_is_a_flag() {
+        let preset = RuleArgs { rules: Some("mkagent".into()), ..RuleArgs::default() };
+        assert_eq!(preset.rules().unwrap(), Rules::mkagent());
+        let flags = RuleArgs { size: Some("7,7".into()), pie: true, no_first_extra: true, ..RuleArgs::default() };
+        assert_eq!(flags.rules().unwrap(), Rules::mkagent());
+        let small = RuleArgs { size: Some("4,3".into()), ..preset };
+        assert_eq!(small.rules().unwrap().to_string(), "kalah(4,3) mkagent");
     }
 
     #[test]

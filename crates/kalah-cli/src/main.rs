@@ -11,6 +11,7 @@ mod engine;
 mod error;
 mod files;
 mod matches;
+mod mkagent;
 mod perft;
 mod play;
 mod players;
@@ -49,6 +50,8 @@ enum Command {
     Egdb(egdb::EgdbArgs),
     /// Chains of extra moves: the row of N seeds one turn clears, the longest chain in M houses or from a position
     Chain(chain::ChainArgs),
+    /// Play for the Manchester MKAgent referee over standard input and output (Kalah(7,7), pie rule)
+    Mkagent(mkagent::MkagentArgs),
 }
 
 fn main() {
@@ -71,6 +74,7 @@ fn main() {
         Command::Bench(a) => bench::run(a),
         Command::Egdb(a) => egdb::run(a),
         Command::Chain(a) => chain::run(a),
+        Command::Mkagent(a) => mkagent::run(a),
     };
     if let Err(e) = result {
         let status = error::exit_status(&e);

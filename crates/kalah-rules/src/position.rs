@@ -330,6 +330,7 @@ impl Position {
         let own_base = self.base(me);
         let stores_before = self.store(Side::South) + self.store(Side::North);
         let clockwise = rules.direction == Direction::Clockwise;
+        let first_move = !rules.first_move_extra && rules.is_first_move(self);
         let mut outcome = Outcome::default();
 
         let mut cursor = own_base + mv.index();
@@ -378,7 +379,8 @@ impl Position {
         }
 
         if cursor == own_store {
-            outcome.extra_move = true;
+            // Under the MKAgent variant the first move passes the turn even from the store.
+            outcome.extra_move = !first_move;
         } else if (own_base..own_base + m).contains(&cursor) && self.cells[cursor] == 1 {
             let opposite = 2 * m - cursor;
             let take = match rules.capture {
@@ -490,6 +492,37 @@ mod tests {
         let (next, outcome) = Position::start(&rules).play(&rules, Move::from_number(3).unwrap()).unwrap();
         assert!(outcome.extra_move);
         assert_eq!(next.mover(), Side::South);
+    }
+
+    #[test]
+    fn the_mkagent_first_move_never_gives_an_extra_move() {
+        // Kalah(7,7): house 1's 7 seeds reach houses 2..7 and the store.
+        let house1 = Move::from_number(1).unwrap();
+        let standard = Rules::standard(7, 7).unwrap();
+        let (p, o) = Position::start(&standard).play(&standard, house1).unwrap();
+        assert!(o.extra_move);
+        assert_eq!(p.to_string(), "0,8,8,8,8,8,8:1/7,7,7,7,7,7,7:0/S");
+        let rules = Rules::mkagent();
+        let (p, o) = Position::start(&rules).play(&rules, house1).unwrap();
+        assert!(!o.extra_move);
+        assert_eq!(p.to_string(), "0,8,8,8,8,8,8:1/7,7,7,7,7,7,7:0/N");
+        // Later moves into the store still give one: North's house 1 ends in North's store.
+        let (q, o) = p.play(&rules, house1).unwrap();
+        assert!(o.extra_move);
+        assert_eq!(q.to_string(), "0,8,8,8,8,8,8:1/0,8,8,8,8,8,8:1/N");
+    }
+
+    #[test]
+    fn perft_counts_the_first_move_variant() {
+        // From the Kalah(7,7) start only house 1 ends in the store (7 seeds, 6 houses to go).
+        // Standard: house 1 lets South move again with 6 houses left, the 6 others give North
+        // its 7 houses: 6 + 6 × 7 = 48. Without the extra move North answers house 1 too: 7 × 7 = 49.
+        let standard = Rules::standard(7, 7).unwrap();
+        let rules = Rules::mkagent();
+        assert_eq!(crate::perft(&Position::start(&standard), &standard, 1), 7);
+        assert_eq!(crate::perft(&Position::start(&rules), &rules, 1), 7);
+        assert_eq!(crate::perft(&Position::start(&standard), &standard, 2), 48);
+        assert_eq!(crate::perft(&Position::start(&rules), &rules, 2), 49);
     }
 
     #[test]

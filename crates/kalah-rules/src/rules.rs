@@ -4,6 +4,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::RulesError;
+use crate::position::Position;
+use crate::side::Side;
 
 /// Fewest houses a side may have.
 pub const MIN_HOUSES: u8 = 1;
@@ -100,17 +102,27 @@ pub struct Rules {
     pub pie: bool,
     /// Before the first move the second player may move one seed from any house to any other.
     pub handicap: bool,
+    /// The first sowing of the game (South's, from the start layout) may give an extra move.
+    ///
+    /// `false` is the Manchester "MKAgent" variant: a last seed in the store on the first move
+    /// passes the turn to North like any other. See [`Rules::is_first_move`] for what counts as
+    /// the first move.
+    pub first_move_extra: bool,
 }
 
 /// The named rule presets, with the text that names them.
-pub const PRESETS: [(&str, &str); 6] = [
+pub const PRESETS: [(&str, &str); 7] = [
     ("standard", "capture only when the opposite house holds seeds; ends when either side is empty"),
     ("empty-capture", "capture even when the opposite house is empty (Irving, Donkers & Uiterwijk)"),
     ("assignment", "standard, but the game ends only when the player to move has no seeds"),
     ("seed-on", "relay sowing: a last seed in a non-empty house sows on; no captures"),
     ("clockwise", "standard captures, seeds sown clockwise"),
     ("kgp", "standard, and the game ends once a store holds more than half of all seeds"),
+    ("mkagent", "the Manchester agents' game: Kalah(7,7), pie rule, no extra move on the first move"),
 ];
+
+/// The board size of the `mkagent` preset when no size is given: Kalah(7,7).
+pub const MKAGENT_SIZE: (u8, u8) = (7, 7);
 
 impl Rules {
     /// Returns Kalah(`houses`,`seeds`) under the standard rules, or an error naming the allowed range.
@@ -132,6 +144,7 @@ impl Rules {
             majority_ends: false,
             pie: false,
             handicap: false,
+            first_move_extra: true,
         })
     }
 
@@ -148,6 +161,10 @@ impl Rules {
             }
             "clockwise" => rules.direction = Direction::Clockwise,
             "kgp" => rules.majority_ends = true,
+            "mkagent" => {
+                rules.first_move_extra = false;
+                rules.pie = true;
+            }
             _ => return Err(RulesError::Preset(name.to_string())),
         }
         Ok(rules)
@@ -184,15 +201,41 @@ impl Rules {
         self.direction == Direction::Clockwise
     }
 
+    /// Returns the rules of the `mkagent` preset on their own board, Kalah(7,7).
+    pub fn mkagent() -> Rules {
+        Rules::preset("mkagent", MKAGENT_SIZE.0, MKAGENT_SIZE.1).expect("7,7 is in range")
+    }
+
     /// Returns the name of the preset these rules equal, if any (size, pie and handicap aside).
+    ///
+    /// A preset that sets the pie rule (`mkagent`) names only rules that have it.
     pub fn preset_name(&self) -> Option<&'static str> {
-        let mut plain = *self;
-        plain.pie = false;
-        plain.handicap = false;
-        PRESETS
-            .iter()
-            .map(|(name, _)| *name)
-            .find(|name| Rules::preset(name, self.houses, self.seeds).is_ok_and(|preset| preset == plain))
+        let plain = |mut rules: Rules| {
+            rules.pie = false;
+            rules.handicap = false;
+            rules
+        };
+        PRESETS.iter().map(|(name, _)| *name).find(|name| {
+            Rules::preset(name, self.houses, self.seeds)
+                .is_ok_and(|preset| plain(preset) == plain(*self) && (self.pie || !preset.pie))
+        })
+    }
+
+    /// Tells whether a sowing from `position` is the first move of the game, the one that
+    /// `first_move_extra: false` keeps from giving an extra move.
+    ///
+    /// That is South to move with every house still holding the seeds it started with (and, under
+    /// clockwise sowing, no sowing without progress yet). The stores are not looked at, so the
+    /// answer depends only on what a search's table key covers (houses, mover, no-progress
+    /// count). In a game from the start no later position looks like this: counter-clockwise,
+    /// a sowing that puts no seed in a store moves seeds towards the mover's store, so the start
+    /// layout never returns, and under clockwise sowing a return would carry a no-progress count.
+    #[inline]
+    pub fn is_first_move(&self, position: &Position) -> bool {
+        position.mover() == Side::South
+            && position.quiet() == 0
+            && position.houses() == self.houses
+            && Side::BOTH.iter().all(|&side| position.row(side).iter().all(|&seeds| seeds == u16::from(self.seeds)))
     }
 }
 
@@ -207,7 +250,8 @@ impl fmt::Display for Rules {
     /// Writes the rules as `kalah(M,N) PRESET` or `kalah(M,N) key=value…`, the form [`FromStr`] reads.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "kalah({},{})", self.houses, self.seeds)?;
-        match self.preset_name() {
+        let preset = self.preset_name();
+        match preset {
             Some(name) => write!(f, " {name}")?,
             None => {
                 write!(f, " capture={}", enum_word(&CAPTURE_WORDS, self.capture))?;
@@ -218,9 +262,15 @@ impl fmt::Display for Rules {
                 if self.majority_ends {
                     write!(f, " majority-ends")?;
                 }
+                if !self.first_move_extra {
+                    write!(f, " no-first-extra")?;
+                }
             }
         }
-        if self.pie {
+        // A preset that has the pie rule already says so.
+        let preset_has_pie =
+            preset.and_then(|name| Rules::preset(name, self.houses, self.seeds).ok()).is_some_and(|p| p.pie);
+        if self.pie && !preset_has_pie {
             write!(f, " pie")?;
         }
         if self.handicap {
@@ -262,7 +312,8 @@ impl FromStr for Rules {
     type Err = RulesError;
 
     /// Reads `kalah(M,N)` followed by an optional preset name, `key=value` words
-    /// (`capture`, `end`, `leftover`, `direction`, `sowing`) and the flags `majority-ends`, `pie`, `handicap`.
+    /// (`capture`, `end`, `leftover`, `direction`, `sowing`) and the flags `majority-ends`,
+    /// `no-first-extra`, `pie`, `handicap`.
     fn from_str(text: &str) -> Result<Rules, RulesError> {
         let mut words = text.split_whitespace();
         let size = words.next().ok_or(RulesError::Size(text.to_string()))?;
@@ -280,9 +331,10 @@ impl FromStr for Rules {
                     "pie" => rules.pie = true,
                     "handicap" => rules.handicap = true,
                     "majority-ends" => rules.majority_ends = true,
+                    "no-first-extra" => rules.first_move_extra = false,
                     name => {
                         let preset = Rules::preset(name, houses, seeds)?;
-                        rules = Rules { pie: rules.pie, handicap: rules.handicap, ..preset };
+                        rules = Rules { pie: rules.pie || preset.pie, handicap: rules.handicap, ..preset };
                     }
                 },
             }
@@ -334,6 +386,37 @@ mod tests {
             "kalah(4,2) capture=standard end=side-empty leftover=discard direction=ccw sowing=relay handicap"
         );
         assert_eq!(text.parse::<Rules>().unwrap(), rules);
+    }
+
+    #[test]
+    fn the_mkagent_preset_names_itself_only_with_the_pie_rule() {
+        let rules = Rules::mkagent();
+        assert_eq!((rules.houses(), rules.seeds()), (7, 7));
+        assert!(rules.pie && !rules.first_move_extra);
+        assert_eq!(rules.to_string(), "kalah(7,7) mkagent");
+        assert_eq!("kalah(7,7) standard no-first-extra pie".parse::<Rules>().unwrap(), rules);
+        let mut no_pie = rules;
+        no_pie.pie = false;
+        let text = no_pie.to_string();
+        assert_eq!(
+            text,
+            "kalah(7,7) capture=standard end=side-empty leftover=owner direction=ccw sowing=single no-first-extra"
+        );
+        assert_eq!(text.parse::<Rules>().unwrap(), no_pie);
+        assert_eq!("kalah(7,7) handicap mkagent".parse::<Rules>().unwrap().to_string(), "kalah(7,7) mkagent handicap");
+    }
+
+    #[test]
+    fn only_the_start_layout_with_south_to_move_is_the_first_move() {
+        let rules = Rules::mkagent();
+        let start = Position::start(&rules);
+        assert!(rules.is_first_move(&start));
+        assert!(!rules.is_first_move(&start.with_mover(Side::North)));
+        let stores: Position = "7,7,7,7,7,7,7:3/7,7,7,7,7,7,7:1/S".parse().unwrap();
+        assert!(rules.is_first_move(&stores), "stores are not looked at: table keys leave them out");
+        let after = start.play_unchecked(&rules, crate::Move::from_number(2).unwrap());
+        assert!(!rules.is_first_move(&after) && !rules.is_first_move(&after.with_mover(Side::South)));
+        assert!(!Rules::standard(7, 6).unwrap().is_first_move(&start), "another seed count");
     }
 
     #[test]

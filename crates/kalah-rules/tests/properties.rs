@@ -14,8 +14,9 @@ fn any_rules() -> impl Strategy<Value = Rules> {
         select(vec![Direction::CounterClockwise, Direction::Clockwise]),
         select(vec![Sowing::Single, Sowing::Relay]),
         any::<bool>(),
+        any::<bool>(),
     )
-        .prop_map(|(m, n, capture, end, leftover, direction, sowing, majority_ends)| {
+        .prop_map(|(m, n, capture, end, leftover, direction, sowing, majority_ends, first_move_extra)| {
             let mut rules = Rules::standard(m, n).unwrap();
             rules.capture = capture;
             rules.end = end;
@@ -23,6 +24,7 @@ fn any_rules() -> impl Strategy<Value = Rules> {
             rules.direction = direction;
             rules.sowing = sowing;
             rules.majority_ends = majority_ends;
+            rules.first_move_extra = first_move_extra;
             rules
         })
 }
@@ -99,6 +101,16 @@ proptest! {
                     prop_assert_eq!(kgp, p);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn only_the_start_of_a_game_counts_as_the_first_move(rules in any_rules(), choices in prop::collection::vec(0usize..12, 1..40)) {
+        // What the first-move variant and the search's table keys rely on (Rules::is_first_move).
+        let positions = play_out(&rules, &choices);
+        prop_assert!(rules.is_first_move(&positions[0]));
+        for p in &positions[1..] {
+            prop_assert!(!rules.is_first_move(p), "{} under {}", p, rules);
         }
     }
 
