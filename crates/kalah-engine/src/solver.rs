@@ -203,6 +203,13 @@ impl Solver {
         }
     }
 
+    /// Returns the solver with another depth for its first estimate (1 or more; 14 by default):
+    /// a shallower estimate leaves more to the proofs.
+    pub fn with_estimate_depth(mut self, depth: u32) -> Solver {
+        self.estimate_depth = depth.max(1);
+        self
+    }
+
     /// Returns the proof table, to save or restore it.
     pub fn proofs(&self) -> &ProofTable {
         &self.proofs
@@ -359,6 +366,8 @@ struct Child {
     /// The same player moves again.
     again: bool,
     order: i32,
+    /// Bounds on the child's own value known before searching it.
+    known: Option<(i32, i32)>,
 }
 
 impl Prover<'_> {
@@ -430,19 +439,14 @@ impl Prover<'_> {
         // Look every child up before searching any: one may already prove the cut-off, or all
         // together may already show the node falls short.
         let mut bound_from_children = i32::MIN;
-        for child in &children[..n] {
-            let known = self.proofs.probe(child.key);
-            let reach = match known {
-                Some(e) if child.again => child.gain + i32::from(e.upper),
-                Some(e) => child.gain - i32::from(e.lower),
-                None => left,
+        for child in children[..n].iter_mut() {
+            child.known = self.known(child);
+            let (floor, reach) = match child.known {
+                Some((lo, hi)) if child.again => (child.gain + lo, child.gain + hi),
+                Some((lo, hi)) => (child.gain - hi, child.gain - lo),
+                None => (i32::MIN, left),
             };
             bound_from_children = bound_from_children.max(reach);
-            let floor = match known {
-                Some(e) if child.again => child.gain + i32::from(e.lower),
-                Some(e) => child.gain - i32::from(e.upper),
-                None => continue,
-            };
             if floor >= beta && ply > 0 {
                 return floor;
             }
@@ -458,10 +462,17 @@ impl Prover<'_> {
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
         for child in &children[..n] {
-            let value = if child.again {
-                child.gain + self.test(&child.position, child.key, beta - child.gain, ply + 1)
-            } else {
-                child.gain - self.test(&child.position, child.key, child.gain - beta + 1, ply + 1)
+            let value = match child.known {
+                // An exact value (a finished game or the database) needs no search.
+                Some((lo, hi)) if lo == hi => {
+                    if child.again {
+                        child.gain + lo
+                    } else {
+                        child.gain - lo
+                    }
+                }
+                _ if child.again => child.gain + self.test(&child.position, child.key, beta - child.gain, ply + 1),
+                _ => child.gain - self.test(&child.position, child.key, child.gain - beta + 1, ply + 1),
             };
             if self.halted() {
                 return 0;
@@ -485,6 +496,20 @@ impl Prover<'_> {
         best
     }
 
+    /// Returns what is known of a child's value without searching it: exact for a finished game
+    /// or a database position, else the proof table's bounds, if any.
+    fn known(&self, child: &Child) -> Option<(i32, i32)> {
+        let p = &child.position;
+        if p.is_over(self.rules) {
+            let settled = (p.final_difference(self.rules) - p.store_difference()) * p.mover().sign();
+            return Some((settled, settled));
+        }
+        if let Some(value) = self.oracle.and_then(|o| o.probe(p)) {
+            return Some((value, value));
+        }
+        self.proofs.probe(child.key).map(|e| (i32::from(e.lower), i32::from(e.upper)))
+    }
+
     fn store(&mut self, key: u64, lower: i32, upper: i32, best: Option<Move>, started: u64) {
         let spent = (self.local + self.nodes.load(Ordering::Relaxed)).saturating_sub(started).max(1);
         let work = (64 - spent.leading_zeros()) as u8;
@@ -496,7 +521,15 @@ impl Prover<'_> {
     fn children(&self, position: &Position, first: Option<Move>) -> ([Child; 12], usize) {
         let me = position.mover();
         let here = position.store_difference() * me.sign();
-        let blank = Child { mv: Move::from_index(0), position: *position, key: 0, gain: 0, again: false, order: 0 };
+        let blank = Child {
+            mv: Move::from_index(0),
+            position: *position,
+            key: 0,
+            gain: 0,
+            again: false,
+            order: 0,
+            known: None,
+        };
         let mut list = [blank; 12];
         let mut n = 0;
         let by_eval = i32::from(position.seeds_in_houses()) >= self.eval_seeds;
@@ -517,7 +550,7 @@ impl Prover<'_> {
                 self.history[me.index()][mv.index()].min((1 << 27) - 1)
             };
             let gain = child.store_difference() * me.sign() - here;
-            list[n] = Child { mv, position: child, key, gain, again: child.mover() == me, order };
+            list[n] = Child { mv, position: child, key, gain, again: child.mover() == me, order, known: None };
             n += 1;
         }
         // Insertion sort: at most 12 moves, higher first.
@@ -575,9 +608,7 @@ mod tests {
 
     /// A solver whose estimate is a single ply, so that even small games are solved by the proofs.
     fn solver() -> Solver {
-        let mut solver = Solver::new(Options { table_bytes: 4 << 20, ..Options::default() });
-        solver.estimate_depth = 1;
-        solver
+        Solver::new(Options { table_bytes: 4 << 20, ..Options::default() }).with_estimate_depth(1)
     }
 
     #[test]
@@ -639,8 +670,8 @@ mod tests {
     #[test]
     fn two_threads_prove_the_same_values() {
         let rules = Rules::standard(4, 4).unwrap();
-        let mut solver = Solver::new(Options { table_bytes: 4 << 20, threads: 2, ..Options::default() });
-        solver.estimate_depth = 1;
+        let solver =
+            Solver::new(Options { table_bytes: 4 << 20, threads: 2, ..Options::default() }).with_estimate_depth(1);
         for position in sample_positions(&rules, 6, 9) {
             let exact = solver.solve(&position, &rules, None, None, |_, _, _| {}).unwrap().score;
             let single = super::tests::solver().solve(&position, &rules, None, None, |_, _, _| {}).unwrap().score;

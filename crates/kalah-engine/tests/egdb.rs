@@ -296,3 +296,25 @@ fn no_database_and_unsupported_rules_are_errors() {
         Err(EgdbError::TooLarge { .. })
     ));
 }
+
+#[test]
+fn the_solver_with_a_database_finds_the_values_it_finds_without() {
+    use kalah_engine::search::{Options, Oracle};
+    use kalah_engine::solver::Solver;
+    use std::sync::Arc;
+    let dir = TempDir::new("solver");
+    for preset in ["standard", "empty-capture"] {
+        let rules = Rules::preset(preset, 4, 4).unwrap();
+        let (db, _) = build(&dir.0, &rules, 10);
+        let db: Arc<dyn Oracle> = Arc::new(db);
+        for position in kalah_engine::compare::sample_positions(&rules, 8, 3) {
+            // A one-ply estimate, so that the proofs (and their database probes) do the work.
+            let plain = Solver::new(Options { table_bytes: 1 << 20, ..Options::default() }).with_estimate_depth(1);
+            let oracle = Some(Arc::clone(&db));
+            let with_db =
+                Solver::new(Options { table_bytes: 1 << 20, oracle, ..Options::default() }).with_estimate_depth(1);
+            let solve = |s: &Solver| s.solve(&position, &rules, None, None, |_, _, _| {}).unwrap().score;
+            assert_eq!(solve(&with_db), solve(&plain), "{rules} {position}");
+        }
+    }
+}
