@@ -9,6 +9,7 @@ mod egdb;
 mod engine;
 mod error;
 mod files;
+mod kgp;
 mod matches;
 mod perft;
 mod play;
@@ -46,6 +47,8 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Build and inspect endgame databases
     Egdb(egdb::EgdbArgs),
+    /// Play on a Kalah Game Protocol (KGP) server: freeplay, verify or eval mode
+    Kgp(kgp::KgpArgs),
 }
 
 fn main() {
@@ -67,6 +70,7 @@ fn main() {
         Command::Solve(a) => solve::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Egdb(a) => egdb::run(a),
+        Command::Kgp(a) => kgp::run(a),
     };
     if let Err(e) = result {
         let status = error::exit_status(&e);
