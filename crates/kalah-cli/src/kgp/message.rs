@@ -326,7 +326,7 @@ mod tests {
 
     #[test]
     fn every_argument_type() {
-        let m = parse(r#"set info:comment "say \"hi\"\n\\ \x" 32 +0 -100 0.0 +3.141 -.123 <1,2> word-w:x"#);
+        let m = parse(r#"set info:comment "say \"hi\"\n\\ \x" 32 +0 -100 0.0 +2.5 -.123 <1,2> word-w:x"#);
         assert_eq!(
             m.args,
             vec![
@@ -336,7 +336,7 @@ mod tests {
                 Arg::Int(0),
                 Arg::Int(-100),
                 Arg::Real(0.0),
-                Arg::Real(3.141),
+                Arg::Real(2.5),
                 Arg::Real(-0.123),
                 Arg::Board(vec![1, 2]),
                 Arg::Word("word-w:x".into()),

@@ -6,7 +6,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::{Shutdown, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
@@ -179,7 +179,10 @@ impl<'a> Session<'a> {
                 Ok(())
             }
             "error" => self.server_error(message)?,
-            "set" => Ok(self.set(message)),
+            "set" => {
+                self.set(message);
+                Ok(())
+            }
             "state" => self.state(message)?,
             "stop" => {
                 if let Some(running) = &self.running {
@@ -207,12 +210,12 @@ impl<'a> Session<'a> {
         }
         if version[0] != 1 {
             let why = format!(
-                "protocol version {}.{}.{} is not supported: this client speaks KGP 1.x",
+                "the server speaks KGP {}.{}.{}; this client speaks KGP 1.x",
                 version[0], version[1], version[2]
             );
             self.out.send(Message::new("error", vec![Arg::Str(why.clone())]))?;
             self.out.send(Message::new("goodbye", vec![]))?;
-            return Err(anyhow!("the server speaks {why}"));
+            return Err(anyhow!(why));
         }
         if self.greeted {
             notice("the server sent kgp twice; the second is ignored");
@@ -346,7 +349,7 @@ impl<'a> Session<'a> {
 
     fn stop_search(&mut self) {
         if let Some(running) = self.running.take() {
-            running.stop.store(true, Ordering::Relaxed);
+            self.out.stop(&running.stop);
         }
     }
 }

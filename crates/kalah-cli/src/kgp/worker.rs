@@ -31,14 +31,35 @@ impl Outbox {
     }
 
     /// Sends one command with a new id and returns the id.
-    pub fn send(&self, mut message: Message) -> std::io::Result<u64> {
+    pub fn send(&self, message: Message) -> std::io::Result<u64> {
+        let mut stream = self.stream.lock().unwrap_or_else(|e| e.into_inner());
+        self.write(&mut stream, message)
+    }
+
+    /// Sends one command unless `stop` is set, checking the flag under the same lock as
+    /// [`Outbox::stop`] sets it: once the session has handled a `stop`, no answer to that
+    /// `state` can follow on the wire.
+    pub fn send_unless(&self, stop: &AtomicBool, message: Message) -> std::io::Result<Option<u64>> {
+        let mut stream = self.stream.lock().unwrap_or_else(|e| e.into_inner());
+        if stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        self.write(&mut stream, message).map(Some)
+    }
+
+    /// Sets a search's stop flag, ordered with every line sent (see [`Outbox::send_unless`]).
+    pub fn stop(&self, flag: &AtomicBool) {
+        let _stream = self.stream.lock().unwrap_or_else(|e| e.into_inner());
+        flag.store(true, Ordering::Relaxed);
+    }
+
+    fn write(&self, stream: &mut TcpStream, mut message: Message) -> std::io::Result<u64> {
         let id = self.next_id.fetch_add(2, Ordering::Relaxed);
         message.id = Some(id);
         let line = message.to_string();
         if self.verbose {
             super::notice(&format!("> {line}"));
         }
-        let mut stream = self.stream.lock().unwrap_or_else(|e| e.into_inner());
         stream.write_all(format!("{line}\r\n").as_bytes())?;
         stream.flush()?;
         Ok(id)
@@ -109,18 +130,13 @@ impl Drop for Worker {
 }
 
 fn run(engine: &Engine, job: &Job) {
-    let stopped = || job.stop.load(Ordering::Relaxed);
     // A write error means the connection is gone: the session notices it on its side and the
     // session's end stops this search, so errors are not reported twice.
     let send = |message: Message| {
-        let _ = job.out.send(message);
+        let _ = job.out.send_unless(&job.stop, message);
     };
     let answer = |command: &str, args: Vec<Arg>| Message::new(command, args).answering(job.state);
     engine.search(&job.position, &job.rules, job.limits, Some(&job.stop), |info: &Info| {
-        // After `stop` the server ignores answers; sending none keeps the log clean.
-        if stopped() {
-            return;
-        }
         let value = f64::from(info.score) / f64::from(SEED);
         match job.answer {
             Answer::Moves => {
@@ -139,7 +155,7 @@ fn run(engine: &Engine, job: &Job) {
             Answer::Evals => send(answer("eval", vec![Arg::Real(value)])),
         }
     });
-    if job.answer == Answer::Moves && !stopped() {
+    if job.answer == Answer::Moves {
         send(answer("yield", vec![]));
     }
 }
