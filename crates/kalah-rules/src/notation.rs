@@ -239,6 +239,16 @@ mod tests {
     }
 
     #[test]
+    fn kgp_boards_of_any_total_up_to_the_sowable_limit() {
+        let big = Position::parse_kgp_any_total("<3,40,50,100,100,0,100,100,100>").unwrap();
+        assert_eq!((big.total_seeds(), big.store(Side::North), big.house(Side::South, 1)), (590, 50, 100));
+        assert_eq!(big.to_kgp(), "<3,40,50,100,100,0,100,100,100>");
+        let err = Position::parse_kgp_any_total("<1,4000,4000,1,1>").unwrap_err().to_string();
+        assert!(err.contains("8002 seeds; at most 4096"), "{err}");
+        assert!(Position::parse_kgp_any_total("4,4:0/4,4:0/S").is_err());
+    }
+
+    #[test]
     fn malformed_positions_say_what_is_wrong() {
         for bad in [
             "",
