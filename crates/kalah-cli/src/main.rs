@@ -10,6 +10,7 @@ mod egdb;
 mod engine;
 mod error;
 mod files;
+mod kgp;
 mod matches;
 mod mkagent;
 mod perft;
@@ -52,6 +53,8 @@ enum Command {
     Chain(chain::ChainArgs),
     /// Play for the Manchester MKAgent referee over standard input and output (Kalah(7,7), pie rule)
     Mkagent(mkagent::MkagentArgs),
+    /// Play on a Kalah Game Protocol (KGP) server: freeplay, verify or eval mode
+    Kgp(kgp::KgpArgs),
 }
 
 fn main() {
@@ -75,6 +78,7 @@ fn main() {
         Command::Egdb(a) => egdb::run(a),
         Command::Chain(a) => chain::run(a),
         Command::Mkagent(a) => mkagent::run(a),
+        Command::Kgp(a) => kgp::run(a),
     };
     if let Err(e) = result {
         let status = error::exit_status(&e);

@@ -46,7 +46,7 @@ impl FromStr for Position {
         let trimmed = text.trim();
         let syntax = |why: &str| PositionError::Syntax { text: text.to_string(), why: why.to_string() };
         if trimmed.starts_with('<') {
-            return parse_kgp(trimmed).map_err(|why| syntax(&why));
+            return parse_kgp(trimmed, MAX_TOTAL_SEEDS).map_err(|why| syntax(&why));
         }
         // Accept a space before the side as well as a slash, as people type it both ways.
         let normal = trimmed.replace(' ', "/");
@@ -86,14 +86,23 @@ fn parse_side(field: &str, name: &str) -> Result<SideParts, String> {
 }
 
 fn parse_count(text: &str, what: &str) -> Result<u16, String> {
+    parse_count_up_to(text, what, MAX_TOTAL_SEEDS)
+}
+
+fn parse_count_up_to(text: &str, what: &str, limit: u16) -> Result<u16, String> {
     text.trim()
         .parse::<u16>()
         .ok()
-        .filter(|&n| n <= MAX_TOTAL_SEEDS)
-        .ok_or_else(|| format!("{what} is {text:?}, not a number of seeds from 0 to {MAX_TOTAL_SEEDS}"))
+        .filter(|&n| n <= limit)
+        .ok_or_else(|| format!("{what} is {text:?}, not a number of seeds from 0 to {limit}"))
 }
 
-fn parse_kgp(text: &str) -> Result<Position, String> {
+/// The most seeds a board read by [`Position::parse_kgp_any_total`] may hold: far more than any
+/// verification problem of the KGP reference server (at most 548), and small enough that no cell
+/// or sum of a position can overflow.
+pub const MAX_SOWABLE_SEEDS: u16 = 4096;
+
+fn parse_kgp(text: &str, limit: u16) -> Result<Position, String> {
     let inner = text
         .strip_prefix('<')
         .and_then(|t| t.strip_suffix('>'))
@@ -101,7 +110,7 @@ fn parse_kgp(text: &str) -> Result<Position, String> {
     let numbers = inner
         .split(',')
         .enumerate()
-        .map(|(i, n)| parse_count(n, &format!("KGP field {}", i + 1)))
+        .map(|(i, n)| parse_count_up_to(n, &format!("KGP field {}", i + 1), limit))
         .collect::<Result<Vec<_>, _>>()?;
     let m = *numbers.first().ok_or("a KGP board is empty")? as usize;
     if !(1..=MAX_HOUSES as usize).contains(&m) {
@@ -110,12 +119,26 @@ fn parse_kgp(text: &str) -> Result<Position, String> {
     if numbers.len() != 3 + 2 * m {
         return Err(format!("a KGP board of {m} houses has {} numbers, not {}", 3 + 2 * m, numbers.len()));
     }
+    let total: u32 = numbers[1..].iter().map(|&n| u32::from(n)).sum();
+    if total > u32::from(limit) {
+        return Err(format!("the board holds {total} seeds; at most {limit} are allowed"));
+    }
     let south = (numbers[3..3 + m].to_vec(), numbers[1]);
     let north = (numbers[3 + m..].to_vec(), numbers[2]);
-    build(south, north, Side::South, 0).map_err(|e| e.to_string())
+    build_up_to(south, north, Side::South, 0, limit).map_err(|e| e.to_string())
 }
 
 fn build(south: SideParts, north: SideParts, mover: Side, quiet: u8) -> Result<Position, PositionError> {
+    build_up_to(south, north, mover, quiet, MAX_TOTAL_SEEDS)
+}
+
+fn build_up_to(
+    south: SideParts,
+    north: SideParts,
+    mover: Side,
+    quiet: u8,
+    limit: u16,
+) -> Result<Position, PositionError> {
     if south.0.len() != north.0.len() {
         return Err(PositionError::Uneven { south: south.0.len(), north: north.0.len() });
     }
@@ -125,7 +148,7 @@ fn build(south: SideParts, north: SideParts, mover: Side, quiet: u8) -> Result<P
     }
     let total: u32 =
         south.0.iter().chain(&north.0).map(|&n| u32::from(n)).sum::<u32>() + u32::from(south.1) + u32::from(north.1);
-    if total > u32::from(MAX_TOTAL_SEEDS) {
+    if total > u32::from(limit) {
         return Err(PositionError::TooManySeeds(total));
     }
     Ok(Position::from_parts(
@@ -166,6 +189,25 @@ impl Position {
         Ok(position)
     }
 
+    /// Reads a KGP board literal (South to move) whose seed total may exceed [`MAX_TOTAL_SEEDS`], up
+    /// to [`MAX_SOWABLE_SEEDS`].
+    ///
+    /// The KGP reference server's verification problems are random boards of up to 548 seeds. Such a
+    /// position can be sown ([`Position::sow`]) and written, but the searches, evaluation and
+    /// databases assume at most [`MAX_TOTAL_SEEDS`]: use [`Position::parse`] for positions to search.
+    ///
+    /// ```
+    /// use kalah_rules::Position;
+    /// let big = Position::parse_kgp_any_total("<2,100,100,50,50,50,50>").unwrap();
+    /// assert_eq!(big.total_seeds(), 400);
+    /// assert!("<2,100,100,50,50,50,50>".parse::<Position>().is_err());
+    /// ```
+    pub fn parse_kgp_any_total(text: &str) -> Result<Position, PositionError> {
+        let trimmed = text.trim();
+        parse_kgp(trimmed, MAX_SOWABLE_SEEDS)
+            .map_err(|why| PositionError::Syntax { text: text.to_string(), why: why.to_string() })
+    }
+
     /// Writes the position as a KGP board literal, seen from the player to move (who becomes South).
     pub fn to_kgp(&self) -> String {
         let me = self.mover();
@@ -194,6 +236,16 @@ mod tests {
         assert_eq!(p.to_kgp().parse::<Position>().unwrap(), p);
         let north = p.with_mover(Side::North);
         assert_eq!(north.to_kgp(), "<3,8,4,5,6,7,1,2,3>");
+    }
+
+    #[test]
+    fn kgp_boards_of_any_total_up_to_the_sowable_limit() {
+        let big = Position::parse_kgp_any_total("<3,40,50,100,100,0,100,100,100>").unwrap();
+        assert_eq!((big.total_seeds(), big.store(Side::North), big.house(Side::South, 1)), (590, 50, 100));
+        assert_eq!(big.to_kgp(), "<3,40,50,100,100,0,100,100,100>");
+        let err = Position::parse_kgp_any_total("<1,4000,4000,1,1>").unwrap_err().to_string();
+        assert!(err.contains("8002 seeds; at most 4096"), "{err}");
+        assert!(Position::parse_kgp_any_total("4,4:0/4,4:0/S").is_err());
     }
 
     #[test]
