@@ -64,9 +64,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let mut resumed_nodes = 0;
     let mut known = None;
     if let Some(path) = checkpoint.as_ref().filter(|p| p.exists()) {
-        match Checkpoint::load(path) {
-            Ok(saved) if saved.rules == rules && saved.position == position => {
-                solver.proofs().import(&saved.slots);
+        match Checkpoint::load(path, |saved| saved.rules == rules && saved.position == position, solver.proofs()) {
+            Ok(Some(saved)) => {
                 resumed_nodes = saved.nodes;
                 known = Some(saved.bounds);
                 eprintln!(
@@ -77,7 +76,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
                     saved.nodes
                 );
             }
-            Ok(_) => eprintln!("kalah: {} is for another solve; starting afresh", path.display()),
+            Ok(None) => eprintln!("kalah: {} is for another solve; starting afresh", path.display()),
             Err(e) => eprintln!("kalah: {e}; starting afresh"),
         }
     }
@@ -114,11 +113,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let info = match solved {
         Ok(info) => info,
         Err(stopped) => {
-            let slots = solver.proofs().export();
             let (bounds, nodes) = (stopped.bounds, resumed_nodes + stopped.nodes);
             let saved = checkpoint
                 .as_ref()
-                .map(|path| Checkpoint { rules, position, bounds, nodes, slots }.save(path).map(|()| path.clone()));
+                .map(|path| Checkpoint { rules, position, bounds, nodes }.save(path, solver.proofs()).map(|()| path.clone()));
             let range = format!("the value is between {:+} and {:+}", bounds.0 / SEED, bounds.1 / SEED);
             match saved {
                 Some(Ok(path)) => {

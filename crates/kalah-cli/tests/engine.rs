@@ -52,3 +52,46 @@ fn bad_input_exits_2_with_one_line() {
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn an_interrupted_solve_resumes_from_its_checkpoint() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("kalah-cli-resume-{}", std::process::id()));
+    let checkpoint = dir.join("solve.ckpt");
+    let checkpoint_arg = checkpoint.to_str().unwrap();
+    let args = ["solve", "--size", "5,4", "--no-egdb", "--hash", "256", "--verbose", "--checkpoint", checkpoint_arg];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(args)
+        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Interrupt as the first bound is proven (the solve goes on well after it), as Ctrl-C would.
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert!(line.contains("value between"), "{line}");
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let mut rest = String::new();
+    for l in stderr.lines() {
+        rest.push_str(&l.unwrap());
+        rest.push('\n');
+    }
+    let code = child.wait().unwrap().code();
+    if code == Some(0) {
+        // The solve finished before the signal arrived (a very fast machine): nothing to resume.
+        assert!(!checkpoint.exists());
+    } else {
+        assert_eq!(code, Some(130), "{rest}");
+        assert!(rest.contains("stopped: the value is between"), "{rest}");
+        assert!(checkpoint.exists(), "{rest}");
+        let (code, out, err) = kalah(&args);
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("resuming from"), "{err}");
+        assert!(out.contains("value: +10 for South"), "{out}");
+        assert!(!checkpoint.exists(), "a finished solve removes its checkpoint");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

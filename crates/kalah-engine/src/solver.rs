@@ -17,9 +17,10 @@
 //!   node searches its children it looks them all up (enhanced transposition cut-off), which also
 //!   fails the node low at once when every child is already known to fall short.
 //!
-//! Two threads prove together by sharing the proof table: the helper searches the same proof with
-//! the moves of its nodes taken in a rotated order at the top of the tree, so the threads spread
-//! over different subtrees and each finds the other's results in the table (Lazy SMP).
+//! Several threads prove together by sharing the proof table. Each searches the same proof, but
+//! a node whose child another thread is searching right now puts that child off to the end
+//! (the idea of ABDADA), so the threads spread over different subtrees and each finds the
+//! others' results in the table when it gets there.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -36,8 +37,11 @@ const ESTIMATE_DEPTH: u32 = 14;
 const CHECK_EVERY: u64 = 4096;
 /// The share of the memory budget for the heuristic engine's table (the rest holds proofs).
 const HINT_SHARE: usize = 8;
-/// How many plies from the root the helper thread takes its moves in another order.
-const SPREAD_PLIES: u32 = 6;
+/// Nodes with at least this many seeds in the houses tell the other threads they are being
+/// searched (ABDADA); smaller subtrees are not worth the bookkeeping.
+const SHARE_SEEDS: i32 = 12;
+/// Slots of the table of nodes being searched (a power of two).
+const BUSY_SLOTS: usize = 1 << 16;
 
 /// Bytes one proof-table entry takes.
 pub const PROOF_BYTES: usize = 16;
@@ -72,8 +76,7 @@ impl ProofTable {
     pub fn with_bytes(bytes: usize) -> ProofTable {
         let wanted = (bytes / PROOF_BYTES).max(1024);
         let entries = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        let slots = (0..entries).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
-        ProofTable { slots, mask: (entries - 1) as u64 & !(WAYS as u64 - 1) }
+        ProofTable { slots: crate::tt::zeroed_slots(entries), mask: (entries - 1) as u64 & !(WAYS as u64 - 1) }
     }
 
     /// Returns the table's size in bytes.
@@ -135,16 +138,24 @@ impl ProofTable {
         self.slots[victim][1].store(data, Ordering::Relaxed);
     }
 
-    /// Returns every filled slot as (key word, data word), to save the table in a checkpoint.
-    pub fn export(&self) -> Vec<(u64, u64)> {
-        self.slots
-            .iter()
-            .map(|s| (s[0].load(Ordering::Relaxed), s[1].load(Ordering::Relaxed)))
-            .filter(|&(_, data)| ProofTable::unpack(data).is_some())
-            .collect()
+    /// Calls `f` with every filled slot as (key word, data word), to save the table.
+    pub fn for_each(&self, mut f: impl FnMut(u64, u64)) {
+        for slot in &self.slots {
+            let data = slot[1].load(Ordering::Relaxed);
+            if ProofTable::unpack(data).is_some() {
+                f(slot[0].load(Ordering::Relaxed), data);
+            }
+        }
     }
 
-    /// Stores slots saved by [`ProofTable::export`] (from a table of any size); malformed ones are skipped.
+    /// Returns the number of filled slots.
+    pub fn filled(&self) -> u64 {
+        let mut count = 0;
+        self.for_each(|_, _| count += 1);
+        count
+    }
+
+    /// Stores slots saved by [`ProofTable::for_each`] (from a table of any size); malformed ones are skipped.
     pub fn import(&self, slots: &[(u64, u64)]) {
         for &(key_word, data) in slots {
             if let Some(proof) = ProofTable::unpack(data) {
@@ -184,6 +195,8 @@ pub struct Solver {
     engine: Engine,
     proofs: ProofTable,
     threads: usize,
+    /// Keys of nodes being searched now, for the threads to keep out of each other's way.
+    busy: Vec<AtomicU64>,
     /// The estimate's depth (tests lower it, so that small games reach the proofs).
     estimate_depth: u32,
 }
@@ -195,10 +208,12 @@ impl Solver {
         let total = options.table_bytes.max(64 * PROOF_BYTES * 1024);
         let threads = options.threads.max(1);
         let engine = Engine::new(Options { table_bytes: total / HINT_SHARE, threads: 1, ..options });
+        let busy = (0..if threads > 1 { BUSY_SLOTS } else { 0 }).map(|_| AtomicU64::new(0)).collect();
         Solver {
             engine,
             proofs: ProofTable::with_bytes(total - total / HINT_SHARE),
             threads,
+            busy,
             estimate_depth: ESTIMATE_DEPTH,
         }
     }
@@ -251,7 +266,7 @@ impl Solver {
         }
         let never = AtomicBool::new(false);
         let stop = stop.unwrap_or(&never);
-        let mut prover = self.prover(rules, stop, &nodes, 0);
+        let mut prover = self.prover(rules, stop, &nodes);
         let key = prover.key(position);
         // Exact values are whole seeds: round the estimate to one.
         let mut guess = ((estimate.score / SEED) as f64 - f64::from(base)).round() as i32;
@@ -287,7 +302,7 @@ impl Solver {
         })
     }
 
-    fn prover<'a>(&'a self, rules: &'a Rules, stop: &'a AtomicBool, nodes: &'a AtomicU64, id: usize) -> Prover<'a> {
+    fn prover<'a>(&'a self, rules: &'a Rules, stop: &'a AtomicBool, nodes: &'a AtomicU64) -> Prover<'a> {
         Prover {
             rules,
             proofs: &self.proofs,
@@ -298,7 +313,7 @@ impl Solver {
             nodes,
             local: 0,
             history: [[0; 12]; 2],
-            id,
+            busy: &self.busy,
             root_best: None,
             eval_seeds: std::env::var("KALAH_EVAL_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
         }
@@ -315,12 +330,12 @@ impl Solver {
         // The helpers quit once the main thread has its answer; their results are in the table.
         let quit = AtomicBool::new(false);
         std::thread::scope(|scope| {
-            for id in 1..self.threads {
+            for _ in 1..self.threads {
                 let quit = &quit;
                 let (rules, stop, nodes) = (main.rules, main.stop, main.nodes);
                 let history = main.history;
                 scope.spawn(move || {
-                    let mut helper = self.prover(rules, stop, nodes, id);
+                    let mut helper = self.prover(rules, stop, nodes);
                     helper.history = history;
                     helper.quit = Some(quit);
                     helper.test(position, key, beta, 0);
@@ -348,8 +363,8 @@ struct Prover<'a> {
     nodes: &'a AtomicU64,
     local: u64,
     history: [[i32; 12]; 2],
-    /// 0 for the main thread; helpers take moves in other orders near the root.
-    id: usize,
+    /// The solver's table of nodes being searched (empty with one thread).
+    busy: &'a [AtomicU64],
     root_best: Option<Move>,
     /// Nodes with at least this many seeds in the houses order their moves by the evaluation.
     eval_seeds: i32,
@@ -454,10 +469,29 @@ impl Prover<'_> {
         if bound_from_children < beta && ply > 0 {
             return bound_from_children;
         }
-        if self.id > 0 && ply < SPREAD_PLIES && n > 1 {
-            // A helper starts each node near the root at another move, so the threads part ways.
-            let shift = (self.id + ply as usize) % n;
-            children[..n].rotate_left(shift);
+        let share = !self.busy.is_empty() && left >= SHARE_SEEDS;
+        if share && n > 2 {
+            // Children other threads are searching go last (stable, so the order stays otherwise).
+            let is_busy = |c: &Child| self.busy[c.key as usize & (BUSY_SLOTS - 1)].load(Ordering::Relaxed) == c.key;
+            let mut flags = [false; 12];
+            for (flag, child) in flags.iter_mut().zip(&children[1..n]) {
+                *flag = is_busy(child);
+            }
+            let mut reordered = children;
+            let mut m = 1;
+            for pass in [false, true] {
+                for (i, child) in children[1..n].iter().enumerate() {
+                    if flags[i] == pass {
+                        reordered[m] = *child;
+                        m += 1;
+                    }
+                }
+            }
+            children = reordered;
+        }
+        let slot = key as usize & (BUSY_SLOTS - 1);
+        if share {
+            self.busy[slot].store(key, Ordering::Relaxed);
         }
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
@@ -475,6 +509,9 @@ impl Prover<'_> {
                 _ => child.gain - self.test(&child.position, child.key, child.gain - beta + 1, ply + 1),
             };
             if self.halted() {
+                if share {
+                    self.busy[slot].store(0, Ordering::Relaxed);
+                }
                 return 0;
             }
             if value > best {
@@ -488,11 +525,17 @@ impl Prover<'_> {
                 *cell = (*cell + left * left).min(1 << 26);
                 lower = lower.max(value);
                 self.store(key, lower, upper, Some(child.mv), started);
+                if share {
+                    self.busy[slot].store(0, Ordering::Relaxed);
+                }
                 return value;
             }
         }
         upper = upper.min(best);
         self.store(key, lower, upper, entry.and_then(|e| e.best), started);
+        if share {
+            self.busy[slot].store(0, Ordering::Relaxed);
+        }
         best
     }
 
@@ -619,7 +662,7 @@ mod tests {
         assert_eq!(table.probe(99), Some(proof));
         assert_eq!(table.probe(100), None);
         let copy = ProofTable::with_bytes(1 << 20);
-        copy.import(&table.export());
+        table.for_each(|key_word, data| copy.import(&[(key_word, data)]));
         assert_eq!(copy.probe(99), Some(proof));
         // A heuristic table's data word is not a proof.
         copy.import(&[(5 ^ 0x1234, 0x1234)]);

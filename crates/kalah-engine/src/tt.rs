@@ -70,12 +70,7 @@ impl Table {
         }
         let wanted = (bytes / ENTRY_BYTES).max(1024);
         let entries = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        let slots = (0..entries).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
-        let table = Table { slots, mask: (entries as u64 - 1) & !1 };
-        // Touch every page now: the allocator hands out untouched pages that fault on first use,
-        // and those faults slowed short searches several times over.
-        table.clear();
-        table
+        Table { slots: zeroed_slots(entries), mask: (entries as u64 - 1) & !1 }
     }
 
     /// Returns the table's size in bytes.
@@ -193,6 +188,40 @@ impl Table {
         slot[1].store(data, Ordering::Relaxed);
     }
 }
+
+/// Returns `entries` empty slots of two words, in memory the kernel is asked to back with huge
+/// pages, every page touched now.
+///
+/// A probe of a large table is a random access: with 4 KiB pages nearly every one misses the TLB
+/// and waits on a page walk, which cost the solver most of its time; 2 MiB pages make the
+/// walks rare. Touching the pages now, not on first use in a search, keeps the kernel's page
+/// faults out of short searches.
+pub(crate) fn zeroed_slots(entries: usize) -> Vec<[AtomicU64; 2]> {
+    let mut slots: Vec<[AtomicU64; 2]> = Vec::with_capacity(entries);
+    advise_huge_pages(slots.as_ptr() as usize, entries * std::mem::size_of::<[AtomicU64; 2]>());
+    slots.extend((0..entries).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
+    slots
+}
+
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn advise_huge_pages(start: usize, bytes: usize) {
+    const HUGE: usize = 2 << 20;
+    // Only whole 2 MiB pages inside the allocation can be huge.
+    let first = start.next_multiple_of(HUGE);
+    let end = (start + bytes) / HUGE * HUGE;
+    if end > first {
+        // SAFETY: the range lies inside an allocation this function's caller owns, and
+        // MADV_HUGEPAGE only changes how the kernel backs it, never its contents; a kernel that
+        // refuses simply returns an error, which changes nothing.
+        unsafe {
+            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_start: usize, _bytes: usize) {}
 
 /// Asks the processor to bring the cache line of `item` closer (a hint only).
 #[inline]
