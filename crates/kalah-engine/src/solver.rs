@@ -66,6 +66,9 @@ pub struct Proof {
 pub struct ProofTable {
     slots: Vec<[AtomicU64; 2]>,
     mask: u64,
+    /// Slots before the first bucket, so that every bucket starts a cache line (the allocator
+    /// only aligns the slots to 8 bytes, and a bucket across two lines costs two misses).
+    base: usize,
 }
 
 /// Entries a bucket holds: four entries of 16 bytes fill a 64-byte cache line.
@@ -76,12 +79,14 @@ impl ProofTable {
     pub fn with_bytes(bytes: usize) -> ProofTable {
         let wanted = (bytes / PROOF_BYTES).max(1024);
         let entries = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        ProofTable { slots: crate::tt::zeroed_slots(entries), mask: (entries - 1) as u64 & !(WAYS as u64 - 1) }
+        let slots = crate::tt::zeroed_slots(entries + WAYS);
+        let base = (64 - slots.as_ptr() as usize % 64) % 64 / PROOF_BYTES;
+        ProofTable { slots, mask: (entries - 1) as u64 & !(WAYS as u64 - 1), base }
     }
 
     /// Returns the table's size in bytes.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * PROOF_BYTES
+        (self.slots.len() - WAYS) * PROOF_BYTES
     }
 
     fn pack(proof: &Proof) -> u64 {
@@ -108,7 +113,7 @@ impl ProofTable {
     /// Looks `key` up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Proof> {
-        let bucket = (key & self.mask) as usize;
+        let bucket = self.base + (key & self.mask) as usize;
         self.slots[bucket..bucket + WAYS].iter().find_map(|slot| {
             let data = slot[1].load(Ordering::Relaxed);
             (slot[0].load(Ordering::Relaxed) ^ data == key).then(|| ProofTable::unpack(data)).flatten()
@@ -118,7 +123,7 @@ impl ProofTable {
     /// Stores `proof` for `key`, in its own slot if it has one, else in place of the cheapest.
     #[inline]
     pub fn store(&self, key: u64, proof: Proof) {
-        let bucket = (key & self.mask) as usize;
+        let bucket = self.base + (key & self.mask) as usize;
         let mut victim = bucket;
         let mut cheapest = u16::MAX;
         for i in bucket..bucket + WAYS {
@@ -166,7 +171,7 @@ impl ProofTable {
 
     #[inline]
     fn prefetch(&self, key: u64) {
-        crate::tt::prefetch(&self.slots[(key & self.mask) as usize]);
+        crate::tt::prefetch(&self.slots[self.base + (key & self.mask) as usize]);
     }
 }
 
@@ -316,6 +321,7 @@ impl Solver {
             busy: &self.busy,
             root_best: None,
             eval_seeds: std::env::var("KALAH_EVAL_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
+            etc_seeds: std::env::var("KALAH_ETC_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(0),
         }
     }
 
@@ -368,6 +374,8 @@ struct Prover<'a> {
     root_best: Option<Move>,
     /// Nodes with at least this many seeds in the houses order their moves by the evaluation.
     eval_seeds: i32,
+    /// Nodes with at least this many seeds in the houses look their children up first.
+    etc_seeds: i32,
 }
 
 /// A child in the move list.
@@ -453,8 +461,8 @@ impl Prover<'_> {
         let (mut children, n) = self.children(position, entry.and_then(|e| e.best).or(hint));
         // Look every child up before searching any: one may already prove the cut-off, or all
         // together may already show the node falls short.
-        let mut bound_from_children = i32::MIN;
-        for child in children[..n].iter_mut() {
+        let mut bound_from_children = if left >= self.etc_seeds { i32::MIN } else { left };
+        for child in children[..n].iter_mut().filter(|_| left >= self.etc_seeds) {
             child.known = self.known(child);
             let (floor, reach) = match child.known {
                 Some((lo, hi)) if child.again => (child.gain + lo, child.gain + hi),

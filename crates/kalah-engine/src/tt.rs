@@ -203,9 +203,11 @@ pub(crate) fn zeroed_slots(entries: usize) -> Vec<[AtomicU64; 2]> {
     slots
 }
 
+/// Asks the kernel to back the whole 2 MiB pages of an allocation at `start` of `bytes` bytes with
+/// huge pages; call it before the memory is first touched.
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
-fn advise_huge_pages(start: usize, bytes: usize) {
+pub(crate) fn advise_huge_pages(start: usize, bytes: usize) {
     const HUGE: usize = 2 << 20;
     // Only whole 2 MiB pages inside the allocation can be huge.
     let first = start.next_multiple_of(HUGE);
@@ -220,8 +222,9 @@ fn advise_huge_pages(start: usize, bytes: usize) {
     }
 }
 
+/// Huge pages are asked for on Linux only.
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_start: usize, _bytes: usize) {}
+pub(crate) fn advise_huge_pages(_start: usize, _bytes: usize) {}
 
 /// Asks the processor to bring the cache line of `item` closer (a hint only).
 #[inline]

@@ -154,6 +154,8 @@ pub(crate) fn read_layer(path: &Path, expected: &Header) -> Result<Vec<u8>, Egdb
     values
         .try_reserve_exact(entries)
         .map_err(|_| EgdbError::OutOfMemory { seeds: expected.seeds, bytes: expected.entries })?;
+    // Probes are random accesses into large layers: huge pages spare them most TLB misses.
+    crate::tt::advise_huge_pages(values.as_ptr() as usize, entries);
     values.resize(entries, 0);
     let mut stored = [0u8; CHECKSUM_LEN];
     let read = file.read_exact(&mut values).and_then(|()| file.read_exact(&mut stored));
