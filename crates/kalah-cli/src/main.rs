@@ -13,6 +13,7 @@ mod matches;
 mod perft;
 mod play;
 mod players;
+mod serve;
 mod solve;
 mod tune;
 
@@ -46,6 +47,8 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Build and inspect endgame databases
     Egdb(egdb::EgdbArgs),
+    /// Serve a page where people play in the browser, with a JSON API
+    Serve(serve::ServeArgs),
 }
 
 fn main() {
@@ -67,6 +70,7 @@ fn main() {
         Command::Solve(a) => solve::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Egdb(a) => egdb::run(a),
+        Command::Serve(a) => serve::run(a),
     };
     if let Err(e) = result {
         let status = error::exit_status(&e);
