@@ -135,11 +135,11 @@ function drawStones(container, count, isStore) {
   container.innerHTML = '';
   for (let i = 0; i < drawn; i++) {
     // A sunflower spiral spreads the stones evenly over the pit.
-    const r = 38 * Math.sqrt((i + 0.5) / Math.max(drawn, 6));
+    const r = 34 * Math.sqrt((i + 0.5) / Math.max(drawn, 8));
     const a = i * 2.39996;
     const stone = document.createElement('i');
     stone.style.left = `${50 + r * Math.cos(a)}%`;
-    stone.style.top = `${50 + r * Math.sin(a) * (isStore ? 1.6 : 1)}%`;
+    stone.style.top = `${(isStore ? 50 : 44) + r * Math.sin(a) * (isStore ? 1.4 : 1)}%`;
     stone.style.background = STONE_COLORS[i % STONE_COLORS.length];
     container.append(stone);
   }
@@ -427,7 +427,8 @@ async function analyse() {
       const outcome = lead === 0 ? 'a draw' : `${leader} wins by ${lead}`;
       text = a.depth === 0 ? `Final: ${outcome}` : `Solved ✓: ${outcome} with perfect play`;
     } else {
-      text = `${signed(a.value.toFixed(2))} for South (depth ${a.depth}, best ${a.best})`;
+      const who = a.value === 0 ? 'Even' : `${leader} +${lead.toFixed(2)}`;
+      text = `${who} (depth ${a.depth}; best for ${a.side}: house ${a.best})`;
     }
     $('eval-text').textContent = text;
     $('eval').classList.toggle('solved', a.exact);
