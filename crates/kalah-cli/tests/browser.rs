@@ -1,6 +1,7 @@
 //! End to end in a real browser: starts `kalah serve` from an empty folder and headless Chromium
 //! through chromedriver, starts a Kalah(3,2) game against the engine from the new-game form,
-//! plays it to the end by clicking houses, and checks the end screen and the board.
+//! plays it to the end by clicking houses, and checks the end screen and the board; then opens a
+//! link to a game between two people and plays it from the keyboard alone.
 //!
 //! Chromium and chromedriver must be installed (`.ci/run` installs them on Debian); without them
 //! the test fails and says how to install them. With `KALAH_SCREENSHOT=1` it also plays a few
@@ -148,8 +149,43 @@ async fn new_game(client: &Client, m: &str, n: &str, north: &str) {
     idle(client).await;
 }
 
+/// Types keys to the page, as a person with no mouse does.
+async fn press(client: &Client, keys: &str) {
+    let body = client.find(Locator::Css("body")).await.expect("the page");
+    body.send_keys(keys).await.expect("keys typed");
+    idle(client).await;
+}
+
+/// Opens a link to a Kalah(4,3) game with the pie rule between two people and plays it from the
+/// keyboard: sowings, the swap, undo, a hint and stepping back through the moves.
+async fn keys_alone(client: &Client, url: &str) {
+    client.goto(&format!("{url}?rules=kalah(4,3)%20standard%20pie&south=human&north=human")).await.expect("the link");
+    idle(client).await;
+    assert_eq!(text(client, "#rules-line").await, "kalah(4,3) standard pie · South: human · North: human");
+    // House 2 ends in South's store (an extra move), then house 1 ends South's first turn.
+    press(client, "2").await;
+    assert!(text(client, "#note").await.contains("extra move, South moves again"));
+    press(client, "1").await;
+    assert_eq!(text(client, "#status").await, "North (human) to move: sow a house, or swap sides");
+    assert!(client.find(Locator::Id("swap")).await.expect("the swap button").is_displayed().await.expect("shown"));
+    press(client, "w").await;
+    assert!(text(client, "#note").await.starts_with("North swapped sides"));
+    assert!(!client.find(Locator::Id("swap")).await.expect("the swap button").is_displayed().await.expect("hidden"));
+    press(client, "u").await;
+    assert_eq!(text(client, "#status").await, "North (human) to move: sow a house, or swap sides");
+    press(client, "h").await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !text(client, "#note").await.starts_with("Hint for North") {
+        assert!(Instant::now() < deadline, "no hint came: {}", text(client, "#note").await);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    press(client, "\u{E012}").await;
+    let current = text(client, "#moves [aria-current]").await;
+    assert_eq!(current, "1. South 2 +", "the left arrow steps back to the first move");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_person_plays_a_whole_game_against_the_engine_by_clicking() {
+async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_people_by_keys() {
     let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
     let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
         .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
@@ -195,6 +231,8 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking() {
     assert!(client.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty());
     let moves = client.find_all(Locator::Css("#moves button")).await.expect("the move list").len();
     assert!(moves > clicks, "the move list holds the start and every action ({moves} entries, {clicks} clicks)");
+
+    keys_alone(&client, &url).await;
 
     if std::env::var_os("KALAH_SCREENSHOT").is_some_and(|v| v == "1") {
         new_game(&client, "6", "4", "engine:3").await;
