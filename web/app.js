@@ -328,8 +328,14 @@ function renderMoves() {
     const marks = (s.captured ? ` ×${s.captured}` : '') + (s.extra_move && !s.ended ? ' +' : '');
     entry(mv.ply, `${mv.ply}. ${mv.side} ${mv.action}${marks}`, mv.played, mv.ply === game.ply);
   }
+  // Scroll the list, never the page (a phone would jump away from the board at every move).
   const current = list.querySelector('[aria-current]');
-  if (current && current.scrollIntoView) current.scrollIntoView({ block: 'nearest' });
+  if (current) {
+    const item = current.parentElement;
+    if (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = item.offsetTop - 4;
+    }
+  }
 }
 
 // ---- actions ----
