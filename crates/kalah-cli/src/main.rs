@@ -16,6 +16,7 @@ mod mkagent;
 mod perft;
 mod play;
 mod players;
+mod serve;
 mod solve;
 mod tune;
 
@@ -55,6 +56,8 @@ enum Command {
     Mkagent(mkagent::MkagentArgs),
     /// Play on a Kalah Game Protocol (KGP) server: freeplay, verify or eval mode
     Kgp(kgp::KgpArgs),
+    /// Serve a page where people play in the browser, with a JSON API
+    Serve(serve::ServeArgs),
 }
 
 fn main() {
@@ -79,6 +82,7 @@ fn main() {
         Command::Chain(a) => chain::run(a),
         Command::Mkagent(a) => mkagent::run(a),
         Command::Kgp(a) => kgp::run(a),
+        Command::Serve(a) => serve::run(a),
     };
     if let Err(e) = result {
         let status = error::exit_status(&e);

@@ -165,12 +165,12 @@ impl Seat {
 }
 
 /// Returns the seat (0: the first player, who started as South; 1: the second) that plays `side`.
-fn seat_index(side: Side, swapped: bool) -> usize {
+pub(crate) fn seat_index(side: Side, swapped: bool) -> usize {
     usize::from((side == Side::North) != swapped)
 }
 
 /// Returns the side whose player decides next; the handicap is the second player's decision.
-fn deciding_side(game: &Game) -> Side {
+pub(crate) fn deciding_side(game: &Game) -> Side {
     if game.phase() == Phase::Handicap {
         Side::North
     } else {
@@ -179,7 +179,7 @@ fn deciding_side(game: &Game) -> Side {
 }
 
 /// Returns the side that took the game's action number `i`, and that player's seat.
-fn actor_of(game: &Game, i: usize) -> (Side, usize) {
+pub(crate) fn actor_of(game: &Game, i: usize) -> (Side, usize) {
     let swapped_before = game.actions()[..i].contains(&Action::Swap);
     let side = match game.actions()[i] {
         Action::Sow(_) => game.positions()[i].mover(),
@@ -269,7 +269,7 @@ fn parse_action(line: &str, game: &Game) -> Result<Action, String> {
 }
 
 /// Returns today's date (UTC) as records write it: YYYY.MM.DD.
-fn today() -> String {
+pub(crate) fn today() -> String {
     let seconds = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let (year, month, day) = civil_date(seconds / 86_400);
     format!("{year:04}.{month:02}.{day:02}")

@@ -1,0 +1,347 @@
+//! The JSON of the API: what requests carry and what the server answers (documented in the README).
+
+use std::cmp::Ordering;
+
+use kalah_rules::{Action, Game, Outcome, Phase, Position, Side};
+use serde::{Deserialize, Serialize};
+
+use super::games::Session;
+use super::sowing::{self, Step};
+use crate::play::actor_of;
+
+/// `POST /api/games`: a new game from rules and a position, or from a record.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// The rules' text, e.g. `kalah(6,4) standard pie`.
+    pub rules: Option<String>,
+    /// A start position in the position notation.
+    pub position: Option<String>,
+    /// A game record to continue (its own rules and start apply).
+    pub record: Option<String>,
+    /// The first player: `human`, `engine` or `engine:LEVEL`.
+    pub south: Option<String>,
+    /// The second player.
+    pub north: Option<String>,
+}
+
+/// `POST /api/games/{id}/move`: an action as records write it, a house number or text.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// `3`, `"3"`, `"swap"`, `"keep"` or `"S3>N2"`.
+    pub action: ActionText,
+}
+
+/// An action written as a number or as text.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum ActionText {
+    /// A house number.
+    Number(u64),
+    /// Any action's text.
+    Text(String),
+}
+
+/// `POST /api/games/{id}/undo` and `/redo`: how many actions (optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Plies {
+    /// The number of actions; without it, back to (or on to) a person's decision.
+    pub plies: Option<usize>,
+}
+
+/// `POST /api/games/{id}/goto`: the ply to show.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Goto {
+    /// Actions of the whole line to have played, 0 for the start.
+    pub ply: usize,
+}
+
+/// The board: each side's houses from its own house 1, and the stores.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Board {
+    /// South's houses 1..m.
+    pub south: Vec<u16>,
+    /// North's houses 1..m.
+    pub north: Vec<u16>,
+    /// South's store.
+    pub south_store: u16,
+    /// North's store.
+    pub north_store: u16,
+}
+
+impl Board {
+    fn of(position: &Position) -> Board {
+        Board {
+            south: position.row(Side::South).to_vec(),
+            north: position.row(Side::North).to_vec(),
+            south_store: position.store(Side::South),
+            north_store: position.store(Side::North),
+        }
+    }
+}
+
+/// What a sowing did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Sowed {
+    /// The last seed fell in the mover's store: the mover moves again.
+    pub extra_move: bool,
+    /// Seeds captured into the mover's store (the last seed included), 0 if none.
+    pub captured: u16,
+    /// Houses lifted again by relay sowing.
+    pub relays: u16,
+    /// The sowing ended the game.
+    pub ended: bool,
+}
+
+impl From<Outcome> for Sowed {
+    fn from(o: Outcome) -> Sowed {
+        Sowed { extra_move: o.extra_move, captured: o.captured, relays: o.relays, ended: o.ended }
+    }
+}
+
+/// One action of the move list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveEntry {
+    /// The ply after this action, counted from 1.
+    pub ply: usize,
+    /// The side that took it.
+    pub side: &'static str,
+    /// The action as records write it.
+    pub action: String,
+    /// What the sowing did (`null` for swap and handicap decisions).
+    pub sowed: Option<Sowed>,
+    /// Played (up to the position shown), or taken back and ready to redo.
+    pub played: bool,
+}
+
+/// The last action played, for the page to animate and highlight.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Last {
+    /// The side that took it.
+    pub side: &'static str,
+    /// The action as records write it.
+    pub action: String,
+    /// The board before it.
+    pub before: Board,
+    /// What the sowing did (`null` for swap and handicap decisions).
+    pub sowed: Option<Sowed>,
+    /// The sowing seed by seed (see `sowing.rs` for the cell numbers); empty for other actions.
+    pub path: Vec<Step>,
+}
+
+/// The end of the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finish {
+    /// South's final store.
+    pub south: u16,
+    /// North's final store.
+    pub north: u16,
+    /// `South`, `North`, or `null` for a draw.
+    pub winner: Option<&'static str>,
+}
+
+/// A game as the page draws it: `GET /api/games/{id}` and the answer of every change.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameState {
+    /// The game's id.
+    pub id: String,
+    /// Counts the game's changes.
+    pub version: u64,
+    /// The rules' text.
+    pub rules: String,
+    /// Houses a side (m).
+    pub houses: u8,
+    /// Seeds a house at the start (n).
+    pub seeds: u8,
+    /// The position in the position notation.
+    pub position: String,
+    /// The start position in the position notation.
+    pub start: String,
+    /// The board.
+    pub board: Board,
+    /// `handicap`, `pie`, `play` or `over`.
+    pub phase: &'static str,
+    /// The side that decides now (`null` once over).
+    pub to_move: Option<&'static str>,
+    /// The engine decides now: `POST /api/games/{id}/engine` lets it.
+    pub engine_to_move: bool,
+    /// An engine move is being searched.
+    pub thinking: bool,
+    /// Who holds each side now: `human` or `engine:LEVEL`.
+    pub players: Players,
+    /// Who holds the first and the second player's seat (the first starts as South).
+    pub seats: [String; 2],
+    /// The players have swapped sides under the pie rule.
+    pub swapped: bool,
+    /// Every action allowed now, as records write them.
+    pub legal: Vec<String>,
+    /// Actions played up to the position shown.
+    pub ply: usize,
+    /// The whole line: actions played and actions taken back.
+    pub moves: Vec<MoveEntry>,
+    /// The last action played.
+    pub last: Option<Last>,
+    /// The final stores and the winner, once the game is over.
+    pub result: Option<Finish>,
+    /// One line saying whose turn it is, or how the game ended.
+    pub status: String,
+}
+
+/// Who holds each side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Players {
+    /// South's player.
+    pub south: String,
+    /// North's player.
+    pub north: String,
+}
+
+/// `GET /api/games/{id}/analysis`: the engine's view of the position shown.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Analysis {
+    /// The version of the game analysed.
+    pub version: u64,
+    /// The expected final store difference, South minus North, in seeds.
+    pub value: f64,
+    /// The value is proven (the position is solved).
+    pub exact: bool,
+    /// The depth searched, in sowings (0 for a finished game).
+    pub depth: u32,
+    /// The side to move in the position.
+    pub side: &'static str,
+    /// The best house to sow, if the game goes on.
+    pub best: Option<u8>,
+    /// The expected line, as house numbers.
+    pub line: Vec<u8>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time searched in milliseconds.
+    pub millis: u64,
+}
+
+/// `GET /api/games/{id}/hint`: what the engine would do for the player to decide.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Hint {
+    /// The version of the game.
+    pub version: u64,
+    /// The side that decides.
+    pub side: &'static str,
+    /// The action, as records write it.
+    pub action: String,
+    /// The final store difference that side can expect, in seeds.
+    pub value: f64,
+    /// The value is proven.
+    pub exact: bool,
+    /// The depth searched, in sowings.
+    pub depth: u32,
+}
+
+fn phase_word(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Handicap => "handicap",
+        Phase::PieOffer => "pie",
+        Phase::Play => "play",
+        Phase::Over => "over",
+    }
+}
+
+/// Returns what the sowing of action `i` did, if it was a sowing.
+fn sowed(game: &Game, i: usize) -> Option<Sowed> {
+    let Action::Sow(mv) = game.actions()[i] else { return None };
+    game.positions()[i].play(game.rules(), mv).ok().map(|(_, outcome)| outcome.into())
+}
+
+/// Builds the state of a session's game.
+pub fn state(id: &str, session: &Session) -> GameState {
+    let game = &session.game;
+    let rules = game.rules();
+    let position = game.position();
+    let line = session.whole_line();
+    let played = game.actions().len();
+    let moves = (0..line.actions().len())
+        .map(|i| MoveEntry {
+            ply: i + 1,
+            side: actor_of(&line, i).0.name(),
+            action: line.actions()[i].to_string(),
+            sowed: sowed(&line, i),
+            played: i < played,
+        })
+        .collect();
+    let last = played.checked_sub(1).map(|i| {
+        let before = &game.positions()[i];
+        let action = game.actions()[i];
+        Last {
+            side: actor_of(game, i).0.name(),
+            action: action.to_string(),
+            before: Board::of(before),
+            sowed: sowed(game, i),
+            path: match action {
+                Action::Sow(mv) => sowing::path(before, rules, mv),
+                _ => Vec::new(),
+            },
+        }
+    });
+    let decider = session.decider();
+    let result = game.result().map(|stores| Finish {
+        south: stores.south,
+        north: stores.north,
+        winner: match stores.south.cmp(&stores.north) {
+            Ordering::Greater => Some("South"),
+            Ordering::Less => Some("North"),
+            Ordering::Equal => None,
+        },
+    });
+    GameState {
+        id: id.to_string(),
+        version: session.version,
+        rules: rules.to_string(),
+        houses: rules.houses(),
+        seeds: rules.seeds(),
+        position: position.to_string(),
+        start: game.start().to_string(),
+        board: Board::of(position),
+        phase: phase_word(game.phase()),
+        to_move: decider.map(|(side, _)| side.name()),
+        engine_to_move: decider.is_some_and(|(_, seat)| !seat.is_human()),
+        thinking: session.thinking,
+        players: Players {
+            south: session.seat_of(Side::South).to_string(),
+            north: session.seat_of(Side::North).to_string(),
+        },
+        seats: session.seats.map(|seat| seat.to_string()),
+        swapped: game.swapped(),
+        legal: game.legal_actions().iter().map(Action::to_string).collect(),
+        ply: played,
+        moves,
+        last,
+        status: status(session, result.as_ref()),
+        result,
+    }
+}
+
+/// Names a side with its player, e.g. `North (engine:3)`.
+fn who(session: &Session, side: Side) -> String {
+    format!("{side} ({})", session.seat_of(side))
+}
+
+fn status(session: &Session, result: Option<&Finish>) -> String {
+    if let Some(r) = result {
+        let score = format!("Game over: South {}, North {}.", r.south, r.north);
+        let margin = i32::from(r.south) - i32::from(r.north);
+        let winner = if margin > 0 { Side::South } else { Side::North };
+        let seeds = |n: i32| format!("{n} seed{}", if n == 1 { "" } else { "s" });
+        return match margin {
+            0 => format!("{score} The game is a draw."),
+            _ => format!("{score} {} wins by {}.", who(session, winner), seeds(margin.abs())),
+        };
+    }
+    let side = session.decider().map_or(Side::South, |(side, _)| side);
+    match session.game.phase() {
+        Phase::Handicap => format!("{} decides the handicap: keep the board, or move one seed", who(session, side)),
+        Phase::PieOffer => format!("{} to move: sow a house, or swap sides", who(session, side)),
+        _ => format!("{} to move", who(session, side)),
+    }
+}

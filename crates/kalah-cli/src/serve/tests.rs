@@ -1,0 +1,413 @@
+//! API tests: every endpoint through the router, bad requests, concurrent games, expiry, and
+//! searches stopped by an undo or a close.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use kalah_rules::Record;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+use super::{router, App};
+
+/// A server whose engine thinks `ms` milliseconds at most, with room for `max_games`.
+fn server(ms: u64, max_games: usize) -> (Router, Arc<App>) {
+    let app = Arc::new(App::new(Duration::from_millis(ms), 2, 1 << 20, None, max_games, Duration::from_secs(600)));
+    (router(Arc::clone(&app)), app)
+}
+
+/// Sends a request and returns the status and the body (JSON, or a string for other bodies).
+async fn call(app: &Router, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .expect("a well-formed request");
+    let response = app.clone().oneshot(request).await.expect("the router always answers");
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("a body");
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+}
+
+/// Sends a request that must succeed with `expected` and returns the body.
+async fn ok(app: &Router, method: &str, uri: &str, body: &str, expected: StatusCode) -> Value {
+    let (status, value) = call(app, method, uri, body).await;
+    assert_eq!(status, expected, "{method} {uri} {body}: {value}");
+    value
+}
+
+async fn create(app: &Router, request: Value) -> Value {
+    ok(app, "POST", "/api/games", &request.to_string(), StatusCode::CREATED).await
+}
+
+/// Asserts a refusal: the status, and a one-line message that contains `says`.
+async fn refused(app: &Router, method: &str, uri: &str, body: &str, status: StatusCode, says: &str) {
+    let (got, value) = call(app, method, uri, body).await;
+    assert_eq!(got, status, "{method} {uri} {body}: {value}");
+    let message = value["error"].as_str().unwrap_or_else(|| panic!("no error message in {value}"));
+    assert!(message.contains(says), "{method} {uri} {body}: {message:?} does not say {says:?}");
+    assert!(!message.contains('\n'), "one line: {message}");
+}
+
+fn id(state: &Value) -> String {
+    state["id"].as_str().expect("a game id").to_string()
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served() {
+    let (app, _) = server(10, 10);
+    for (path, says) in [("/", "<title>Kalah</title>"), ("/app.js", "use strict"), ("/style.css", ".board")] {
+        let (status, body) = call(&app, "GET", path, "").await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert!(body.as_str().is_some_and(|b| b.contains(says)), "{path}");
+    }
+    refused(&app, "GET", "/nothing/here", "", StatusCode::NOT_FOUND, "nothing at GET /nothing/here").await;
+}
+
+#[tokio::test]
+async fn variants_list_every_rule_word_and_level() {
+    let (app, _) = server(10, 10);
+    let v = ok(&app, "GET", "/api/variants", "", StatusCode::OK).await;
+    assert_eq!(v["presets"].as_array().unwrap().len(), kalah_rules::rules::PRESETS.len());
+    assert_eq!(v["capture"], json!(["standard", "empty", "none"]));
+    assert_eq!(v["sowing"], json!(["single", "relay"]));
+    assert_eq!(v["levels"].as_array().unwrap().len(), 5);
+    let seed_on = v["presets"].as_array().unwrap().iter().find(|p| p["name"] == "seed-on").unwrap();
+    assert_eq!(seed_on["fields"]["sowing"], "relay");
+    assert_eq!(seed_on["fields"]["capture"], "none");
+}
+
+#[tokio::test]
+async fn new_games_from_rules_positions_and_defaults() {
+    let (app, _) = server(10, 10);
+    let default = ok(&app, "POST", "/api/games", "", StatusCode::CREATED).await;
+    assert_eq!(default["rules"], "kalah(6,6) standard");
+    assert_eq!(default["players"], json!({"south": "human", "north": "engine:3"}));
+    assert_eq!(default["phase"], "play");
+    assert_eq!(default["to_move"], "South");
+    let custom =
+        create(&app, json!({"rules": "kalah(4,3) empty-capture pie", "south": "engine:1", "north": "human"})).await;
+    assert_eq!(custom["rules"], "kalah(4,3) empty-capture pie");
+    assert_eq!(custom["board"]["south"], json!([3, 3, 3, 3]));
+    assert_eq!(custom["engine_to_move"], true);
+    assert_ne!(id(&default), id(&custom));
+    let from_position =
+        create(&app, json!({"position": "1,0,2:5/0,3,1:4/N", "south": "human", "north": "human"})).await;
+    assert_eq!(from_position["houses"], 3);
+    assert_eq!(from_position["to_move"], "North");
+    assert_eq!(from_position["position"], "1,0,2:5/0,3,1:4/N");
+    let mixed =
+        "kalah(5,2) capture=none end=mover-stuck leftover=discard direction=cw sowing=relay majority-ends handicap";
+    let every_field = create(&app, json!({"rules": mixed})).await;
+    assert_eq!(every_field["rules"], mixed);
+    assert_eq!(every_field["phase"], "handicap");
+    assert_eq!(every_field["to_move"], "North");
+}
+
+#[tokio::test]
+async fn bad_new_games_are_refused_with_what_is_wrong() {
+    let (app, _) = server(10, 10);
+    let bad = StatusCode::BAD_REQUEST;
+    for (body, says) in [
+        ("{", "cannot read the JSON body"),
+        ("[1,2]", "cannot read the JSON body"),
+        (r#"{"rules": 7}"#, "invalid type"),
+        (r#"{"colour": "red"}"#, "unknown field `colour`"),
+        (r#"{"rules": "kalah(13,4) standard"}"#, "bad rules"),
+        (r#"{"rules": "kalah(6,4) sometimes"}"#, "bad rules"),
+        (r#"{"rules": "kalah(6,4) standard", "position": "4,4,4:0/4,4,4:0/S"}"#, "6 houses"),
+        (r#"{"position": "1,2/3"}"#, "cannot read position"),
+        (r#"{"south": "robot"}"#, "south: unknown player \"robot\""),
+        (r#"{"north": "engine:9"}"#, "north: unknown player"),
+        (r#"{"record": "[Event \"x\"]\n1. 3"}"#, "cannot load the record: line 1"),
+        (r#"{"record": "[Rules \"kalah(6,4) standard\"]", "rules": "kalah(6,4) standard"}"#, "leave out rules"),
+    ] {
+        refused(&app, "POST", "/api/games", body, bad, says).await;
+    }
+    let huge = format!(r#"{{"rules": "{}"}}"#, "x".repeat(super::MAX_BODY));
+    let (status, _) = call(&app, "POST", "/api/games", &huge).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[tokio::test]
+async fn moves_play_and_illegal_moves_change_nothing() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(6,4) standard", "north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    // House 3 holds 4 seeds and ends in South's store: an extra move.
+    let after = ok(&app, "POST", &format!("{url}/move"), r#"{"action": 3}"#, StatusCode::OK).await;
+    assert_eq!(after["position"], "4,4,0,5,5,5:1/4,4,4,4,4,4:0/S");
+    assert_eq!(after["ply"], 1);
+    assert_eq!(after["last"]["sowed"]["extra_move"], true);
+    assert_eq!(after["last"]["before"]["south"], json!([4, 4, 4, 4, 4, 4]));
+    let path: Vec<(String, u64)> = after["last"]["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["kind"].as_str().unwrap().to_string(), s["cell"].as_u64().unwrap()))
+        .collect();
+    let expected: Vec<(String, u64)> = [("lift", 2), ("drop", 3), ("drop", 4), ("drop", 5), ("drop", 6)]
+        .iter()
+        .map(|(k, c)| (k.to_string(), *c))
+        .collect();
+    assert_eq!(path, expected);
+    assert_eq!(after["status"], "South (human) to move");
+    let before = ok(&app, "GET", &url, "", StatusCode::OK).await;
+    for (body, says) in [
+        (r#"{"action": "3"}"#, "house 3 is empty"),
+        (r#"{"action": 7}"#, "there is no house 7"),
+        (r#"{"action": 0}"#, "there is no house 0"),
+        (r#"{"action": "swap"}"#, "swap is allowed only under the pie rule"),
+        (r#"{"action": "S1>N1"}"#, "handicap move is allowed only"),
+        (r#"{"action": "seven"}"#, "cannot read the move"),
+        (r#"{"action": -1}"#, "cannot read the JSON body"),
+        (r#"{"house": 1}"#, "unknown field"),
+        ("", "needs a JSON body"),
+    ] {
+        refused(&app, "POST", &format!("{url}/move"), body, StatusCode::BAD_REQUEST, says).await;
+    }
+    assert_eq!(ok(&app, "GET", &url, "", StatusCode::OK).await, before, "refused moves change nothing");
+}
+
+#[tokio::test]
+async fn undo_redo_and_goto_step_through_the_line() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    refused(&app, "POST", &format!("{url}/undo"), "", StatusCode::BAD_REQUEST, "nothing to undo").await;
+    refused(&app, "POST", &format!("{url}/redo"), "", StatusCode::BAD_REQUEST, "nothing to redo").await;
+    for action in [1, 1, 2] {
+        ok(&app, "POST", &format!("{url}/move"), &json!({"action": action}).to_string(), StatusCode::OK).await;
+    }
+    let undone = ok(&app, "POST", &format!("{url}/undo"), "", StatusCode::OK).await;
+    assert_eq!(undone["ply"], 2, "between people an undo takes back one action");
+    assert_eq!(undone["moves"].as_array().unwrap().len(), 3);
+    assert_eq!(undone["moves"][2]["played"], false);
+    let back = ok(&app, "POST", &format!("{url}/undo"), r#"{"plies": 2}"#, StatusCode::OK).await;
+    assert_eq!(back["ply"], 0);
+    assert_eq!(back["position"], back["start"]);
+    let redone = ok(&app, "POST", &format!("{url}/redo"), r#"{"plies": 1}"#, StatusCode::OK).await;
+    assert_eq!(redone["ply"], 1);
+    let end = ok(&app, "POST", &format!("{url}/goto"), r#"{"ply": 3}"#, StatusCode::OK).await;
+    assert_eq!(end["ply"], 3);
+    assert!(end["moves"].as_array().unwrap().iter().all(|m| m["played"] == true));
+    refused(&app, "POST", &format!("{url}/goto"), r#"{"ply": 4}"#, StatusCode::BAD_REQUEST, "plies 0 to 3").await;
+    refused(&app, "POST", &format!("{url}/goto"), r#"{"ply": "x"}"#, StatusCode::BAD_REQUEST, "invalid type").await;
+    refused(&app, "POST", &format!("{url}/undo"), r#"{"plies": -2}"#, StatusCode::BAD_REQUEST, "invalid value").await;
+}
+
+#[tokio::test]
+async fn a_person_against_the_engine_plays_to_the_end_and_the_record_reloads() {
+    let (app, _) = server(20, 10);
+    let game = create(&app, json!({"rules": "kalah(3,2) standard", "south": "human", "north": "engine:2"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    refused(&app, "POST", &format!("{url}/engine"), "", StatusCode::BAD_REQUEST, "South is played by a person").await;
+    let mut state = game;
+    for _ in 0..100 {
+        if state["result"].is_object() {
+            break;
+        }
+        state = if state["engine_to_move"] == true {
+            refused(
+                &app,
+                "POST",
+                &format!("{url}/move"),
+                r#"{"action": 1}"#,
+                StatusCode::BAD_REQUEST,
+                "played by the engine",
+            )
+            .await;
+            ok(&app, "POST", &format!("{url}/engine"), "", StatusCode::OK).await
+        } else {
+            let first = state["legal"][0].as_str().unwrap().to_string();
+            ok(&app, "POST", &format!("{url}/move"), &json!({"action": first}).to_string(), StatusCode::OK).await
+        };
+    }
+    let result = &state["result"];
+    assert!(result.is_object(), "the game ended: {state}");
+    assert_eq!(result["south"].as_u64().unwrap() + result["north"].as_u64().unwrap(), 12);
+    assert!(state["status"].as_str().unwrap().starts_with("Game over: South"), "{}", state["status"]);
+    assert_eq!(state["phase"], "over");
+    assert_eq!(state["to_move"], Value::Null);
+    refused(&app, "POST", &format!("{url}/engine"), "", StatusCode::BAD_REQUEST, "the game is over").await;
+    refused(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::BAD_REQUEST, "the game is over")
+        .await;
+    refused(&app, "GET", &format!("{url}/hint"), "", StatusCode::BAD_REQUEST, "no move to hint").await;
+    let final_value = ok(&app, "GET", &format!("{url}/analysis"), "", StatusCode::OK).await;
+    assert_eq!(final_value["exact"], true);
+    let margin = result["south"].as_i64().unwrap() - result["north"].as_i64().unwrap();
+    assert_eq!(final_value["value"].as_f64().unwrap(), margin as f64);
+
+    let (status, text) = call(&app, "GET", &format!("{url}/record"), "").await;
+    assert_eq!(status, StatusCode::OK);
+    let text = text.as_str().unwrap().to_string();
+    let record = Record::parse(&text).expect("the saved record reads back");
+    assert_eq!(record.game.actions().len(), state["ply"].as_u64().unwrap() as usize);
+    assert!(text.contains("[North \"engine level 2\"]"), "{text}");
+    let loaded = create(&app, json!({"record": text, "north": "human"})).await;
+    assert_eq!(loaded["position"], state["position"]);
+    assert_eq!(loaded["moves"].as_array().unwrap().len(), state["moves"].as_array().unwrap().len());
+    assert_eq!(loaded["result"], state["result"]);
+
+    // An undo against the engine takes back its reply too, back to the person's decision.
+    let undone = ok(&app, "POST", &format!("{url}/undo"), "", StatusCode::OK).await;
+    assert_eq!(undone["engine_to_move"], false);
+    assert_eq!(undone["to_move"], "South");
+}
+
+#[tokio::test]
+async fn hints_and_analysis_answer_for_the_position_shown() {
+    let (app, _) = server(30, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard pie", "north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let hint = ok(&app, "GET", &format!("{url}/hint"), "", StatusCode::OK).await;
+    assert_eq!(hint["side"], "South");
+    assert!(game["legal"].as_array().unwrap().contains(&hint["action"]), "{hint}");
+    assert!(hint["value"].as_f64().is_some() && hint["depth"].as_u64().unwrap() >= 1);
+    let analysis = ok(&app, "GET", &format!("{url}/analysis"), "", StatusCode::OK).await;
+    assert_eq!(analysis["version"], game["version"]);
+    assert_eq!(analysis["side"], "South");
+    let best = analysis["best"].as_u64().unwrap();
+    assert!((1..=4).contains(&best));
+    assert_eq!(analysis["line"][0].as_u64(), Some(best));
+    let again = ok(&app, "GET", &format!("{url}/analysis"), "", StatusCode::OK).await;
+    assert_eq!(again, analysis, "the analysis of a version is kept");
+    // South's first turn (house 2 gives an extra move, then house 1), then North is offered the swap.
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 2}"#, StatusCode::OK).await;
+    let offer = ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
+    assert_eq!(offer["phase"], "pie");
+    assert!(offer["legal"].as_array().unwrap().contains(&json!("swap")));
+    let hint = ok(&app, "GET", &format!("{url}/hint"), "", StatusCode::OK).await;
+    assert_eq!(hint["side"], "North");
+    assert!(offer["legal"].as_array().unwrap().contains(&hint["action"]), "{hint}");
+    let swapped = ok(&app, "POST", &format!("{url}/move"), r#"{"action": "swap"}"#, StatusCode::OK).await;
+    assert_eq!(swapped["swapped"], true);
+    assert_eq!(swapped["players"], json!({"south": "human", "north": "human"}));
+    assert_eq!(swapped["last"]["path"], json!([]));
+}
+
+#[tokio::test]
+async fn unknown_games_are_not_found_on_every_endpoint() {
+    let (app, _) = server(10, 10);
+    let url = "/api/games/0123456789abcdef";
+    for (method, path, body) in [
+        ("GET", "", ""),
+        ("DELETE", "", ""),
+        ("POST", "/move", r#"{"action": 1}"#),
+        ("POST", "/engine", ""),
+        ("POST", "/undo", ""),
+        ("POST", "/redo", ""),
+        ("POST", "/goto", r#"{"ply": 0}"#),
+        ("GET", "/hint", ""),
+        ("GET", "/analysis", ""),
+        ("GET", "/record", ""),
+    ] {
+        refused(&app, method, &format!("{url}{path}"), body, StatusCode::NOT_FOUND, "there is no game").await;
+    }
+    let game = create(&app, json!({})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let (status, _) = call(&app, "DELETE", &url, "").await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    refused(&app, "GET", &url, "", StatusCode::NOT_FOUND, "closed, or expired").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_games_at_once_keep_to_themselves() {
+    let (app, _) = server(5, 100);
+    let tasks: Vec<_> = (0..24)
+        .map(|n: usize| {
+            let app = app.clone();
+            tokio::spawn(async move {
+                let game = create(&app, json!({"rules": "kalah(6,4) standard", "north": "engine:1"})).await;
+                let url = format!("/api/games/{}", id(&game));
+                let house = 1 + n % 6;
+                let body = json!({"action": house}).to_string();
+                let state = ok(&app, "POST", &format!("{url}/move"), &body, StatusCode::OK).await;
+                let state = if state["engine_to_move"] == true {
+                    ok(&app, "POST", &format!("{url}/engine"), "", StatusCode::OK).await
+                } else {
+                    state
+                };
+                (id(&game), house, state)
+            })
+        })
+        .collect();
+    let mut ids = std::collections::HashSet::new();
+    for task in tasks {
+        let (id, house, state) = task.await.expect("the task finishes");
+        assert!(ids.insert(id.clone()), "ids differ");
+        assert_eq!(state["moves"][0]["action"], house.to_string(), "game {id} kept its own first move");
+        let shown = ok(&app, "GET", &format!("/api/games/{id}"), "", StatusCode::OK).await;
+        assert_eq!(shown, state);
+    }
+}
+
+#[tokio::test]
+async fn idle_games_expire_and_a_full_server_refuses_new_ones() {
+    let (app, state) = server(10, 2);
+    let a = create(&app, json!({})).await;
+    create(&app, json!({})).await;
+    refused(&app, "POST", "/api/games", "{}", StatusCode::SERVICE_UNAVAILABLE, "most games (2)").await;
+    assert_eq!(state.games.expire(Instant::now() + Duration::from_secs(601)), 2);
+    refused(&app, "GET", &format!("/api/games/{}", id(&a)), "", StatusCode::NOT_FOUND, "expired").await;
+    create(&app, json!({})).await;
+}
+
+/// Waits until the engine is thinking about game `url` (a hang guard, not a timing).
+async fn until_thinking(app: &Router, url: &str) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while ok(app, "GET", url, "", StatusCode::OK).await["thinking"] != true {
+        assert!(Instant::now() < deadline, "the engine never started");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undo_or_a_close_stops_the_engine() {
+    // A minute a move on Kalah(6,6) at full strength: only the stop flag ends these searches
+    // before the guard below gives up.
+    let (app, _) = server(60_000, 10);
+    for close in [false, true] {
+        let game = create(&app, json!({"rules": "kalah(6,6) standard", "north": "engine:5"})).await;
+        let url = format!("/api/games/{}", id(&game));
+        let moved = ok(&app, "POST", &format!("{url}/move"), r#"{"action": 2}"#, StatusCode::OK).await;
+        assert_eq!(moved["engine_to_move"], true);
+        let engine = {
+            let (app, url) = (app.clone(), url.clone());
+            tokio::spawn(async move { call(&app, "POST", &format!("{url}/engine"), "").await })
+        };
+        until_thinking(&app, &url).await;
+        refused(&app, "POST", &format!("{url}/engine"), "", StatusCode::CONFLICT, "already thinking").await;
+        refused(
+            &app,
+            "POST",
+            &format!("{url}/move"),
+            r#"{"action": 1}"#,
+            StatusCode::BAD_REQUEST,
+            "played by the engine",
+        )
+        .await;
+        if close {
+            let (status, _) = call(&app, "DELETE", &url, "").await;
+            assert_eq!(status, StatusCode::NO_CONTENT);
+        } else {
+            let undone = ok(&app, "POST", &format!("{url}/undo"), "", StatusCode::OK).await;
+            assert_eq!(undone["ply"], 0);
+        }
+        let (status, body) = tokio::time::timeout(Duration::from_secs(30), engine)
+            .await
+            .expect("the stopped search ends long before its minute")
+            .expect("the request finishes");
+        assert_eq!(status, StatusCode::CONFLICT, "{body}");
+        if !close {
+            let shown = ok(&app, "GET", &url, "", StatusCode::OK).await;
+            assert_eq!(shown["ply"], 0, "the stopped engine played nothing");
+            assert_eq!(shown["thinking"], false);
+        }
+    }
+}

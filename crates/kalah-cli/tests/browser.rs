@@ -1,0 +1,253 @@
+//! End to end in a real browser: starts `kalah serve` from an empty folder and headless Chromium
+//! through chromedriver, starts a Kalah(3,2) game against the engine from the new-game form,
+//! plays it to the end by clicking houses, and checks the end screen and the board; then opens a
+//! link to a game between two people and plays it from the keyboard alone.
+//!
+//! Chromium and chromedriver must be installed (`.ci/run` installs them on Debian); without them
+//! the test fails and says how to install them. With `KALAH_SCREENSHOT=1` it also plays a few
+//! moves of Kalah(6,4) and writes the README's screenshot, docs/serve.png.
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+
+const INSTALL: &str = "the browser test needs Chromium and chromedriver: install them with `apt-get install chromium chromium-driver` (Debian; .ci/run does this)";
+
+/// A child process killed when the test ends, however it ends.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Finds a program on the PATH.
+fn which(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).flat_map(|dir| names.iter().map(move |name| dir.join(name))).find(|p| p.is_file())
+}
+
+/// Returns a port free at the moment.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port()
+}
+
+/// Starts `kalah serve` in `dir` on a port it picks, and returns it with the address it prints.
+fn start_server(dir: &Path) -> (Running, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["serve", "--port", "0", "--engine-time", "50", "--no-egdb", "--searches", "2"])
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("kalah serve starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let running = Running(child);
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).expect("kalah serve prints its address");
+    let url =
+        line.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_else(|| panic!("no address in {line:?}"));
+    (running, url.to_string())
+}
+
+/// Starts chromedriver and connects to a new headless Chromium session.
+async fn start_browser(driver: &Path, chromium: &Path) -> (Running, Client) {
+    let port = free_port();
+    let child = Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let running = Running(child);
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".to_string(),
+        json!({
+            "binary": chromium,
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1100,760"],
+        }),
+    );
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        match ClientBuilder::new(connector)
+            .capabilities(capabilities.clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+        {
+            Ok(client) => return (running, client),
+            Err(e) if Instant::now() > deadline => panic!("cannot start Chromium through chromedriver: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
+
+/// Runs a script in the page and returns its string result.
+async fn script(client: &Client, code: &str) -> String {
+    let value = client.execute(code, vec![]).await.expect("the script runs");
+    value.as_str().map_or_else(|| value.to_string(), str::to_string)
+}
+
+/// Waits until the page has shown every answer and animation, and returns the game's phase.
+async fn idle(client: &Client) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if script(client, "return document.body.dataset.busy").await == "0" {
+            return script(client, "return document.body.dataset.phase").await;
+        }
+        let status = text(client, "#status").await;
+        assert!(Instant::now() < deadline, "the page stayed busy; it says {status:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn text(client: &Client, css: &str) -> String {
+    client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}")).text().await.expect("its text")
+}
+
+/// Reads the count a pit shows.
+async fn count(client: &Client, cell: usize) -> u32 {
+    let shown = text(client, &format!(".pit[data-cell=\"{cell}\"] .count")).await;
+    shown.parse().unwrap_or_else(|_| panic!("cell {cell} shows {shown:?}"))
+}
+
+/// Clicks the first house that may be played now, waiting out the engine's turns.
+async fn click_a_house(client: &Client) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        idle(client).await;
+        if let Some(house) = client.find_all(Locator::Css(".pit.playable")).await.expect("the board").into_iter().next()
+        {
+            house.click().await.expect("a click on a house");
+            return;
+        }
+        let status = text(client, "#status").await;
+        assert!(Instant::now() < deadline, "no house to click; the page says {status:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Starts a game from the new-game form.
+async fn new_game(client: &Client, m: &str, n: &str, north: &str) {
+    client.find(Locator::Id("new")).await.expect("the New game button").click().await.expect("a click");
+    for (id, value) in [("size-m", m), ("size-n", n)] {
+        let field = client.find(Locator::Id(id)).await.expect("a size field");
+        field.clear().await.expect("cleared");
+        field.send_keys(value).await.expect("typed");
+    }
+    for (id, value) in [("preset", "standard"), ("south", "human"), ("north", north)] {
+        client.find(Locator::Id(id)).await.expect("a select").select_by_value(value).await.expect("selected");
+    }
+    client.find(Locator::Id("new-start")).await.expect("the Start button").click().await.expect("a click");
+    idle(client).await;
+}
+
+/// Types keys to the page, as a person with no mouse does.
+async fn press(client: &Client, keys: &str) {
+    let body = client.find(Locator::Css("body")).await.expect("the page");
+    body.send_keys(keys).await.expect("keys typed");
+    idle(client).await;
+}
+
+/// Opens a link to a Kalah(4,3) game with the pie rule between two people and plays it from the
+/// keyboard: sowings, the swap, undo, a hint and stepping back through the moves.
+async fn keys_alone(client: &Client, url: &str) {
+    client.goto(&format!("{url}?rules=kalah(4,3)%20standard%20pie&south=human&north=human")).await.expect("the link");
+    idle(client).await;
+    assert_eq!(text(client, "#rules-line").await, "kalah(4,3) standard pie · South: human · North: human");
+    // House 2 ends in South's store (an extra move), then house 1 ends South's first turn.
+    press(client, "2").await;
+    assert!(text(client, "#note").await.contains("extra move, South moves again"));
+    press(client, "1").await;
+    assert_eq!(text(client, "#status").await, "North (human) to move: sow a house, or swap sides");
+    assert!(client.find(Locator::Id("swap")).await.expect("the swap button").is_displayed().await.expect("shown"));
+    press(client, "w").await;
+    assert!(text(client, "#note").await.starts_with("North swapped sides"));
+    assert!(!client.find(Locator::Id("swap")).await.expect("the swap button").is_displayed().await.expect("hidden"));
+    press(client, "u").await;
+    assert_eq!(text(client, "#status").await, "North (human) to move: sow a house, or swap sides");
+    press(client, "h").await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !text(client, "#note").await.starts_with("Hint for North") {
+        assert!(Instant::now() < deadline, "no hint came: {}", text(client, "#note").await);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    press(client, "\u{E012}").await;
+    let current = text(client, "#moves [aria-current]").await;
+    assert_eq!(current, "1. South 2 +", "the left arrow steps back to the first move");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_people_by_keys() {
+    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
+    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
+        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    // An empty folder: the page must come from the binary, not from the source tree.
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let (_server, url) = start_server(folder.path());
+    let (_driver, client) = start_browser(&driver, &chromium).await;
+    client.goto(&url).await.expect("the page opens");
+    idle(&client).await;
+    client.find(Locator::Id("speed")).await.expect("the speed").select_by_value("60").await.expect("fast sowing");
+    new_game(&client, "3", "2", "engine:1").await;
+    assert_eq!(text(&client, "#rules-line").await, "kalah(3,2) standard · South: human · North: engine:1");
+    assert_eq!(text(&client, "#status").await, "South (human) to move");
+
+    let mut clicks = 0;
+    while idle(&client).await != "over" {
+        click_a_house(&client).await;
+        clicks += 1;
+        assert!(clicks < 100, "a Kalah(3,2) game lasts fewer turns");
+    }
+    let status = text(&client, "#status").await;
+    let scores: Vec<u32> = status
+        .trim_start_matches("Game over: South ")
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .take(2)
+        .map(|w| w.parse().expect("a score"))
+        .collect();
+    assert!(status.starts_with("Game over: South ") && scores.len() == 2, "the end screen says {status:?}");
+    let (south, north) = (scores[0], scores[1]);
+    assert_eq!(south + north, 12, "{status}");
+    let verdict = match south.cmp(&north) {
+        std::cmp::Ordering::Greater => format!("South (human) wins by {}", south - north),
+        std::cmp::Ordering::Less => format!("North (engine:1) wins by {}", north - south),
+        std::cmp::Ordering::Equal => "The game is a draw".to_string(),
+    };
+    assert!(status.contains(&verdict), "{status:?} should say {verdict:?}");
+    // Cells: South's houses 0-2, South's store 3, North's houses 4-6, North's store 7.
+    assert_eq!((count(&client, 3).await, count(&client, 7).await), (south, north), "the stores show the score");
+    for house in [0, 1, 2, 4, 5, 6] {
+        assert_eq!(count(&client, house).await, 0, "the houses are swept at the end");
+    }
+    assert!(client.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty());
+    let moves = client.find_all(Locator::Css("#moves button")).await.expect("the move list").len();
+    assert!(moves > clicks, "the move list holds the start and every action ({moves} entries, {clicks} clicks)");
+
+    keys_alone(&client, &url).await;
+
+    if std::env::var_os("KALAH_SCREENSHOT").is_some_and(|v| v == "1") {
+        new_game(&client, "6", "4", "engine:3").await;
+        for _ in 0..3 {
+            click_a_house(&client).await;
+        }
+        idle(&client).await;
+        // The evaluation of the position shown comes after the move.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while text(&client, "#eval-text").await.starts_with("Evaluating") && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let png = client.screenshot().await.expect("a screenshot");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/serve.png");
+        std::fs::write(&path, png).expect("docs/serve.png is written");
+    }
+    client.close().await.expect("the browser closes");
+}

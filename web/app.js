@@ -1,0 +1,646 @@
+// The Kalah page: draws the board the server sends, animates sowings, and sends the player's
+// actions to the JSON API (README, "Playing in the browser"). Plain JavaScript, no build step.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+
+let variants = null;  // GET /api/variants
+let game = null;      // the last GameState
+let shown = 0;        // counts renders, so a stale animation or answer stops
+let pending = 0;      // requests that change the game, under way
+let animating = false;
+let handicapFrom = null;  // the house a handicap seed is taken from, e.g. "S3"
+let hintCell = null;
+let analysed = -1;    // the version whose analysis was asked for
+
+// ---- the API ----
+
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers['Content-Type'] = 'application/json';
+  }
+  const response = await fetch(path, init);
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (_) { data = text; }
+  if (!response.ok) {
+    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+// A request that changes the game: the page is busy until it is answered and shown.
+async function change(method, path, body, animate) {
+  pending++;
+  updateBusy();
+  try {
+    const state = await api(method, path, body);
+    await show(state, animate);
+  } catch (error) {
+    if (error.status === 409 || error.status === 404) {
+      note(error.message);
+      await sleep(200);
+      await refresh();
+    } else {
+      note(error.message, true);
+    }
+  } finally {
+    pending--;
+    updateBusy();
+  }
+  maybeEngine();
+}
+
+async function refresh() {
+  if (!game) return;
+  try {
+    await show(await api('GET', `/api/games/${game.id}`), false);
+  } catch (error) {
+    note(error.message, true);
+  }
+}
+
+function updateBusy() {
+  const busy = pending > 0 || animating;
+  document.body.dataset.busy = busy ? '1' : '0';
+  document.body.dataset.phase = game ? game.phase : '';
+}
+
+function note(text, isError) {
+  const el = $('note');
+  el.textContent = text || '';
+  el.classList.toggle('error', !!isError);
+}
+
+// ---- the board ----
+
+// Cells as the API numbers them: South's houses 0..m-1, South's store m, North's houses
+// m+1..2m, North's store 2m+1.
+function cellsOf(board) {
+  return [...board.south, board.south_store, ...board.north, board.north_store];
+}
+
+function cellName(cell, m) {
+  if (cell === m) return 'South store';
+  if (cell === 2 * m + 1) return 'North store';
+  return cell < m ? `South house ${cell + 1}` : `North house ${cell - m}`;
+}
+
+function handicapName(cell, m) {
+  return cell < m ? `S${cell + 1}` : `N${cell - m}`;
+}
+
+function buildBoard(m) {
+  const board = $('board');
+  board.innerHTML = '';
+  board.style.setProperty('--houses', m);
+  const add = (cell, col, row, isStore) => {
+    const el = document.createElement(isStore ? 'div' : 'button');
+    el.className = isStore ? 'pit store' : 'pit house';
+    el.dataset.cell = cell;
+    el.style.gridColumn = isStore ? `${col}` : `${col}`;
+    el.style.gridRow = isStore ? '1 / span 2' : `${row}`;
+    if (!isStore) {
+      el.type = 'button';
+      el.addEventListener('click', () => clickCell(cell));
+    }
+    const label = document.createElement('span');
+    label.className = 'label';
+    label.textContent = isStore ? (cell === m ? 'South' : 'North') : (cell < m ? `${cell + 1}` : `${cell - m}`);
+    const stones = document.createElement('span');
+    stones.className = 'stones';
+    stones.setAttribute('aria-hidden', 'true');
+    const count = document.createElement('span');
+    count.className = 'count';
+    el.append(stones, count, label);
+    board.append(el);
+  };
+  add(2 * m + 1, 1, 1, true);
+  for (let k = 1; k <= m; k++) add(m + k, m - k + 2, 1, false);
+  for (let k = 1; k <= m; k++) add(k - 1, k + 1, 2, false);
+  add(m, m + 2, 1, true);
+  board.dataset.houses = m;
+}
+
+const STONE_COLORS = ['#c8553d', '#e0a458', '#588b8b', '#8e6c8a', '#b5838d', '#6d9f71'];
+
+function drawStones(container, count, isStore) {
+  const cap = isStore ? 48 : 24;
+  const drawn = Math.min(count, cap);
+  if (container.childElementCount === drawn) return;
+  container.innerHTML = '';
+  for (let i = 0; i < drawn; i++) {
+    // A sunflower spiral spreads the stones evenly over the pit.
+    const r = 34 * Math.sqrt((i + 0.5) / Math.max(drawn, 8));
+    const a = i * 2.39996;
+    const stone = document.createElement('i');
+    stone.style.left = `${50 + r * Math.cos(a)}%`;
+    stone.style.top = `${(isStore ? 50 : 44) + r * Math.sin(a) * (isStore ? 1.4 : 1)}%`;
+    stone.style.background = STONE_COLORS[i % STONE_COLORS.length];
+    container.append(stone);
+  }
+}
+
+function drawCells(cells) {
+  const m = (cells.length - 2) / 2;
+  for (const el of $('board').querySelectorAll('.pit')) {
+    const cell = Number(el.dataset.cell);
+    const count = cells[cell];
+    el.querySelector('.count').textContent = count;
+    drawStones(el.querySelector('.stones'), count, el.classList.contains('store'));
+    const seeds = `${count} seed${count === 1 ? '' : 's'}`;
+    el.setAttribute('aria-label', `${cellName(cell, m)}, ${seeds}`);
+  }
+}
+
+function pitOf(cell) {
+  return $('board').querySelector(`.pit[data-cell="${cell}"]`);
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function speed() {
+  return Number($('speed').value);
+}
+
+// Plays the last sowing seed by seed from the board before it.
+async function animateLast(state, render) {
+  const last = state.last;
+  const delay = speed();
+  if (!last || !last.path.length || delay <= 0) return;
+  animating = true;
+  updateBusy();
+  try {
+    const cells = cellsOf(last.before);
+    drawCells(cells);
+    clearMarks();
+    for (const step of last.path) {
+      if (render !== shown) return;
+      const el = pitOf(step.cell);
+      if (step.kind === 'lift') {
+        cells[step.cell] = 0;
+        el.classList.add('from');
+      } else {
+        cells[step.cell] += 1;
+        el.classList.add('sown');
+      }
+      drawCells(cells);
+      await sleep(step.kind === 'lift' ? delay * 1.5 : delay);
+      el.classList.remove('sown');
+    }
+    await sleep(delay);
+  } finally {
+    animating = false;
+    updateBusy();
+  }
+}
+
+function clearMarks() {
+  for (const el of $('board').querySelectorAll('.pit')) {
+    el.classList.remove('from', 'last', 'sown', 'captured', 'extra', 'hint', 'picked', 'gain');
+  }
+}
+
+// ---- showing a state ----
+
+async function show(state, animate) {
+  const render = ++shown;
+  const newBoard = !game || game.id !== state.id || game.houses !== state.houses;
+  game = state;
+  handicapFrom = null;
+  hintCell = null;
+  sessionStorage.setItem('kalah-game', state.id);
+  if (newBoard) buildBoard(state.houses);
+  if (animate) await animateLast(state, render);
+  if (render !== shown) return;
+  draw();
+  updateBusy();
+  analyse();
+  if (!pending) maybeEngine();
+}
+
+function draw() {
+  const m = game.houses;
+  drawCells(cellsOf(game.board));
+  clearMarks();
+  const board = $('board');
+  board.classList.toggle('south-to-move', game.to_move === 'South');
+  board.classList.toggle('north-to-move', game.to_move === 'North');
+  board.classList.toggle('over', !!game.result);
+  const person = game.to_move && !game.engine_to_move;
+  const handicap = person && game.phase === 'handicap';
+  for (const el of board.querySelectorAll('.pit.house')) {
+    const cell = Number(el.dataset.cell);
+    const side = cell < m ? 'South' : 'North';
+    const house = cell < m ? cell + 1 : cell - m;
+    const playable = person && (handicap
+      ? game.board[side.toLowerCase()][house - 1] > 0
+      : side === game.to_move && game.legal.includes(String(house)));
+    el.classList.toggle('playable', playable);
+    el.disabled = !playable;
+  }
+  markLast();
+  const status = $('status');
+  status.textContent = game.status + (game.engine_to_move && !game.result ? ' (thinking…)' : '');
+  status.classList.toggle('over', !!game.result);
+  $('rules-line').textContent = `${game.rules} · South: ${game.players.south} · North: ${game.players.north}`;
+  $('swap').hidden = !(person && game.legal.includes('swap'));
+  $('keep').hidden = !handicap;
+  const unplayed = game.moves.some((mv) => !mv.played);
+  $('undo').disabled = game.ply === 0;
+  $('redo').disabled = !unplayed;
+  $('hint').disabled = !game.to_move;
+  renderMoves();
+  if (!$('eval-on').checked) {
+    $('eval-text').textContent = 'Evaluation off';
+    setBar(0);
+  }
+}
+
+function markLast() {
+  const last = game.last;
+  const m = game.houses;
+  if (!last) {
+    note('');
+    return;
+  }
+  const mover = last.side;
+  const store = mover === 'South' ? m : 2 * m + 1;
+  let text;
+  if (last.path.length) {
+    const from = last.path[0].cell;
+    const drops = last.path.filter((s) => s.kind === 'drop');
+    const end = drops.length ? drops[drops.length - 1].cell : from;
+    pitOf(from).classList.add('from');
+    pitOf(end).classList.add('last');
+    text = `${mover} sowed house ${last.action}`;
+    const sowed = last.sowed || {};
+    if (sowed.relays) text += `, relaying ${sowed.relays} time${sowed.relays === 1 ? '' : 's'}`;
+    if (sowed.captured) {
+      pitOf(end).classList.add('captured');
+      if (end !== store) pitOf(2 * m - end).classList.add('captured');
+      pitOf(store).classList.add('gain');
+      text += ` and captured ${sowed.captured} seeds`;
+    }
+    if (sowed.extra_move && !sowed.ended) {
+      pitOf(store).classList.add('extra');
+      text += `: extra move, ${mover} moves again`;
+    }
+    if (sowed.ended) text += ': that ends the game';
+  } else if (last.action === 'swap') {
+    text = `${mover} swapped sides: the players changed places, North is to move`;
+  } else if (last.action === 'keep') {
+    text = 'North kept the board as it is (no handicap move)';
+  } else {
+    const [from, to] = last.action.split('>');
+    for (const name of [from, to]) {
+      const cell = name[0] === 'S' ? Number(name.slice(1)) - 1 : m + Number(name.slice(1));
+      pitOf(cell).classList.add(name === from ? 'from' : 'last');
+    }
+    text = `North moved one seed from ${from} to ${to} (handicap)`;
+  }
+  note(text + '.');
+}
+
+function renderMoves() {
+  const list = $('moves');
+  list.innerHTML = '';
+  const entry = (ply, text, played, current) => {
+    const li = document.createElement('li');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = text;
+    button.className = played ? 'played' : 'undone';
+    if (current) button.setAttribute('aria-current', 'step');
+    button.addEventListener('click', () => change('POST', `/api/games/${game.id}/goto`, { ply }, false));
+    li.append(button);
+    list.append(li);
+  };
+  entry(0, 'Start', true, game.ply === 0);
+  for (const mv of game.moves) {
+    const s = mv.sowed || {};
+    const marks = (s.captured ? ` ×${s.captured}` : '') + (s.extra_move && !s.ended ? ' +' : '');
+    entry(mv.ply, `${mv.ply}. ${mv.side} ${mv.action}${marks}`, mv.played, mv.ply === game.ply);
+  }
+  // Scroll the list, never the page (a phone would jump away from the board at every move).
+  const current = list.querySelector('[aria-current]');
+  if (current) {
+    const item = current.parentElement;
+    if (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = item.offsetTop - 4;
+    }
+  }
+}
+
+// ---- actions ----
+
+function clickCell(cell) {
+  if (!game || !game.to_move || game.engine_to_move || pending || animating) return;
+  const m = game.houses;
+  if (game.phase === 'handicap') {
+    const name = handicapName(cell, m);
+    if (handicapFrom === null) {
+      if (!game.legal.some((a) => a.startsWith(`${name}>`))) return;
+      handicapFrom = name;
+      pitOf(cell).classList.add('picked');
+      note(`Moving a seed from ${name}: choose the house it goes to.`);
+      for (const el of $('board').querySelectorAll('.pit.house')) el.disabled = false;
+      return;
+    }
+    const action = `${handicapFrom}>${name}`;
+    handicapFrom = null;
+    if (!game.legal.includes(action)) {
+      draw();
+      return;
+    }
+    act(action);
+    return;
+  }
+  const side = cell < m ? 'South' : 'North';
+  const house = cell < m ? cell + 1 : cell - m;
+  if (side === game.to_move && game.legal.includes(String(house))) act(String(house));
+}
+
+function act(action) {
+  change('POST', `/api/games/${game.id}/move`, { action }, true);
+}
+
+function playHouse(house) {
+  if (!game || !game.to_move) return;
+  const m = game.houses;
+  if (house > m) return;
+  clickCell(game.to_move === 'South' ? house - 1 : m + house);
+}
+
+async function maybeEngine() {
+  const state = game;
+  if (!state || !state.engine_to_move || state.result || state.moves.some((mv) => !mv.played)) return;
+  if (pending || animating) return;
+  await change('POST', `/api/games/${state.id}/engine`, undefined, true);
+}
+
+async function hint() {
+  if (!game || !game.to_move) return;
+  const state = game;
+  note('Thinking about a hint…');
+  try {
+    const h = await api('GET', `/api/games/${state.id}/hint`);
+    if (game !== state) return;
+    const value = h.exact ? `exactly ${signed(h.value)}` : `${signed(h.value.toFixed(2))}`;
+    const what = /^\d+$/.test(h.action) ? `house ${h.action}` : h.action;
+    note(`Hint for ${h.side}: ${what} (worth ${value} seeds to ${h.side}, depth ${h.depth}).`);
+    if (/^\d+$/.test(h.action)) {
+      const m = game.houses;
+      const house = Number(h.action);
+      hintCell = h.side === 'South' ? house - 1 : m + house;
+      pitOf(hintCell).classList.add('hint');
+    }
+  } catch (error) {
+    note(error.message, error.status !== 409);
+  }
+}
+
+function signed(x) {
+  const n = Number(x);
+  return n > 0 ? `+${x}` : `${x}`;
+}
+
+function setBar(value) {
+  // South's share of the bar: even at 0, nearly all South at +10 seeds and more.
+  const share = 50 + 50 * Math.tanh(value / 8);
+  $('eval-fill').style.width = `${share}%`;
+}
+
+async function analyse() {
+  if (!$('eval-on').checked || !game || analysed === game.version + game.id) return;
+  const state = game;
+  analysed = state.version + state.id;
+  $('eval-text').textContent = 'Evaluating…';
+  try {
+    const a = await api('GET', `/api/games/${state.id}/analysis`);
+    if (game.id !== state.id || game.version !== a.version) return;
+    setBar(a.value);
+    const leader = a.value > 0 ? 'South' : 'North';
+    const lead = Math.abs(a.value);
+    let text;
+    if (a.exact) {
+      const outcome = lead === 0 ? 'a draw' : `${leader} wins by ${lead}`;
+      text = a.depth === 0 ? `Final: ${outcome}` : `Solved ✓: ${outcome} with perfect play`;
+    } else {
+      const who = a.value === 0 ? 'Even' : `${leader} +${lead.toFixed(2)}`;
+      text = `${who} (depth ${a.depth}; best for ${a.side}: house ${a.best})`;
+    }
+    $('eval-text').textContent = text;
+    $('eval').classList.toggle('solved', a.exact);
+  } catch (error) {
+    if (error.status !== 409) $('eval-text').textContent = error.message;
+    analysed = -1;
+  }
+}
+
+async function newGame(request) {
+  const old = game;
+  pending++;
+  updateBusy();
+  let state;
+  try {
+    state = await api('POST', '/api/games', request);
+  } finally {
+    pending--;
+  }
+  if (old && old.id !== state.id) {
+    // The old game is replaced: closing it stops its searches and frees its memory.
+    api('DELETE', `/api/games/${old.id}`).catch(() => {});
+  }
+  analysed = -1;
+  await show(state, false);
+}
+
+function stepTo(ply) {
+  if (!game || ply < 0 || ply > game.moves.length || ply === game.ply) return;
+  change('POST', `/api/games/${game.id}/goto`, { ply }, false);
+}
+
+// ---- the new-game form ----
+
+function fillSelect(select, words) {
+  select.innerHTML = '';
+  for (const [value, text] of words) {
+    const option = document.createElement('option');
+    option.value = value;
+    option.textContent = text;
+    select.append(option);
+  }
+}
+
+function setUpForm() {
+  const pairs = (words) => words.map((w) => [w, w]);
+  fillSelect($('preset'), [['', '(as chosen below)'], ...variants.presets.map((p) => [p.name, `${p.name}: ${p.about}`])]);
+  for (const field of ['capture', 'end', 'leftover', 'direction', 'sowing']) fillSelect($(field), pairs(variants[field]));
+  const players = [['human', 'a person'], ...variants.levels.map((l) => [`engine:${l.level}`, `engine level ${l.about}`])];
+  for (const select of document.querySelectorAll('select.player')) fillSelect(select, players);
+  $('south').value = 'human';
+  $('north').value = 'engine:3';
+  $('preset').value = 'standard';
+  applyPreset();
+  $('preset').addEventListener('change', applyPreset);
+  for (const field of ['capture', 'end', 'leftover', 'direction', 'sowing', 'majority-ends']) {
+    $(field).addEventListener('change', () => { $('preset').value = ''; });
+  }
+}
+
+function applyPreset() {
+  const preset = variants.presets.find((p) => p.name === $('preset').value);
+  if (!preset) return;
+  for (const field of ['capture', 'end', 'leftover', 'direction', 'sowing']) $(field).value = preset.fields[field];
+  $('majority-ends').checked = preset.fields.majority_ends;
+}
+
+function formRules() {
+  let text = `kalah(${$('size-m').value},${$('size-n').value})`;
+  for (const field of ['capture', 'end', 'leftover', 'direction', 'sowing']) text += ` ${field}=${$(field).value}`;
+  if ($('majority-ends').checked) text += ' majority-ends';
+  if ($('pie').checked) text += ' pie';
+  if ($('handicap').checked) text += ' handicap';
+  return text;
+}
+
+async function submitForm(event) {
+  event.preventDefault();
+  const request = { rules: formRules(), south: $('south').value, north: $('north').value };
+  const start = $('start').value.trim();
+  if (start) request.position = start;
+  $('new-error').textContent = '';
+  try {
+    await newGame(request);
+    $('new-dialog').close();
+    note('');
+  } catch (error) {
+    $('new-error').textContent = error.message;
+  }
+}
+
+// ---- save, load, link ----
+
+async function save() {
+  if (!game) return;
+  try {
+    const response = await fetch(`/api/games/${game.id}/record`);
+    if (!response.ok) throw new Error((await response.json()).error);
+    const blob = new Blob([await response.text()], { type: 'text/plain' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `kalah-${new Date().toISOString().slice(0, 10)}.kalah`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  } catch (error) {
+    note(`cannot save: ${error.message}`, true);
+  }
+}
+
+async function load(file) {
+  try {
+    const record = await file.text();
+    const seats = game ? { south: game.seats[0], north: game.seats[1] } : {};
+    await newGame({ record, ...seats });
+    note(`Loaded ${file.name}.`);
+  } catch (error) {
+    note(`cannot load ${file.name}: ${error.message}`, true);
+  }
+}
+
+function link() {
+  if (!game) return;
+  const params = new URLSearchParams({
+    rules: game.rules, position: game.position, south: game.players.south, north: game.players.north,
+  });
+  const url = `${location.origin}/?${params}`;
+  const input = $('link-text');
+  input.hidden = false;
+  input.value = url;
+  input.focus();
+  input.select();
+  if (navigator.clipboard) navigator.clipboard.writeText(url).then(() => note('Link copied.'), () => {});
+}
+
+// ---- keys and start ----
+
+const HOUSE_KEYS = { '1': 1, '2': 2, '3': 3, '4': 4, '5': 5, '6': 6, '7': 7, '8': 8, '9': 9, '0': 10, '-': 11, '=': 12 };
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if ($('new-dialog').open || ['INPUT', 'SELECT', 'TEXTAREA'].includes(event.target.tagName)) return;
+  const key = event.key;
+  if (key in HOUSE_KEYS) playHouse(HOUSE_KEYS[key]);
+  else if (key === 'u') $('undo').click();
+  else if (key === 'r') $('redo').click();
+  else if (key === 'h') hint();
+  else if (key === 'n') openForm();
+  else if (key === 'w' && !$('swap').hidden) act('swap');
+  else if (key === 'k' && !$('keep').hidden) act('keep');
+  else if (key === 'ArrowLeft' && game) stepTo(game.ply - 1);
+  else if (key === 'ArrowRight' && game) stepTo(game.ply + 1);
+  else return;
+  event.preventDefault();
+}
+
+function openForm() {
+  $('new-error').textContent = '';
+  $('new-dialog').showModal();
+  $('size-m').focus();
+}
+
+async function start() {
+  variants = await api('GET', '/api/variants');
+  setUpForm();
+  $('new').addEventListener('click', openForm);
+  $('new-cancel').addEventListener('click', () => $('new-dialog').close());
+  $('new-form').addEventListener('submit', submitForm);
+  $('undo').addEventListener('click', () => game && change('POST', `/api/games/${game.id}/undo`, undefined, false));
+  $('redo').addEventListener('click', () => game && change('POST', `/api/games/${game.id}/redo`, undefined, false));
+  $('hint').addEventListener('click', hint);
+  $('swap').addEventListener('click', () => act('swap'));
+  $('keep').addEventListener('click', () => act('keep'));
+  $('save').addEventListener('click', save);
+  $('load').addEventListener('click', () => $('load-file').click());
+  $('load-file').addEventListener('change', (e) => { if (e.target.files[0]) load(e.target.files[0]); e.target.value = ''; });
+  $('link').addEventListener('click', link);
+  $('eval-on').addEventListener('change', () => { analysed = -1; draw(); analyse(); });
+  document.addEventListener('keydown', onKey);
+
+  const params = new URLSearchParams(location.search);
+  const asked = ['rules', 'position', 'south', 'north'].filter((k) => params.has(k));
+  try {
+    if (asked.length) {
+      const request = {};
+      for (const k of asked) request[k] = params.get(k);
+      if (params.has('south')) $('south').value = params.get('south');
+      if (params.has('north')) $('north').value = params.get('north');
+      await newGame(request);
+      return;
+    }
+    const id = sessionStorage.getItem('kalah-game');
+    if (id) {
+      try {
+        await show(await api('GET', `/api/games/${id}`), false);
+        return;
+      } catch (_) { /* expired or closed: start a new one */ }
+    }
+    await newGame({ rules: 'kalah(6,6) standard', south: 'human', north: 'engine:3' });
+  } catch (error) {
+    note(error.message, true);
+    if (!game) await newGame({}).catch(() => {});
+  } finally {
+    updateBusy();
+  }
+}
+
+start().catch((error) => note(`cannot start: ${error.message}`, true));
