@@ -114,9 +114,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Ok(info) => info,
         Err(stopped) => {
             let (bounds, nodes) = (stopped.bounds, resumed_nodes + stopped.nodes);
-            let saved = checkpoint
-                .as_ref()
-                .map(|path| Checkpoint { rules, position, bounds, nodes }.save(path, solver.proofs()).map(|()| path.clone()));
+            let saved = checkpoint.as_ref().map(|path| {
+                Checkpoint { rules, position, bounds, nodes }.save(path, solver.proofs()).map(|()| path.clone())
+            });
             let range = format!("the value is between {:+} and {:+}", bounds.0 / SEED, bounds.1 / SEED);
             match saved {
                 Some(Ok(path)) => {
