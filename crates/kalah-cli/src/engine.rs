@@ -64,6 +64,14 @@ impl EngineArgs {
                 )));
             }
         }
+        // A table larger than the free memory would have the machine swap, not search.
+        if let Some(free) = available_mib().filter(|&free| self.hash > free * 9 / 10) {
+            return Err(bad(format!(
+                "--hash {} MiB is more than this machine can spare now ({} MiB of {free} MiB available): lower --hash",
+                self.hash,
+                free * 9 / 10
+            )));
+        }
         let (oracle, note) = self.database(rules)?;
         let options = Options {
             table_bytes: self.hash * MIB,
@@ -82,8 +90,9 @@ impl EngineArgs {
         }
         let Some(dir) = self.egdb_dir.clone().or_else(egdb::default_dir) else { return Ok((None, None)) };
         let mut top = egdb::MAX_SEEDS;
-        if let Some(limit) = self.memory {
-            let room = ((limit - self.hash) * MIB) as u64;
+        // Without --memory, the database loads only the layers that fit in the free memory.
+        if let Some(limit) = self.memory.or_else(|| available_mib().map(|free| free * 9 / 10)) {
+            let room = (limit.saturating_sub(self.hash) * MIB) as u64;
             let mut used = 0u64;
             top = 0;
             while let Some(n) = egdb::layer_entries(rules.houses(), top + 1) {
@@ -105,4 +114,12 @@ impl EngineArgs {
             Err(e) => Ok((None, Some(format!("endgame database not used: {e}")))),
         }
     }
+}
+
+/// Returns the memory available to new processes now, in MiB (`MemAvailable` on Linux), if known.
+fn available_mib() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }

@@ -95,3 +95,21 @@ fn an_interrupted_solve_resumes_from_its_checkpoint() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_table_larger_than_the_free_memory_is_refused_before_anything_is_allocated() {
+    let free_mib = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            t.lines().find(|l| l.starts_with("MemAvailable:"))?.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map(|kib| kib / 1024);
+    let Some(free_mib) = free_mib else { return };
+    // Only meaningful where 64 GiB is more than the machine can spare (every CI machine here).
+    if free_mib * 9 / 10 < 65536 {
+        let (code, _, err) = kalah(&["analyze", "--hash", "65536", "--depth", "1"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("more than this machine can spare"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
