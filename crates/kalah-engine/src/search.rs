@@ -269,10 +269,10 @@ impl Engine {
                     let mut worker = self.worker(rules, done, nodes, None);
                     worker.race = Some(race);
                     // Odd helpers start a depth ahead, so the threads spread over two iterations.
-                    let mut depth = 1 + (id as u32 % 2);
+                    let mut depth = 1 + ((id as u32 + 1) % 2);
                     while depth <= max_depth && !done.load(Ordering::Relaxed) {
                         worker.race_root(position, depth);
-                        depth = depth.max(race.completed.load(Ordering::Relaxed) + 1 + (id as u32 % 2));
+                        depth = depth.max(race.completed.load(Ordering::Relaxed) + 1 + ((id as u32 + 1) % 2));
                     }
                 });
             }
