@@ -248,8 +248,13 @@ pub fn layer_path(dir: &Path, rules: &Rules, seeds: u32) -> PathBuf {
     rules_dir(dir, rules).join(format!("layer-{seeds:03}.egdb"))
 }
 
-/// Returns the database of `rules` in `dir`, opened once per process and shared after that (by
-/// the players of a match, say), or `None` if there is none or it cannot be used.
+/// The most seeds a shared database loads: playing needs no more, and a game should not wait
+/// for gigabytes to load (layers 0-24 take 1.25 GB for six houses, the 28-seed ones 5.6 GB).
+pub const SHARED_SEEDS: u32 = 24;
+
+/// Returns the database of `rules` in `dir`, layers up to [`SHARED_SEEDS`], opened once per
+/// process and shared after that (by the players of a match, say), or `None` if there is none or
+/// it cannot be used.
 pub fn shared(dir: &Path, rules: &Rules) -> Option<std::sync::Arc<Egdb>> {
     use std::collections::HashMap;
     use std::sync::{Arc, Mutex, OnceLock};
@@ -257,7 +262,7 @@ pub fn shared(dir: &Path, rules: &Rules) -> Option<std::sync::Arc<Egdb>> {
     static OPENED: OnceLock<Cache> = OnceLock::new();
     let folder = rules_dir(dir, rules);
     let mut cache = OPENED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    cache.entry(folder).or_insert_with(|| Egdb::open(dir, rules).ok().map(Arc::new)).clone()
+    cache.entry(folder).or_insert_with(|| Egdb::open_up_to(dir, rules, SHARED_SEEDS).ok().map(Arc::new)).clone()
 }
 
 /// Returns the default database folder: `$XDG_CACHE_HOME/kalah/egdb`, else `~/.cache/kalah/egdb`
