@@ -2,7 +2,6 @@
 
 use std::io::Write;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
@@ -63,20 +62,7 @@ pub struct MatchArgs {
 
 /// Reads `--depth`, `--time` and `--clock` into the strength of searches that have none of their own.
 pub fn default_strength(depth: Option<u32>, time: Option<u64>, clock: Option<&str>) -> Result<Strength> {
-    if let Some(c) = clock {
-        if depth.is_some() || time.is_some() {
-            return Err(bad("give one of --depth, --time and --clock, not more"));
-        }
-        return crate::players::parse_strength(&format!("clock={c}")).map_err(|e| bad(format!("--clock {c}: {e}")));
-    }
-    match (depth, time) {
-        (Some(_), Some(_)) => Err(bad("give --depth or --time, not both")),
-        (Some(d), None) if (1..=64).contains(&d) => Ok(Strength::Depth(d)),
-        (Some(d), None) => Err(bad(format!("--depth {d} is out of range: give a depth from 1 to 64"))),
-        (None, Some(t)) if (1..=3_600_000).contains(&t) => Ok(Strength::Time(Duration::from_millis(t))),
-        (None, Some(t)) => Err(bad(format!("--time {t} is out of range: give 1 to 3600000 milliseconds a move"))),
-        (None, None) => Ok(Strength::Depth(DEFAULT_DEPTH)),
-    }
+    crate::players::strength_from_flags(depth, time, clock, Strength::Depth(DEFAULT_DEPTH))
 }
 
 /// Reads a player for a match: anything but a human, who cannot sit through a match.
@@ -235,8 +221,13 @@ mod tests {
     fn strengths_read_and_refuse() {
         assert_eq!(default_strength(None, None, None).unwrap(), Strength::Depth(DEFAULT_DEPTH));
         assert_eq!(default_strength(Some(3), None, None).unwrap(), Strength::Depth(3));
-        assert_eq!(default_strength(None, Some(50), None).unwrap(), Strength::Time(Duration::from_millis(50)));
-        for (depth, time) in [(Some(0), None), (Some(65), None), (None, Some(0)), (Some(3), Some(50))] {
+        assert_eq!(
+            default_strength(None, Some(50), None).unwrap(),
+            Strength::Time(std::time::Duration::from_millis(50))
+        );
+        for (depth, time) in
+            [(Some(0), None), (Some(65), None), (None, Some(0)), (Some(3), Some(50)), (None, Some(3_600_001))]
+        {
             let error = default_strength(depth, time, None).unwrap_err();
             assert_eq!(crate::error::exit_status(&error), 2, "{depth:?} {time:?}");
         }

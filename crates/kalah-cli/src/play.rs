@@ -22,7 +22,7 @@ use crate::board;
 use crate::chain;
 use crate::error::bad;
 use crate::files;
-use crate::players::{parse_strength, PlayerSpec};
+use crate::players::{strength_from_flags, PlayerSpec};
 
 /// The commands accepted at the prompt, for `help` and for `kalah play --help`.
 const COMMANDS: &str = "\
@@ -77,7 +77,7 @@ pub struct PlayArgs {
 
 /// Runs `kalah play`.
 pub fn run(args: PlayArgs) -> Result<()> {
-    let strength = strength(args.depth, args.time, args.clock.as_deref())?;
+    let strength = strength_from_flags(args.depth, args.time, args.clock.as_deref(), Strength::Time(DEFAULT_TIME))?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let seats = [
         Seat::new("south", &args.south, strength, seed)?,
@@ -95,18 +95,6 @@ pub fn run(args: PlayArgs) -> Result<()> {
         out: io::stdout().lock(),
     };
     session.play()
-}
-
-/// Returns the engine's default strength from `--depth`, `--time` or `--clock`.
-fn strength(depth: Option<u32>, time: Option<u64>, clock: Option<&str>) -> Result<Strength> {
-    // parse_strength holds the ranges, so the flags accept what `engine:depth=N` accepts.
-    match (depth, time, clock) {
-        (Some(d), None, None) => parse_strength(&format!("depth={d}")).map_err(|e| bad(format!("--depth {d}: {e}"))),
-        (None, Some(t), None) => parse_strength(&format!("time={t}")).map_err(|e| bad(format!("--time {t}: {e}"))),
-        (None, None, Some(c)) => parse_strength(&format!("clock={c}")).map_err(|e| bad(format!("--clock {c}: {e}"))),
-        (None, None, None) => Ok(Strength::Time(DEFAULT_TIME)),
-        _ => Err(bad("give one of --depth, --time and --clock, not more")),
-    }
 }
 
 /// Returns a seed that differs from run to run, for random players without `--seed`.

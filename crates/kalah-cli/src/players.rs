@@ -86,6 +86,27 @@ pub fn parse_strength(text: &str) -> Result<Strength, String> {
     }
 }
 
+/// Reads the flags `--depth`, `--time` and `--clock` (at most one of them) into the strength of
+/// searches that have none of their own, `default` when none is given; they accept what
+/// `engine:depth=N`, `engine:time=MS` and `engine:clock=MS[+MS]` accept.
+pub fn strength_from_flags(
+    depth: Option<u32>,
+    time: Option<u64>,
+    clock: Option<&str>,
+    default: Strength,
+) -> anyhow::Result<Strength> {
+    let read = |flag: &str, text: String| {
+        parse_strength(&format!("{flag}={text}")).map_err(|e| crate::error::bad(format!("--{flag} {text}: {e}")))
+    };
+    match (depth, time, clock) {
+        (Some(d), None, None) => read("depth", d.to_string()),
+        (None, Some(t), None) => read("time", t.to_string()),
+        (None, None, Some(c)) => read("clock", c.to_string()),
+        (None, None, None) => Ok(default),
+        _ => Err(crate::error::bad("give one of --depth, --time and --clock, not more")),
+    }
+}
+
 impl PlayerSpec {
     /// Builds the player, or `None` for a human; `default` is the strength when the spec has none.
     pub fn build(&self, default: Strength, seed: u64) -> Option<Box<dyn Player + Send>> {
