@@ -590,14 +590,8 @@ impl Prover<'_> {
             list[n] = Child { mv, position: child, key, gain, again: child.mover() == me, order, known: None };
             n += 1;
         }
-        // Insertion sort: at most 12 moves, higher first.
-        for i in 1..n {
-            let mut j = i;
-            while j > 0 && list[j - 1].order < list[j].order {
-                list.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        // Higher first; stable, so equal orders keep the order of the moves.
+        list[..n].sort_by_key(|child| std::cmp::Reverse(child.order));
         (list, n)
     }
 
