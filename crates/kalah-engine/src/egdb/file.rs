@@ -121,9 +121,32 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> EgdbError + '_ {
     move |source| EgdbError::Io { path: path.to_path_buf(), source }
 }
 
+/// A layer's values in memory: mapped from its file where the system allows, else read into
+/// the heap (and always in the heap while a build computes it).
+#[derive(Debug)]
+pub(crate) enum Layer {
+    /// Values computed here or read into memory.
+    Owned(Vec<u8>),
+    /// The whole file, mapped: the values lie between the header and the checksum.
+    #[cfg(unix)]
+    Mapped(memmap2::Mmap),
+}
+
+impl Layer {
+    /// Returns the values, one `i8` a position, as bytes.
+    #[inline]
+    pub(crate) fn values(&self) -> &[u8] {
+        match self {
+            Layer::Owned(values) => values,
+            #[cfg(unix)]
+            Layer::Mapped(map) => &map[HEADER_LEN..map.len() - CHECKSUM_LEN],
+        }
+    }
+}
+
 /// Reads the values of the layer at `path`, checking the header against `expected`, the length
 /// and the checksum; any file that fails a check is refused whole.
-pub(crate) fn read_layer(path: &Path, expected: &Header) -> Result<Vec<u8>, EgdbError> {
+pub(crate) fn read_layer(path: &Path, expected: &Header) -> Result<Layer, EgdbError> {
     let mut file = match File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(EgdbError::Missing { path: path.to_path_buf() }),
@@ -150,6 +173,20 @@ pub(crate) fn read_layer(path: &Path, expected: &Header) -> Result<Vec<u8>, Egdb
         seeds: expected.seeds,
         entries: expected.entries,
     })?;
+    #[cfg(unix)]
+    if let Some(map) = map_file(&file, want) {
+        // The mapped file is checked exactly as a read one: header (again, as mapped), checksum.
+        let body = &map[..HEADER_LEN + entries];
+        expected.check(body[..HEADER_LEN].try_into().expect("a whole header"), path)?;
+        let stored = u32::from_le_bytes(map[HEADER_LEN + entries..].try_into().expect("four checksum bytes"));
+        let mut crc = Crc32::new();
+        crc.update(body);
+        let computed = crc.finalize();
+        if stored != computed {
+            return Err(EgdbError::Checksum { path: path.to_path_buf(), stored, computed });
+        }
+        return Ok(Layer::Mapped(map));
+    }
     let mut values = Vec::new();
     values
         .try_reserve_exact(entries)
@@ -174,7 +211,35 @@ pub(crate) fn read_layer(path: &Path, expected: &Header) -> Result<Vec<u8>, Egdb
     if stored != computed {
         return Err(EgdbError::Checksum { path: path.to_path_buf(), stored, computed });
     }
-    Ok(values)
+    Ok(Layer::Owned(values))
+}
+
+/// Maps the whole of `file`, `len` bytes, read-only, or returns `None` if the system will not
+/// (the caller then reads the file instead).
+///
+/// Mapping shares the system's cache of the file: a database read before loads in a fraction of
+/// a second instead of being copied into fresh memory, which took longer than the solve of
+/// Kalah(6,4) it served.
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn map_file(file: &File, len: u64) -> Option<memmap2::Mmap> {
+    // SAFETY: a mapped file changed or cut short under the mapping would change the values read
+    // or fault. This program never writes a layer file in place: a build writes a temporary file
+    // and renames it over the old one, which leaves the mapped file as it was.
+    let map = unsafe { memmap2::MmapOptions::new().map(file) }.ok()?;
+    if map.len() as u64 != len {
+        return None;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        // Probes are random accesses: fill the page tables now rather than fault page by page,
+        // and let the kernel use huge pages where it can. Both are hints; a kernel that refuses
+        // either still serves the mapping.
+        let _ = map.advise(memmap2::Advice::HugePage);
+        let _ = map.advise(memmap2::Advice::PopulateRead);
+        let _ = map.advise(memmap2::Advice::Random);
+    }
+    Some(map)
 }
 
 /// Returns where a layer is written before it is renamed into place.
