@@ -35,12 +35,24 @@ const CHECK_EVERY: u64 = 2048;
 pub trait Oracle: Send + Sync {
     /// Returns what the mover gains from here on with perfect play, in seeds, if known.
     fn probe(&self, position: &Position) -> Option<i32>;
+
+    /// Starts bringing what [`Oracle::probe`] of `position` reads into the cache, and tells
+    /// whether the oracle knows the position (a hint: by default nothing is fetched, and the
+    /// answer is whether `probe` gives a value).
+    fn prefetch(&self, position: &Position) -> bool {
+        self.probe(position).is_some()
+    }
 }
 
 impl Oracle for crate::egdb::Egdb {
     #[inline]
     fn probe(&self, position: &Position) -> Option<i32> {
         crate::egdb::Egdb::probe(self, position)
+    }
+
+    #[inline]
+    fn prefetch(&self, position: &Position) -> bool {
+        crate::egdb::Egdb::prefetch(self, position)
     }
 }
 

@@ -388,6 +388,8 @@ struct Child {
     order: i32,
     /// Bounds on the child's own value known before searching it.
     known: Option<(i32, i32)>,
+    /// The oracle (the endgame database) holds the child's value.
+    stored: bool,
 }
 
 impl Prover<'_> {
@@ -452,12 +454,12 @@ impl Prover<'_> {
             }
         }
         let hint = if entry.and_then(|e| e.best).is_none() { self.hints.probe(key).and_then(|e| e.best) } else { None };
-        let (mut children, n) = self.children(position, entry.and_then(|e| e.best).or(hint));
-        // Look every child up before searching any: one may already prove the cut-off, or all
-        // together may already show the node falls short.
-        let mut bound_from_children = if left >= ETC_SEEDS { i32::MIN } else { left };
-        for child in children[..n].iter_mut().filter(|_| left >= ETC_SEEDS) {
-            child.known = self.known(child);
+        let (children, n) = self.children(position, entry.and_then(|e| e.best).or(hint), left >= ETC_SEEDS);
+        // What is known of the children before searching any (finished games and database
+        // positions always, the proof table's bounds in large nodes): one may already prove the
+        // cut-off, or all together may already show the node falls short.
+        let mut bound_from_children = i32::MIN;
+        for child in &children[..n] {
             let (floor, reach) = match child.known {
                 Some((lo, hi)) if child.again => (child.gain + lo, child.gain + hi),
                 Some((lo, hi)) => (child.gain - hi, child.gain - lo),
@@ -472,63 +474,61 @@ impl Prover<'_> {
             return bound_from_children;
         }
         let share = !self.busy.is_empty() && left >= SHARE_SEEDS;
-        if share && n > 2 {
-            // Children other threads are searching go last (stable, so the order stays otherwise).
-            let is_busy = |c: &Child| self.busy[c.key as usize & (BUSY_SLOTS - 1)].load(Ordering::Relaxed) == c.key;
-            let mut flags = [false; 12];
-            for (flag, child) in flags.iter_mut().zip(&children[1..n]) {
-                *flag = is_busy(child);
-            }
-            let mut reordered = children;
-            let mut m = 1;
-            for pass in [false, true] {
-                for (i, child) in children[1..n].iter().enumerate() {
-                    if flags[i] == pass {
-                        reordered[m] = *child;
-                        m += 1;
-                    }
-                }
-            }
-            children = reordered;
-        }
         let slot = key as usize & (BUSY_SLOTS - 1);
         if share {
             self.busy[slot].store(key, Ordering::Relaxed);
         }
+        let is_busy = |c: &Child| self.busy[c.key as usize & (BUSY_SLOTS - 1)].load(Ordering::Relaxed) == c.key;
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
-        for child in &children[..n] {
-            let value = match child.known {
-                // An exact value (a finished game or the database) needs no search.
-                Some((lo, hi)) if lo == hi => {
-                    if child.again {
-                        child.gain + lo
-                    } else {
-                        child.gain - lo
+        // A child another thread is searching right now is put off to a second pass (all but the
+        // first, which every thread searches): by then its result is often in the table.
+        let mut deferred = [false; 12];
+        for pass in 0..2 {
+            for (i, child) in children[..n].iter().enumerate() {
+                if pass == 1 && !deferred[i] {
+                    continue;
+                }
+                let exact = matches!(child.known, Some((lo, hi)) if lo == hi);
+                if pass == 0 && share && i > 0 && !exact && is_busy(child) {
+                    deferred[i] = true;
+                    continue;
+                }
+                let value = match child.known {
+                    // An exact value (a finished game or the database) needs no search.
+                    Some((lo, hi)) if lo == hi => {
+                        if child.again {
+                            child.gain + lo
+                        } else {
+                            child.gain - lo
+                        }
                     }
+                    _ if child.again => child.gain + self.test(&child.position, child.key, beta - child.gain, ply + 1),
+                    _ => child.gain - self.test(&child.position, child.key, child.gain - beta + 1, ply + 1),
+                };
+                if self.halted() {
+                    if share {
+                        self.busy[slot].store(0, Ordering::Relaxed);
+                    }
+                    return 0;
                 }
-                _ if child.again => child.gain + self.test(&child.position, child.key, beta - child.gain, ply + 1),
-                _ => child.gain - self.test(&child.position, child.key, child.gain - beta + 1, ply + 1),
-            };
-            if self.halted() {
-                if share {
-                    self.busy[slot].store(0, Ordering::Relaxed);
+                if value > best {
+                    best = value;
                 }
-                return 0;
+                if value >= beta {
+                    if ply == 0 {
+                        self.root_best = Some(child.mv);
+                    }
+                    lower = lower.max(value);
+                    self.store(key, lower, upper, Some(child.mv), started);
+                    if share {
+                        self.busy[slot].store(0, Ordering::Relaxed);
+                    }
+                    return value;
+                }
             }
-            if value > best {
-                best = value;
-            }
-            if value >= beta {
-                if ply == 0 {
-                    self.root_best = Some(child.mv);
-                }
-                lower = lower.max(value);
-                self.store(key, lower, upper, Some(child.mv), started);
-                if share {
-                    self.busy[slot].store(0, Ordering::Relaxed);
-                }
-                return value;
+            if !deferred.contains(&true) {
+                break;
             }
         }
         upper = upper.min(best);
@@ -539,28 +539,17 @@ impl Prover<'_> {
         best
     }
 
-    /// Returns what is known of a child's value without searching it: exact for a finished game
-    /// or a database position, else the proof table's bounds, if any.
-    fn known(&self, child: &Child) -> Option<(i32, i32)> {
-        let p = &child.position;
-        if p.is_over(self.rules) {
-            let settled = (p.final_difference(self.rules) - p.store_difference()) * p.mover().sign();
-            return Some((settled, settled));
-        }
-        if let Some(value) = self.oracle.and_then(|o| o.probe(p)) {
-            return Some((value, value));
-        }
-        self.proofs.probe(child.key).map(|e| (i32::from(e.lower), i32::from(e.upper)))
-    }
-
     fn store(&mut self, key: u64, lower: i32, upper: i32, best: Option<Move>, started: u64) {
         let spent = (self.local + self.nodes.load(Ordering::Relaxed)).saturating_sub(started).max(1);
         let work = (64 - spent.leading_zeros()) as u8;
         self.proofs.store(key, Proof { lower: lower as i16, upper: upper as i16, best, work });
     }
 
-    /// Returns the children in search order: the table's move, then by the evaluation after the move.
-    fn children(&self, position: &Position, first: Option<Move>) -> ([Child; 12], usize) {
+    /// Returns the children in search order, with what is known of their values before any
+    /// search: exact for finished games and database positions, and the proof table's bounds
+    /// when `look_up`. Exact children come first (they cost nothing to search), then the
+    /// table's move, then the others by the evaluation after the move.
+    fn children(&self, position: &Position, first: Option<Move>, look_up: bool) -> ([Child; 12], usize) {
         let me = position.mover();
         let here = position.store_difference() * me.sign();
         let blank = Child {
@@ -571,24 +560,43 @@ impl Prover<'_> {
             again: false,
             order: 0,
             known: None,
+            stored: false,
         };
         let mut list = [blank; 12];
         let mut n = 0;
+        // Sow every move and ask for the memory each child's value lies in before reading any:
+        // these are random accesses to large tables, and asked for together they overlap.
         for mv in position.legal_moves() {
             let mut child = *position;
             child.sow(self.rules, mv);
             let key = self.key(&child);
-            self.proofs.prefetch(key);
-            let order = if Some(mv) == first {
-                i32::MAX
+            let known = if child.is_over(self.rules) {
+                let settled = (child.final_difference(self.rules) - child.store_difference()) * child.mover().sign();
+                Some((settled, settled))
             } else {
+                None
+            };
+            let stored = known.is_none() && self.oracle.is_some_and(|o| o.prefetch(&child));
+            if known.is_none() && !stored {
+                self.proofs.prefetch(key);
+            }
+            let gain = child.store_difference() * me.sign() - here;
+            list[n] = Child { mv, position: child, key, gain, again: child.mover() == me, order: 0, known, stored };
+            n += 1;
+        }
+        for child in &mut list[..n] {
+            if child.stored {
+                child.known = self.oracle.and_then(|o| o.probe(&child.position)).map(|v| (v, v));
+            } else if child.known.is_none() && look_up {
+                child.known = self.proofs.probe(child.key).map(|e| (i32::from(e.lower), i32::from(e.upper)));
+            }
+            child.order = match child.known {
+                Some((lo, hi)) if lo == hi => i32::MAX,
+                _ if Some(child.mv) == first => i32::MAX - 1,
                 // The evaluation after the move (it counts extra moves and captures to come): a
                 // third fewer nodes than extra moves, captures and history (Kalah(5,4)).
-                evaluate(&child, self.rules, me, &Weights::TUNED)
+                _ => evaluate(&child.position, self.rules, me, &Weights::TUNED),
             };
-            let gain = child.store_difference() * me.sign() - here;
-            list[n] = Child { mv, position: child, key, gain, again: child.mover() == me, order, known: None };
-            n += 1;
         }
         // Higher first; stable, so equal orders keep the order of the moves.
         list[..n].sort_by_key(|child| std::cmp::Reverse(child.order));
@@ -602,7 +610,7 @@ impl Prover<'_> {
         let (mut p, mut v) = (*position, value);
         while line.len() < limit && !p.is_over(self.rules) {
             let first = self.proofs.probe(self.key(&p)).and_then(|e| e.best);
-            let (children, n) = self.children(&p, first);
+            let (children, n) = self.children(&p, first, false);
             let mut next = None;
             for child in &children[..n] {
                 // The child's own value must be v - gain (same mover) or gain - v (the opponent's).

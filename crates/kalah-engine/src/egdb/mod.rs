@@ -557,6 +557,25 @@ impl Egdb {
         Some(i32::from(layer[rank as usize] as i8))
     }
 
+    /// Starts bringing `position`'s value into the cache, for a [`Egdb::probe`] soon after, and
+    /// tells whether the database holds the position.
+    ///
+    /// A probe is a random access into gigabytes, so it nearly always misses the cache; a search
+    /// that asks for all of a node's children first finds their values there when it reads them.
+    #[inline]
+    pub fn prefetch(&self, position: &Position) -> bool {
+        if position.houses() != self.variant.houses {
+            return false;
+        }
+        let Some(layer) = self.layers.get(usize::from(position.seeds_in_houses())) else { return false };
+        let me = position.mover();
+        let rank = self.ranker.rank(position.row(me), position.row(!me));
+        if let Some(value) = layer.values().get(rank as usize) {
+            crate::tt::prefetch(value);
+        }
+        true
+    }
+
     /// Returns every legal move of `position` with what the mover gains from here on by playing
     /// it and playing perfectly after, or `None` if the database does not cover the position
     /// or the rules. Empty when the game is over.
