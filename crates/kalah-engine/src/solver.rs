@@ -36,6 +36,9 @@ use crate::tt::Table;
 
 /// Depth of the heuristic search whose value is the first guess and whose table orders moves.
 const ESTIMATE_DEPTH: u32 = 14;
+/// How many times deeper than its nominal depth the estimate's table may hold positions (its
+/// search extends captures and extra moves).
+const HINT_PLIES: u32 = 2;
 /// Nodes between two looks at the stop flag.
 const CHECK_EVERY: u64 = 4096;
 /// The share of the memory budget for the heuristic engine's table (the rest holds proofs).
@@ -319,6 +322,7 @@ impl Solver {
             rules,
             proofs: &self.proofs,
             hints: self.engine.table(),
+            hint_plies: HINT_PLIES * self.estimate_depth,
             oracle: self.engine.options().oracle.as_deref(),
             stop,
             quit: None,
@@ -364,6 +368,8 @@ struct Prover<'a> {
     rules: &'a Rules,
     proofs: &'a ProofTable,
     hints: &'a Table,
+    /// The deepest ply at which the estimate's table may hold a position.
+    hint_plies: u32,
     oracle: Option<&'a dyn Oracle>,
     stop: &'a AtomicBool,
     /// A helper's signal that the main thread is done with this proof.
@@ -453,7 +459,13 @@ impl Prover<'_> {
                 return upper;
             }
         }
-        let hint = if entry.and_then(|e| e.best).is_none() { self.hints.probe(key).and_then(|e| e.best) } else { None };
+        // The estimate's table holds positions near the root only: below them a look would be a
+        // cache miss for nothing.
+        let hint = if entry.and_then(|e| e.best).is_none() && ply <= self.hint_plies {
+            self.hints.probe(key).and_then(|e| e.best)
+        } else {
+            None
+        };
         let (children, n) = self.children(position, entry.and_then(|e| e.best).or(hint), left >= ETC_SEEDS);
         // What is known of the children before searching any (finished games and database
         // positions always, the proof table's bounds in large nodes): one may already prove the
@@ -584,6 +596,7 @@ impl Prover<'_> {
             list[n] = Child { mv, position: child, key, gain, again: child.mover() == me, order: 0, known, stored };
             n += 1;
         }
+        let mut open = 0;
         for child in &mut list[..n] {
             if child.stored {
                 child.known = self.oracle.and_then(|o| o.probe(&child.position)).map(|v| (v, v));
@@ -593,10 +606,19 @@ impl Prover<'_> {
             child.order = match child.known {
                 Some((lo, hi)) if lo == hi => i32::MAX,
                 _ if Some(child.mv) == first => i32::MAX - 1,
-                // The evaluation after the move (it counts extra moves and captures to come): a
-                // third fewer nodes than extra moves, captures and history (Kalah(5,4)).
-                _ => evaluate(&child.position, self.rules, me, &Weights::TUNED),
+                _ => {
+                    open += 1;
+                    i32::MIN
+                }
             };
+        }
+        // The evaluation after the move (it counts extra moves and captures to come) orders the
+        // rest: a third fewer nodes than extra moves, captures and history (Kalah(5,4)). A
+        // single one needs no order.
+        if open > 1 {
+            for child in list[..n].iter_mut().filter(|c| c.order == i32::MIN) {
+                child.order = evaluate(&child.position, self.rules, me, &Weights::TUNED);
+            }
         }
         // Higher first; stable, so equal orders keep the order of the moves.
         list[..n].sort_by_key(|child| std::cmp::Reverse(child.order));
