@@ -147,6 +147,11 @@ impl Layer {
 /// Reads the values of the layer at `path`, checking the header against `expected`, the length
 /// and the checksum; any file that fails a check is refused whole.
 pub(crate) fn read_layer(path: &Path, expected: &Header) -> Result<Layer, EgdbError> {
+    load(path, expected, true)
+}
+
+/// [`read_layer`], mapping the file if `map` and the system allow it, else reading it.
+fn load(path: &Path, expected: &Header, map: bool) -> Result<Layer, EgdbError> {
     let mut file = match File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(EgdbError::Missing { path: path.to_path_buf() }),
@@ -174,7 +179,7 @@ pub(crate) fn read_layer(path: &Path, expected: &Header) -> Result<Layer, EgdbEr
         entries: expected.entries,
     })?;
     #[cfg(unix)]
-    if let Some(map) = map_file(&file, want) {
+    if let Some(map) = map.then(|| map_file(&file, want)).flatten() {
         // The mapped file is checked exactly as a read one: header (again, as mapped), checksum.
         let body = &map[..HEADER_LEN + entries];
         expected.check(body[..HEADER_LEN].try_into().expect("a whole header"), path)?;
@@ -309,6 +314,37 @@ type Crc32 = crc32fast::Hasher;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Both ways of loading a layer give the same values and refuse the same damaged files.
+    #[test]
+    fn mapped_and_read_layers_agree_and_refuse_damage() {
+        let rules = kalah_rules::Rules::standard(2, 2).unwrap();
+        let header = Header { variant: Variant::of(&rules).unwrap(), seeds: 3, entries: 20 };
+        let values: Vec<u8> = (0..20u8).map(|i| (i % 7).wrapping_sub(3)).collect();
+        let dir = std::env::temp_dir().join(format!("kalah-layer-test-{}", std::process::id()));
+        let path = dir.join("layer-003.egdb");
+        write_layer(&path, &header, &values).unwrap();
+        for map in [true, false] {
+            assert_eq!(load(&path, &header, map).unwrap().values(), &values[..], "map {map}");
+        }
+        let good = fs::read(&path).unwrap();
+        let mut flipped = good.clone();
+        flipped[HEADER_LEN + 5] ^= 1;
+        fs::write(&path, &flipped).unwrap();
+        for map in [true, false] {
+            assert!(matches!(load(&path, &header, map), Err(EgdbError::Checksum { .. })), "map {map}");
+        }
+        fs::write(&path, &good[..good.len() - 1]).unwrap();
+        for map in [true, false] {
+            assert!(matches!(load(&path, &header, map), Err(EgdbError::Truncated { .. })), "map {map}");
+        }
+        let other = Header { seeds: 4, ..header };
+        fs::write(&path, &good).unwrap();
+        for map in [true, false] {
+            assert!(matches!(load(&path, &other, map), Err(EgdbError::Mismatch { .. })), "map {map}");
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn crc32_matches_the_standard_check_value() {
