@@ -88,25 +88,48 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let bar = ProgressBar::new_spinner();
     bar.set_style(ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}").expect("a valid template"));
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    bar.set_message("estimating");
     let started = std::time::Instant::now();
-    let solved = solver.solve(&position, &rules, known, Some(&stop), |lower, upper, nodes| {
-        if args.verbose {
-            eprintln!(
-                "{:8.2} s  value between {:+} and {:+}, {} nodes",
-                started.elapsed().as_secs_f64(),
-                lower / SEED,
-                upper / SEED,
-                nodes + resumed_nodes
-            );
-        }
-        bar.set_message(format!(
-            "value between {:+} and {:+} for {}, {} nodes",
-            lower / SEED,
-            upper / SEED,
-            position.mover(),
-            nodes + resumed_nodes
-        ));
+    let bounds = std::sync::Mutex::new(known);
+    let done = AtomicBool::new(false);
+    let solved = std::thread::scope(|scope| {
+        // The display is redrawn from a thread of its own: one proof can take hours, and the
+        // nodes and the bound under test should move meanwhile.
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                let progress = solver.progress();
+                let seconds = started.elapsed().as_secs_f64().max(1e-3);
+                let mut parts = Vec::new();
+                if let Some((lower, upper)) = *bounds.lock().unwrap_or_else(|e| e.into_inner()) {
+                    parts.push(format!("value between {:+} and {:+} for {}", lower / SEED, upper / SEED, position.mover()));
+                }
+                match progress.testing {
+                    Some(beta) => parts.push(format!("proving whether it is at least {:+}", beta / SEED)),
+                    None if parts.is_empty() => parts.push("estimating".to_string()),
+                    None => {}
+                }
+                parts.push(format!(
+                    "{} nodes, {:.2} M/s",
+                    progress.nodes + resumed_nodes,
+                    progress.nodes as f64 / seconds / 1e6
+                ));
+                bar.set_message(parts.join("; "));
+                std::thread::sleep(std::time::Duration::from_millis(250));
+            }
+        });
+        let solved = solver.solve(&position, &rules, known, Some(&stop), |lower, upper, nodes| {
+            if args.verbose {
+                eprintln!(
+                    "{:8.2} s  value between {:+} and {:+}, {} nodes",
+                    started.elapsed().as_secs_f64(),
+                    lower / SEED,
+                    upper / SEED,
+                    nodes + resumed_nodes
+                );
+            }
+            *bounds.lock().unwrap_or_else(|e| e.into_inner()) = Some((lower, upper));
+        });
+        done.store(true, Ordering::Relaxed);
+        solved
     });
     bar.finish_and_clear();
     let mut out = std::io::stdout().lock();

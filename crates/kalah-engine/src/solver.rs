@@ -25,7 +25,7 @@
 //! (the idea of ABDADA), so the threads spread over different subtrees and each finds the
 //! others' results in the table when it gets there.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::Instant;
 
 use kalah_rules::{Move, Position, Rules};
@@ -214,6 +214,20 @@ pub struct Solver {
     busy: Vec<AtomicU64>,
     /// The estimate's depth (tests lower it, so that small games reach the proofs).
     estimate_depth: u32,
+    /// Nodes the solve under way has searched so far (updated every few thousand nodes).
+    searched: AtomicU64,
+    /// The β of the proof under way, in hundredths of a seed for the side to move (`i32::MIN`: none).
+    testing: AtomicI32,
+}
+
+/// What a solve under way is doing, for a progress display: see [`Solver::progress`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Nodes searched so far, the estimate's included.
+    pub nodes: u64,
+    /// The proof under way asks "is the value at least this?" (hundredths of a seed for the side
+    /// to move), or `None` while the solve estimates or builds its line.
+    pub testing: Option<i32>,
 }
 
 impl Solver {
@@ -230,7 +244,15 @@ impl Solver {
             threads,
             busy,
             estimate_depth: ESTIMATE_DEPTH,
+            searched: AtomicU64::new(0),
+            testing: AtomicI32::new(i32::MIN),
         }
+    }
+
+    /// Returns how far the solve under way has got; another thread may ask while it runs.
+    pub fn progress(&self) -> Progress {
+        let testing = self.testing.load(Ordering::Relaxed);
+        Progress { nodes: self.searched.load(Ordering::Relaxed), testing: (testing != i32::MIN).then_some(testing) }
     }
 
     /// Returns the solver with another depth for its first estimate (1 or more; 14 by default):
@@ -271,17 +293,19 @@ impl Solver {
             bounds: ((base + lower) * SEED, (base + upper) * SEED),
             nodes,
         };
+        self.searched.store(0, Ordering::Relaxed);
         let estimate = self.engine.search(position, rules, Limits::depth(self.estimate_depth), stop, |_| {});
         if estimate.exact || estimate.best.is_none() {
             return Ok(estimate);
         }
-        let nodes = AtomicU64::new(estimate.nodes);
+        let nodes = &self.searched;
+        nodes.store(estimate.nodes, Ordering::Relaxed);
         if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             return Err(stopped(lower, upper, estimate.nodes));
         }
         let never = AtomicBool::new(false);
         let stop = stop.unwrap_or(&never);
-        let mut prover = self.prover(rules, stop, &nodes);
+        let mut prover = self.prover(rules, stop, nodes);
         let key = prover.key(position);
         // Exact values are whole seeds: round the estimate to one.
         let mut guess = ((estimate.score / SEED) as f64 - f64::from(base)).round() as i32;
@@ -289,7 +313,9 @@ impl Solver {
         while lower < upper {
             guess = guess.clamp(lower, upper);
             let beta = if guess == lower { guess + 1 } else { guess };
+            self.testing.store((base + beta) * SEED, Ordering::Relaxed);
             let (value, root_best) = self.prove(&mut prover, position, key, beta);
+            self.testing.store(i32::MIN, Ordering::Relaxed);
             if stop.load(Ordering::Relaxed) {
                 return Err(stopped(lower, upper, nodes.load(Ordering::Relaxed)));
             }
