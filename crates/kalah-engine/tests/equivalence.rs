@@ -3,29 +3,17 @@
 use kalah_engine::classic::{search, Algorithm};
 use kalah_engine::compare::sample_positions;
 use kalah_engine::eval::Weights;
-use kalah_rules::{Capture, Direction, GameEnd, Leftover, Position, Rules, Sowing};
+use kalah_rules::{Position, Rules};
 use proptest::prelude::*;
-use proptest::sample::select;
 
+/// Every variant of the rules on boards up to Kalah(6,5), except the two that only the game's
+/// first move or its stores can change (`first_move_extra`, `majority_ends`).
 fn any_rules() -> impl Strategy<Value = Rules> {
-    (
-        2u8..=6,
-        1u8..=5,
-        select(vec![Capture::Standard, Capture::Empty, Capture::Never]),
-        select(vec![GameEnd::EitherSideEmpty, GameEnd::MoverStuck]),
-        select(vec![Leftover::Owner, Leftover::Emptier, Leftover::Discard]),
-        select(vec![Direction::CounterClockwise, Direction::Clockwise]),
-        select(vec![Sowing::Single, Sowing::Relay]),
-    )
-        .prop_map(|(m, n, capture, end, leftover, direction, sowing)| {
-            let mut rules = Rules::standard(m, n).unwrap();
-            rules.capture = capture;
-            rules.end = end;
-            rules.leftover = leftover;
-            rules.direction = direction;
-            rules.sowing = sowing;
-            rules
-        })
+    (2u8..=6, 1u8..=5, any::<prop::sample::Index>()).prop_map(|(m, n, which)| {
+        let all: Vec<Rules> =
+            Rules::variants(m, n).unwrap().into_iter().filter(|r| r.first_move_extra && !r.majority_ends).collect();
+        all[which.index(all.len())]
+    })
 }
 
 fn walk(rules: &Rules, choices: &[usize]) -> Position {

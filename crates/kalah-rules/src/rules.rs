@@ -170,6 +170,47 @@ impl Rules {
         Ok(rules)
     }
 
+    /// Returns Kalah(`houses`,`seeds`) under every combination of the fields that change how the
+    /// game plays (capture, end, leftover, direction, sowing, `majority_ends`,
+    /// `first_move_extra`): 288 rule sets, without the pie rule or the handicap, for tests and
+    /// tools that must hold under all of them.
+    ///
+    /// ```
+    /// use kalah_rules::Rules;
+    /// let all = Rules::variants(6, 4).unwrap();
+    /// assert_eq!(all.len(), 288);
+    /// assert!(all.contains(&Rules::preset("empty-capture", 6, 4).unwrap()));
+    /// ```
+    pub fn variants(houses: u8, seeds: u8) -> Result<Vec<Rules>, RulesError> {
+        let base = Rules::standard(houses, seeds)?;
+        let mut all = Vec::with_capacity(288);
+        for (_, capture) in CAPTURE_WORDS {
+            for (_, end) in END_WORDS {
+                for (_, leftover) in LEFTOVER_WORDS {
+                    for (_, direction) in DIRECTION_WORDS {
+                        for (_, sowing) in SOWING_WORDS {
+                            for majority_ends in [false, true] {
+                                for first_move_extra in [true, false] {
+                                    all.push(Rules {
+                                        capture,
+                                        end,
+                                        leftover,
+                                        direction,
+                                        sowing,
+                                        majority_ends,
+                                        first_move_extra,
+                                        ..base
+                                    });
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(all)
+    }
+
     /// Returns the number of houses on each side (m).
     #[inline]
     pub fn houses(&self) -> u8 {
