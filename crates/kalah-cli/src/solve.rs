@@ -94,13 +94,18 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let solved = std::thread::scope(|scope| {
         // The display is redrawn from a thread of its own: one proof can take hours, and the
         // nodes and the bound under test should move meanwhile.
-        scope.spawn(|| {
+        let display = scope.spawn(|| {
             while !done.load(Ordering::Relaxed) {
                 let progress = solver.progress();
                 let seconds = started.elapsed().as_secs_f64().max(1e-3);
                 let mut parts = Vec::new();
                 if let Some((lower, upper)) = *bounds.lock().unwrap_or_else(|e| e.into_inner()) {
-                    parts.push(format!("value between {:+} and {:+} for {}", lower / SEED, upper / SEED, position.mover()));
+                    parts.push(format!(
+                        "value between {:+} and {:+} for {}",
+                        lower / SEED,
+                        upper / SEED,
+                        position.mover()
+                    ));
                 }
                 match progress.testing {
                     Some(beta) => parts.push(format!("proving whether it is at least {:+}", beta / SEED)),
@@ -113,7 +118,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
                     progress.nodes as f64 / seconds / 1e6
                 ));
                 bar.set_message(parts.join("; "));
-                std::thread::sleep(std::time::Duration::from_millis(250));
+                std::thread::park_timeout(std::time::Duration::from_millis(250));
             }
         });
         let solved = solver.solve(&position, &rules, known, Some(&stop), |lower, upper, nodes| {
@@ -129,6 +134,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
             *bounds.lock().unwrap_or_else(|e| e.into_inner()) = Some((lower, upper));
         });
         done.store(true, Ordering::Relaxed);
+        // The result need not wait for the display's next redraw.
+        display.thread().unpark();
         solved
     });
     bar.finish_and_clear();

@@ -182,32 +182,30 @@ impl Rules {
     /// assert!(all.contains(&Rules::preset("empty-capture", 6, 4).unwrap()));
     /// ```
     pub fn variants(houses: u8, seeds: u8) -> Result<Vec<Rules>, RulesError> {
-        let base = Rules::standard(houses, seeds)?;
-        let mut all = Vec::with_capacity(288);
-        for (_, capture) in CAPTURE_WORDS {
-            for (_, end) in END_WORDS {
-                for (_, leftover) in LEFTOVER_WORDS {
-                    for (_, direction) in DIRECTION_WORDS {
-                        for (_, sowing) in SOWING_WORDS {
-                            for majority_ends in [false, true] {
-                                for first_move_extra in [true, false] {
-                                    all.push(Rules {
-                                        capture,
-                                        end,
-                                        leftover,
-                                        direction,
-                                        sowing,
-                                        majority_ends,
-                                        first_move_extra,
-                                        ..base
-                                    });
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+        /// Every rule set of `all` once for each value of one field.
+        fn times<T: Copy>(
+            all: Vec<Rules>,
+            values: impl Iterator<Item = T> + Clone,
+            set: fn(&mut Rules, T),
+        ) -> Vec<Rules> {
+            all.into_iter()
+                .flat_map(|rules| {
+                    values.clone().map(move |value| {
+                        let mut rules = rules;
+                        set(&mut rules, value);
+                        rules
+                    })
+                })
+                .collect()
         }
+        let mut all = vec![Rules::standard(houses, seeds)?];
+        all = times(all, CAPTURE_WORDS.iter().map(|w| w.1), |r, v| r.capture = v);
+        all = times(all, END_WORDS.iter().map(|w| w.1), |r, v| r.end = v);
+        all = times(all, LEFTOVER_WORDS.iter().map(|w| w.1), |r, v| r.leftover = v);
+        all = times(all, DIRECTION_WORDS.iter().map(|w| w.1), |r, v| r.direction = v);
+        all = times(all, SOWING_WORDS.iter().map(|w| w.1), |r, v| r.sowing = v);
+        all = times(all, [false, true].into_iter(), |r, v| r.majority_ends = v);
+        all = times(all, [true, false].into_iter(), |r, v| r.first_move_extra = v);
         Ok(all)
     }
 

@@ -183,13 +183,8 @@ fn load(path: &Path, expected: &Header, map: bool) -> Result<Layer, EgdbError> {
         // The mapped file is checked exactly as a read one: header (again, as mapped), checksum.
         let body = &map[..HEADER_LEN + entries];
         expected.check(body[..HEADER_LEN].try_into().expect("a whole header"), path)?;
-        let stored = u32::from_le_bytes(map[HEADER_LEN + entries..].try_into().expect("four checksum bytes"));
-        let mut crc = Crc32::new();
-        crc.update(body);
-        let computed = crc.finalize();
-        if stored != computed {
-            return Err(EgdbError::Checksum { path: path.to_path_buf(), stored, computed });
-        }
+        let stored = map[HEADER_LEN + entries..].try_into().expect("four checksum bytes");
+        check_sum(path, &[body], stored)?;
         return Ok(Layer::Mapped(map));
     }
     let mut values = Vec::new();
@@ -208,15 +203,22 @@ fn load(path: &Path, expected: &Header, map: bool) -> Result<Layer, EgdbError> {
         .and_then(|()| file.read_exact(&mut stored));
     // A file cut short while being read is still a truncated file.
     read.map_err(|e| if e.kind() == io::ErrorKind::UnexpectedEof { truncated() } else { io_error(path)(e) })?;
+    check_sum(path, &[&header, &values], stored)?;
+    Ok(Layer::Owned(values))
+}
+
+/// Checks the CRC-32 of `parts` (the file's bytes before its checksum, in order) against the
+/// checksum `stored` at its end.
+fn check_sum(path: &Path, parts: &[&[u8]], stored: [u8; CHECKSUM_LEN]) -> Result<(), EgdbError> {
     let mut crc = Crc32::new();
-    crc.update(&header);
-    crc.update(&values);
-    let computed = crc.finalize();
-    let stored = u32::from_le_bytes(stored);
+    for part in parts {
+        crc.update(part);
+    }
+    let (stored, computed) = (u32::from_le_bytes(stored), crc.finalize());
     if stored != computed {
         return Err(EgdbError::Checksum { path: path.to_path_buf(), stored, computed });
     }
-    Ok(Layer::Owned(values))
+    Ok(())
 }
 
 /// Maps the whole of `file`, `len` bytes, read-only, or returns `None` if the system will not

@@ -548,13 +548,7 @@ impl Egdb {
     /// here (a position does not carry them): see [`Egdb::matches`].
     #[inline]
     pub fn probe(&self, position: &Position) -> Option<i32> {
-        if position.houses() != self.variant.houses {
-            return None;
-        }
-        let me = position.mover();
-        let layer = self.layers.get(usize::from(position.seeds_in_houses()))?.values();
-        let rank = self.ranker.rank(position.row(me), position.row(!me));
-        Some(i32::from(layer[rank as usize] as i8))
+        self.entry(position).map(|&value| i32::from(value as i8))
     }
 
     /// Starts bringing `position`'s value into the cache, for a [`Egdb::probe`] soon after, and
@@ -564,16 +558,19 @@ impl Egdb {
     /// that asks for all of a node's children first finds their values there when it reads them.
     #[inline]
     pub fn prefetch(&self, position: &Position) -> bool {
+        self.entry(position).map(crate::tt::prefetch).is_some()
+    }
+
+    /// Returns the byte that holds `position`'s value, if the database holds the position
+    /// (computing the address does not read the byte).
+    #[inline]
+    fn entry(&self, position: &Position) -> Option<&u8> {
         if position.houses() != self.variant.houses {
-            return false;
+            return None;
         }
-        let Some(layer) = self.layers.get(usize::from(position.seeds_in_houses())) else { return false };
+        let layer = self.layers.get(usize::from(position.seeds_in_houses()))?.values();
         let me = position.mover();
-        let rank = self.ranker.rank(position.row(me), position.row(!me));
-        if let Some(value) = layer.values().get(rank as usize) {
-            crate::tt::prefetch(value);
-        }
-        true
+        layer.get(self.ranker.rank(position.row(me), position.row(!me)) as usize)
     }
 
     /// Returns every legal move of `position` with what the mover gains from here on by playing
