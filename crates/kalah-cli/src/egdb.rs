@@ -31,7 +31,7 @@ pub struct EgdbArgs {
 pub enum EgdbAction {
     /// Build layers 0..=K, keeping the layers already built (stop and restart at will)
     Build {
-        /// Most seeds in the houses (K), 0 to 127; Kalah(6,·) takes C(K+12,12) bytes: 86 MB for 18
+        /// Most seeds in the houses (K), 0 to 127; Kalah(6,·) has C(K+12,12) positions, 52 MB for 18, 13.9 GB for 32
         #[arg(long, value_name = "K")]
         seeds: u32,
         /// Threads [default: the number of cores]
@@ -116,6 +116,7 @@ fn build(dir: &std::path::Path, rules: &Rules, seeds: u32, threads: Option<usize
     };
     let total: Option<u64> =
         (0..=seeds).try_fold(0u64, |sum, k| sum.checked_add(egdb::layer_entries(rules.houses(), k)?));
+    let total_bytes: Option<u64> = (0..=seeds).try_fold(0u64, |sum, k| sum.checked_add(egdb::layer_bytes(rules, k)?));
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -123,8 +124,8 @@ fn build(dir: &std::path::Path, rules: &Rules, seeds: u32, threads: Option<usize
         describe(rules),
         egdb::rules_dir(dir, rules).display()
     )?;
-    if let Some(total) = total {
-        writeln!(out, "{total} positions: {} of values", size(total))?;
+    if let (Some(total), Some(total_bytes)) = (total, total_bytes) {
+        writeln!(out, "{total} positions: {} of values", size(total_bytes))?;
     }
     out.flush()?;
     let style =
@@ -147,6 +148,18 @@ fn build(dir: &std::path::Path, rules: &Rules, seeds: u32, threads: Option<usize
             report(
                 &mut out,
                 format!("layer {seeds:>3}: {entries:>12} positions {:>10}  kept (already built)", size(b)),
+            );
+        }
+        BuildEvent::Repacked { seeds, entries, bytes: b, elapsed } => {
+            kept += 1;
+            bytes += b;
+            report(
+                &mut out,
+                format!(
+                    "layer {seeds:>3}: {entries:>12} positions {:>10}  kept, packed in {}",
+                    size(b),
+                    seconds(elapsed)
+                ),
             );
         }
         BuildEvent::Rejected { seeds, error } => {
@@ -214,6 +227,7 @@ fn info(dir: &std::path::Path, rules: &Rules) -> Result<()> {
     let mut bytes = 0u64;
     for layer in &layers {
         let status = match &layer.problem {
+            None if layer.unpacked => "ok, one byte a value (older format: `kalah egdb build` packs it)".to_string(),
             None => "ok".to_string(),
             Some(EgdbError::Missing { .. }) => "missing".to_string(),
             Some(problem) => format!("BAD: {problem}"),

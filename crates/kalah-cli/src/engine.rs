@@ -89,21 +89,12 @@ impl EngineArgs {
             return Ok((None, None));
         }
         let Some(dir) = self.egdb_dir.clone().or_else(egdb::default_dir) else { return Ok((None, None)) };
-        let mut top = egdb::MAX_SEEDS;
         // Without --memory, the database loads only the layers that fit in the free memory.
-        if let Some(limit) = self.memory.or_else(|| available_mib().map(|free| free * 9 / 10)) {
-            let room = (limit.saturating_sub(self.hash) * MIB) as u64;
-            let mut used = 0u64;
-            top = 0;
-            while let Some(n) = egdb::layer_entries(rules.houses(), top + 1) {
-                if used + n > room || top + 1 > egdb::MAX_SEEDS {
-                    break;
-                }
-                used += n;
-                top += 1;
-            }
-        }
-        match Egdb::open_up_to(&dir, rules, top) {
+        let room = self
+            .memory
+            .or_else(|| available_mib().map(|free| free * 9 / 10))
+            .map_or(u64::MAX, |limit| (limit.saturating_sub(self.hash) * MIB) as u64);
+        match Egdb::open_within(&dir, rules, egdb::MAX_SEEDS, room) {
             Ok(db) => {
                 let note =
                     db.issue().map(|e| format!("endgame database: {e}; using layers up to {} seeds", db.max_seeds()));

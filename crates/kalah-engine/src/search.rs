@@ -36,11 +36,17 @@ pub trait Oracle: Send + Sync {
     /// Returns what the mover gains from here on with perfect play, in seeds, if known.
     fn probe(&self, position: &Position) -> Option<i32>;
 
-    /// Starts bringing what [`Oracle::probe`] of `position` reads into the cache, and tells
-    /// whether the oracle knows the position (a hint: by default nothing is fetched, and the
-    /// answer is whether `probe` gives a value).
-    fn prefetch(&self, position: &Position) -> bool {
-        self.probe(position).is_some()
+    /// Starts bringing what [`Oracle::probe`] of `position` reads into the cache, and returns a
+    /// ticket for [`Oracle::read`] if the oracle knows the position (by default nothing is
+    /// fetched: the ticket is the value itself).
+    fn prefetch(&self, position: &Position) -> Option<u64> {
+        self.probe(position).map(|value| value as u64)
+    }
+
+    /// Returns the value of the position [`Oracle::prefetch`] gave `ticket` for, sparing the
+    /// work of finding it again.
+    fn read(&self, ticket: u64) -> i32 {
+        ticket as i32
     }
 }
 
@@ -51,8 +57,13 @@ impl Oracle for crate::egdb::Egdb {
     }
 
     #[inline]
-    fn prefetch(&self, position: &Position) -> bool {
-        crate::egdb::Egdb::prefetch(self, position)
+    fn prefetch(&self, position: &Position) -> Option<u64> {
+        crate::egdb::Egdb::prefetch_ticket(self, position)
+    }
+
+    #[inline]
+    fn read(&self, ticket: u64) -> i32 {
+        crate::egdb::Egdb::read_ticket(self, ticket)
     }
 }
 

@@ -13,8 +13,10 @@ use super::EgdbError;
 
 /// The first eight bytes of every layer file.
 pub(crate) const MAGIC: [u8; 8] = *b"KALAHEGD";
-/// The format version this code writes and reads.
-pub(crate) const VERSION: u16 = 1;
+/// The format version this code writes: 2 added the packed value encoding.
+pub(crate) const VERSION: u16 = 2;
+/// The oldest format version this code reads (one byte a value).
+const OLDEST_VERSION: u16 = 1;
 /// Bytes before the values.
 pub(crate) const HEADER_LEN: usize = 32;
 /// Bytes of the checksum after the values.
@@ -22,12 +24,83 @@ pub(crate) const CHECKSUM_LEN: usize = 4;
 /// Marks a temporary file in the middle of being written: `layer-KKK.egdb.tmp-PID`.
 const TEMP_MARK: &str = ".tmp-";
 
-/// What a layer file's header says: the rules, the layer and its size.
+/// How a layer keeps its values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Encoding {
+    /// One `i8` a position: the value itself (encoding byte 0).
+    Byte,
+    /// `bits` bits a position, packed from bit 0 of the first byte on (encoding byte 1): the
+    /// seeds x the mover still gets, so the value is 2x − k. Used where every seed ends in a
+    /// store, so the value has the parity of k and x needs only ⌈log2(k + 1)⌉ bits: a 32-seed
+    /// database takes 14 GB instead of 21.
+    Packed {
+        /// Bits a position.
+        bits: u8,
+    },
+}
+
+impl Encoding {
+    /// Returns the encoding a build writes for layer `seeds` under `variant`.
+    pub(crate) fn preferred(variant: &Variant, seeds: u32) -> Encoding {
+        if variant.leftover == Leftover::Discard {
+            // Discarded seeds go to nobody, so the value's parity says nothing.
+            Encoding::Byte
+        } else {
+            Encoding::Packed { bits: packed_bits(seeds) }
+        }
+    }
+
+    /// Returns the bytes that `entries` values take: packed values end with a byte of padding,
+    /// so a reader may always load two bytes at once.
+    pub(crate) fn values_len(self, entries: u64) -> u64 {
+        match self {
+            Encoding::Byte => entries,
+            Encoding::Packed { bits } => (entries * u64::from(bits)).div_ceil(8) + 1,
+        }
+    }
+}
+
+/// Returns the bits that hold every number 0..=`seeds`.
+fn packed_bits(seeds: u32) -> u8 {
+    (u32::BITS - seeds.leading_zeros()).max(1) as u8
+}
+
+/// Packs the values of layer `seeds`, one `i8` a byte, into `bits` bits each, in place (a packed
+/// value never lies after the byte it came from, so nothing is overwritten before it is read):
+/// the largest layers are gigabytes, and a second buffer would double the memory of a build.
+pub(crate) fn pack(mut values: Vec<u8>, seeds: u32, bits: u8) -> Vec<u8> {
+    let entries = values.len();
+    let (mut acc, mut filled, mut written) = (0u64, 0u8, 0usize);
+    for i in 0..entries {
+        let value = i32::from(values[i] as i8) + seeds as i32;
+        debug_assert!(value >= 0 && value % 2 == 0 && value <= 2 * seeds as i32, "value {value} of layer {seeds}");
+        acc |= ((value / 2) as u64) << filled;
+        filled += bits;
+        while filled >= 8 {
+            values[written] = acc as u8;
+            written += 1;
+            acc >>= 8;
+            filled -= 8;
+        }
+    }
+    if filled > 0 {
+        values[written] = acc as u8;
+        written += 1;
+    }
+    values.truncate(written);
+    values.resize(Encoding::Packed { bits }.values_len(entries as u64) as usize, 0);
+    // A large allocation shrinks in place; the freed memory goes to the next layer.
+    values.shrink_to_fit();
+    values
+}
+
+/// What a layer file's header says: the rules, the layer, its size and its encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Header {
     pub(crate) variant: Variant,
     pub(crate) seeds: u32,
     pub(crate) entries: u64,
+    pub(crate) encoding: Encoding,
 }
 
 fn capture_code(c: Capture) -> u8 {
@@ -63,7 +136,12 @@ fn sowing_code(s: Sowing) -> u8 {
 impl Header {
     /// Returns the size of the whole file.
     pub(crate) fn file_len(&self) -> u64 {
-        (HEADER_LEN + CHECKSUM_LEN) as u64 + self.entries
+        (HEADER_LEN + CHECKSUM_LEN) as u64 + self.encoding.values_len(self.entries)
+    }
+
+    /// Returns the header of layer `seeds` as a build writes it.
+    pub(crate) fn new(variant: Variant, seeds: u32, entries: u64) -> Header {
+        Header { variant, seeds, entries, encoding: Encoding::preferred(&variant, seeds) }
     }
 
     fn encode(&self) -> [u8; HEADER_LEN] {
@@ -78,21 +156,33 @@ impl Header {
         bytes[14] = sowing_code(v.sowing);
         bytes[15] = 0; // counter-clockwise, the only direction supported
         bytes[16..18].copy_from_slice(&(self.seeds as u16).to_le_bytes());
-        bytes[18] = 0; // values are i8
+        (bytes[18], bytes[19]) = match self.encoding {
+            Encoding::Byte => (0, 0),
+            Encoding::Packed { bits } => (1, bits),
+        };
         bytes[20..28].copy_from_slice(&self.entries.to_le_bytes());
         bytes
     }
 
-    /// Checks a header read from `path` against this one, naming the first field that differs.
-    fn check(&self, bytes: &[u8; HEADER_LEN], path: &Path) -> Result<(), EgdbError> {
+    /// Checks a header read from `path` against this one, naming the first field that differs,
+    /// and returns it with the encoding the file uses: a layer in either encoding is accepted.
+    fn check(&self, bytes: &[u8; HEADER_LEN], path: &Path) -> Result<Header, EgdbError> {
         if bytes[0..8] != MAGIC {
             return Err(EgdbError::BadMagic { path: path.to_path_buf() });
         }
         let version = u16::from_le_bytes([bytes[8], bytes[9]]);
-        if version != VERSION {
+        if !(OLDEST_VERSION..=VERSION).contains(&version) {
             return Err(EgdbError::Version { path: path.to_path_buf(), found: version, supported: VERSION });
         }
-        let want = self.encode();
+        // Version 1 knows only bytes; version 2 may hold either encoding.
+        let packed = Encoding::Packed { bits: packed_bits(self.seeds) };
+        let encoding = match bytes[18] {
+            1 if version >= 2 && Encoding::preferred(&self.variant, self.seeds) == packed => packed,
+            _ => Encoding::Byte,
+        };
+        let found_header = Header { encoding, ..*self };
+        let mut want = found_header.encode();
+        want[8..10].copy_from_slice(&version.to_le_bytes());
         let fields: [(&'static str, std::ops::Range<usize>); 11] = [
             ("houses a side", 10..11),
             ("capture rule", 11..12),
@@ -102,7 +192,7 @@ impl Header {
             ("direction", 15..16),
             ("seeds", 16..18),
             ("value encoding", 18..19),
-            ("reserved byte", 19..20),
+            ("bits a value", 19..20),
             ("positions", 20..28),
             ("reserved bytes", 28..32),
         ];
@@ -113,7 +203,7 @@ impl Header {
                 return Err(EgdbError::Mismatch { path: path.to_path_buf(), field, expected, found });
             }
         }
-        Ok(())
+        Ok(found_header)
     }
 }
 
@@ -121,26 +211,87 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> EgdbError + '_ {
     move |source| EgdbError::Io { path: path.to_path_buf(), source }
 }
 
-/// A layer's values in memory: mapped from its file where the system allows, else read into
-/// the heap (and always in the heap while a build computes it).
+/// Where a layer's bytes are.
 #[derive(Debug)]
-pub(crate) enum Layer {
-    /// Values computed here or read into memory.
+enum Storage {
+    /// Computed here or read into memory: the values alone.
     Owned(Vec<u8>),
     /// The whole file, mapped: the values lie between the header and the checksum.
     #[cfg(unix)]
     Mapped(memmap2::Mmap),
 }
 
+/// A layer's values in memory: mapped from its file where the system allows, else read into
+/// the heap (and always in the heap while a build computes it).
+#[derive(Debug)]
+pub(crate) struct Layer {
+    storage: Storage,
+    encoding: Encoding,
+    seeds: u32,
+    entries: u64,
+}
+
 impl Layer {
-    /// Returns the values, one `i8` a position, as bytes.
-    #[inline]
-    pub(crate) fn values(&self) -> &[u8] {
-        match self {
-            Layer::Owned(values) => values,
-            #[cfg(unix)]
-            Layer::Mapped(map) => &map[HEADER_LEN..map.len() - CHECKSUM_LEN],
+    /// Wraps values computed or read here.
+    pub(crate) fn owned(header: &Header, values: Vec<u8>) -> Layer {
+        debug_assert_eq!(values.len() as u64, header.encoding.values_len(header.entries));
+        Layer {
+            storage: Storage::Owned(values),
+            encoding: header.encoding,
+            seeds: header.seeds,
+            entries: header.entries,
         }
+    }
+
+    /// Returns the stored bytes of the values.
+    #[inline]
+    pub(crate) fn bytes(&self) -> &[u8] {
+        match &self.storage {
+            Storage::Owned(values) => values,
+            #[cfg(unix)]
+            Storage::Mapped(map) => &map[HEADER_LEN..map.len() - CHECKSUM_LEN],
+        }
+    }
+
+    /// Returns how the values are kept.
+    pub(crate) fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// Returns the number of positions.
+    pub(crate) fn entries(&self) -> u64 {
+        self.entries
+    }
+
+    /// Returns the value of the position of rank `rank`, which must be below [`Layer::entries`].
+    #[inline]
+    pub(crate) fn value(&self, rank: u64) -> i8 {
+        let bytes = self.bytes();
+        match self.encoding {
+            Encoding::Byte => bytes[rank as usize] as i8,
+            Encoding::Packed { bits } => {
+                let bit = rank * u64::from(bits);
+                let at = (bit / 8) as usize;
+                // The padding byte at the end makes the second byte always there.
+                let word = u16::from_le_bytes([bytes[at], bytes[at + 1]]) >> (bit % 8);
+                let x = i32::from(word & ((1u16 << bits) - 1));
+                (2 * x - self.seeds as i32) as i8
+            }
+        }
+    }
+
+    /// Returns the first byte holding the value of rank `rank` (to bring into the cache), or
+    /// `None` if there is no such position.
+    #[inline]
+    pub(crate) fn address(&self, rank: u64) -> Option<&u8> {
+        if rank >= self.entries {
+            return None;
+        }
+        let at = match self.encoding {
+            Encoding::Byte => rank,
+            Encoding::Packed { bits } => rank * u64::from(bits) / 8,
+        };
+        self.bytes().get(at as usize)
     }
 }
 
@@ -158,53 +309,53 @@ fn load(path: &Path, expected: &Header, map: bool) -> Result<Layer, EgdbError> {
         Err(e) => return Err(io_error(path)(e)),
     };
     let found = file.metadata().map_err(io_error(path))?.len();
-    let want = expected.file_len();
-    // The header is checked before the length, so a file of another layer or rule set says so.
-    let truncated = || EgdbError::Truncated { path: path.to_path_buf(), expected: want, found };
     let mut header = [0u8; HEADER_LEN];
     if found < HEADER_LEN as u64 {
-        return Err(truncated());
+        return Err(EgdbError::Truncated { path: path.to_path_buf(), expected: expected.file_len(), found });
     }
     file.read_exact(&mut header).map_err(io_error(path))?;
-    expected.check(&header, path)?;
+    // The header is checked before the length, so a file of another layer or rule set says so.
+    let actual = expected.check(&header, path)?;
+    let want = actual.file_len();
+    let truncated = || EgdbError::Truncated { path: path.to_path_buf(), expected: want, found };
     if found < want {
         return Err(truncated());
     }
     if found > want {
         return Err(EgdbError::TrailingBytes { path: path.to_path_buf(), expected: want, found });
     }
-    let entries = usize::try_from(expected.entries).map_err(|_| EgdbError::TooLarge {
+    let values_len = actual.encoding.values_len(actual.entries);
+    let len = usize::try_from(values_len).map_err(|_| EgdbError::TooLarge {
         houses: expected.variant.houses,
         seeds: expected.seeds,
         entries: expected.entries,
     })?;
+    let layer = |storage| Layer { storage, encoding: actual.encoding, seeds: actual.seeds, entries: actual.entries };
     #[cfg(unix)]
     if let Some(map) = map.then(|| map_file(&file, want)).flatten() {
         // The mapped file is checked exactly as a read one: header (again, as mapped), checksum.
-        let body = &map[..HEADER_LEN + entries];
+        let body = &map[..HEADER_LEN + len];
         expected.check(body[..HEADER_LEN].try_into().expect("a whole header"), path)?;
-        let stored = map[HEADER_LEN + entries..].try_into().expect("four checksum bytes");
+        let stored = map[HEADER_LEN + len..].try_into().expect("four checksum bytes");
         check_sum(path, &[body], stored)?;
-        return Ok(Layer::Mapped(map));
+        return Ok(layer(Storage::Mapped(map)));
     }
     let mut values = Vec::new();
-    values
-        .try_reserve_exact(entries)
-        .map_err(|_| EgdbError::OutOfMemory { seeds: expected.seeds, bytes: expected.entries })?;
+    values.try_reserve_exact(len).map_err(|_| EgdbError::OutOfMemory { seeds: expected.seeds, bytes: values_len })?;
     // Probes are random accesses into large layers: huge pages spare them most TLB misses.
-    crate::tt::advise_huge_pages(values.as_ptr() as usize, entries);
+    crate::tt::advise_huge_pages(values.as_ptr() as usize, len);
     // Read straight into the reserved memory: zeroing gigabytes first only to overwrite them
     // took a third of the time it takes to load a large database.
     let mut stored = [0u8; CHECKSUM_LEN];
     let read = (&mut file)
-        .take(expected.entries)
+        .take(values_len)
         .read_to_end(&mut values)
-        .and_then(|n| if n == entries { Ok(()) } else { Err(io::ErrorKind::UnexpectedEof.into()) })
+        .and_then(|n| if n == len { Ok(()) } else { Err(io::ErrorKind::UnexpectedEof.into()) })
         .and_then(|()| file.read_exact(&mut stored));
     // A file cut short while being read is still a truncated file.
     read.map_err(|e| if e.kind() == io::ErrorKind::UnexpectedEof { truncated() } else { io_error(path)(e) })?;
     check_sum(path, &[&header, &values], stored)?;
-    Ok(Layer::Owned(values))
+    Ok(layer(Storage::Owned(values)))
 }
 
 /// Checks the CRC-32 of `parts` (the file's bytes before its checksum, in order) against the
@@ -260,7 +411,7 @@ fn temp_path(path: &Path) -> PathBuf {
 /// renamed over `path`, so a build stopped at any moment leaves either the old file or the whole
 /// new one. Returns the size of the file.
 pub(crate) fn write_layer(path: &Path, header: &Header, values: &[u8]) -> Result<u64, EgdbError> {
-    debug_assert_eq!(values.len() as u64, header.entries);
+    debug_assert_eq!(values.len() as u64, header.encoding.values_len(header.entries));
     let folder = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(folder).map_err(io_error(folder))?;
     let temp = temp_path(path);
@@ -310,6 +461,20 @@ pub(crate) fn remove_stale_temps(folder: &Path) {
     }
 }
 
+/// Writes layer `header.seeds` as format version 1 wrote it (one byte a value), as older builds
+/// left it in users' caches.
+#[cfg(test)]
+pub(crate) fn write_version_1(path: &Path, header: &Header, values: &[u8]) {
+    let mut bytes = Header { encoding: Encoding::Byte, ..*header }.encode().to_vec();
+    bytes[8..10].copy_from_slice(&1u16.to_le_bytes());
+    bytes.extend_from_slice(values);
+    let mut crc = Crc32::new();
+    crc.update(&bytes);
+    bytes.extend_from_slice(&crc.finalize().to_le_bytes());
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, bytes).unwrap();
+}
+
 /// CRC-32 as in zlib, gzip and PNG (IEEE 802.3), from the `crc32fast` crate.
 type Crc32 = crc32fast::Hasher;
 
@@ -317,35 +482,75 @@ type Crc32 = crc32fast::Hasher;
 mod tests {
     use super::*;
 
-    /// Both ways of loading a layer give the same values and refuse the same damaged files.
+    /// Values of layer `seeds` with the parity of a rule set where every seed ends in a store.
+    fn layer_values(seeds: u32, entries: usize) -> Vec<i8> {
+        (0..entries).map(|i| (2 * ((i * 7 + i / 3) as u32 % (seeds + 1)) as i32 - seeds as i32) as i8).collect()
+    }
+
+    /// Both ways of loading a layer give the same values and refuse the same damaged files, in
+    /// both encodings.
     #[test]
     fn mapped_and_read_layers_agree_and_refuse_damage() {
         let rules = kalah_rules::Rules::standard(2, 2).unwrap();
-        let header = Header { variant: Variant::of(&rules).unwrap(), seeds: 3, entries: 20 };
-        let values: Vec<u8> = (0..20u8).map(|i| (i % 7).wrapping_sub(3)).collect();
-        let dir = std::env::temp_dir().join(format!("kalah-layer-test-{}", std::process::id()));
-        let path = dir.join("layer-003.egdb");
-        write_layer(&path, &header, &values).unwrap();
-        for map in [true, false] {
-            assert_eq!(load(&path, &header, map).unwrap().values(), &values[..], "map {map}");
+        let variant = Variant::of(&rules).unwrap();
+        for encoding in [Encoding::Byte, Encoding::Packed { bits: 2 }] {
+            let header = Header { variant, seeds: 3, entries: 20, encoding };
+            let values = layer_values(3, 20);
+            let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
+            let stored = if encoding == Encoding::Byte { bytes } else { pack(bytes, 3, 2) };
+            let dir = std::env::temp_dir().join(format!("kalah-layer-test-{}-{encoding:?}", std::process::id()));
+            let path = dir.join("layer-003.egdb");
+            write_layer(&path, &header, &stored).unwrap();
+            // A build asks for the packed encoding; a layer in bytes is still read.
+            let expected = Header::new(variant, 3, 20);
+            for map in [true, false] {
+                let layer = load(&path, &expected, map).unwrap();
+                assert_eq!(layer.encoding(), encoding);
+                let read: Vec<i8> = (0..20).map(|rank| layer.value(rank)).collect();
+                assert_eq!(read, values, "map {map} {encoding:?}");
+                assert!(layer.address(19).is_some() && layer.address(20).is_none());
+            }
+            let good = fs::read(&path).unwrap();
+            let mut flipped = good.clone();
+            flipped[HEADER_LEN + 2] ^= 1;
+            fs::write(&path, &flipped).unwrap();
+            for map in [true, false] {
+                assert!(matches!(load(&path, &expected, map), Err(EgdbError::Checksum { .. })), "map {map}");
+            }
+            fs::write(&path, &good[..good.len() - 1]).unwrap();
+            for map in [true, false] {
+                assert!(matches!(load(&path, &expected, map), Err(EgdbError::Truncated { .. })), "map {map}");
+            }
+            let other = Header::new(variant, 4, 20);
+            fs::write(&path, &good).unwrap();
+            for map in [true, false] {
+                assert!(matches!(load(&path, &other, map), Err(EgdbError::Mismatch { .. })), "map {map}");
+            }
+            let _ = fs::remove_dir_all(&dir);
         }
-        let good = fs::read(&path).unwrap();
-        let mut flipped = good.clone();
-        flipped[HEADER_LEN + 5] ^= 1;
-        fs::write(&path, &flipped).unwrap();
-        for map in [true, false] {
-            assert!(matches!(load(&path, &header, map), Err(EgdbError::Checksum { .. })), "map {map}");
+    }
+
+    /// Packing keeps every value, for every width a layer uses, and takes the documented size.
+    #[test]
+    fn packing_round_trips() {
+        let rules = kalah_rules::Rules::standard(6, 4).unwrap();
+        let variant = Variant::of(&rules).unwrap();
+        for seeds in [0, 1, 2, 3, 7, 8, 15, 16, 31, 32, 63, 64, 127] {
+            for entries in [1usize, 2, 3, 7, 8, 9, 1000] {
+                let header = Header::new(variant, seeds, entries as u64);
+                let Encoding::Packed { bits } = header.encoding else { panic!("standard rules pack") };
+                assert!(1u32 << bits > seeds && (bits == 1 || 1u32 << (bits - 1) <= seeds), "{seeds}: {bits} bits");
+                let values = layer_values(seeds, entries);
+                let packed = pack(values.iter().map(|&v| v as u8).collect(), seeds, bits);
+                assert_eq!(packed.len() as u64, header.encoding.values_len(entries as u64));
+                let layer = Layer::owned(&header, packed);
+                let read: Vec<i8> = (0..entries as u64).map(|rank| layer.value(rank)).collect();
+                assert_eq!(read, values, "{seeds} seeds, {entries} positions");
+            }
         }
-        fs::write(&path, &good[..good.len() - 1]).unwrap();
-        for map in [true, false] {
-            assert!(matches!(load(&path, &header, map), Err(EgdbError::Truncated { .. })), "map {map}");
-        }
-        let other = Header { seeds: 4, ..header };
-        fs::write(&path, &good).unwrap();
-        for map in [true, false] {
-            assert!(matches!(load(&path, &other, map), Err(EgdbError::Mismatch { .. })), "map {map}");
-        }
-        let _ = fs::remove_dir_all(&dir);
+        let mut discard = rules;
+        discard.leftover = kalah_rules::Leftover::Discard;
+        assert_eq!(Encoding::preferred(&Variant::of(&discard).unwrap(), 20), Encoding::Byte, "no parity to use");
     }
 
     #[test]

@@ -12,9 +12,12 @@
 //! ```
 //!
 //! A position with stores is worth its store difference plus its value; [`Egdb::probe`] returns
-//! the value. It lies in −k..=k for k seeds in the houses, so it is kept in one `i8` (K ≤ 127).
-//! Positions where the game is already over are included: their value is what the leftover
-//! rule deals out.
+//! the value. It lies in −k..=k for k seeds in the houses (K ≤ 127). Positions where the game is
+//! already over are included: their value is what the leftover rule deals out.
+//!
+//! Where every seed ends in a store (leftover rules `owner` and `emptier`), the value is 2x − k
+//! with x the seeds the mover still gets, so a layer keeps x in ⌈log2(k + 1)⌉ bits: 5 bits for
+//! 16 to 31 seeds, 6 for 32 to 63. Under `discard` it keeps the value in one `i8`.
 //!
 //! # Supported rules
 //!
@@ -31,8 +34,9 @@
 //! combinatorial number system (stars and bars), with the cells taken in the order mover's
 //! house 1, opponent's house 1, mover's house 2, … (each side's houses from its own house 1,
 //! the one farthest from its store). See the `index` submodule. Layer k needs the layers below
-//! it: a move that puts seeds in a store lands in a lower layer. Kalah(6,·) takes C(K + 12, 12)
-//! bytes for layers 0..=K: 86.5 MB for K = 18, 226 MB for K = 20.
+//! it: a move that puts seeds in a store lands in a lower layer. Kalah(6,·) has C(K + 12, 12)
+//! positions in layers 0..=K; packed, they take 52 MB for K = 18, 139 MB for K = 20, 9.6 GB for
+//! K = 31 and 13.9 GB for K = 32 (one byte a position: 86.5 MB, 226 MB, 15.3 GB, 21.1 GB).
 //!
 //! # Files
 //!
@@ -43,7 +47,7 @@
 //! | offset | bytes | content |
 //! |---|---|---|
 //! | 0 | 8 | magic `KALAHEGD` |
-//! | 8 | 2 | format version, little-endian `u16` (1) |
+//! | 8 | 2 | format version, little-endian `u16` (2) |
 //! | 10 | 1 | m, houses a side |
 //! | 11 | 1 | capture: 0 standard, 1 empty, 2 never |
 //! | 12 | 1 | end: 0 either side empty, 1 mover stuck |
@@ -51,12 +55,17 @@
 //! | 14 | 1 | sowing: 0 single, 1 relay |
 //! | 15 | 1 | direction: 0 counter-clockwise (the only one) |
 //! | 16 | 2 | k, seeds in the houses, little-endian `u16` |
-//! | 18 | 1 | value encoding: 0 = one `i8` a position |
-//! | 19 | 1 | reserved, 0 |
-//! | 20 | 8 | number of positions, little-endian `u64` |
+//! | 18 | 1 | value encoding: 0 = one `i8` a position, 1 = packed |
+//! | 19 | 1 | b, bits a position if packed (⌈log2(k + 1)⌉, at least 1), else 0 |
+//! | 20 | 8 | N, number of positions, little-endian `u64` |
 //! | 28 | 4 | reserved, 0 |
-//! | 32 | N | the values, one `i8` a position, by rank |
-//! | 32 + N | 4 | CRC-32 (IEEE, as zlib) of every byte before it, little-endian |
+//! | 32 | V | the values by rank: N bytes of `i8`, or packed |
+//! | 32 + V | 4 | CRC-32 (IEEE, as zlib) of every byte before it, little-endian |
+//!
+//! Packed, the position of rank r keeps x (its value is 2x − k) in bits r·b to r·b + b − 1 of
+//! the values, bit i being bit i mod 8 of byte ⌊i / 8⌋; V = ⌈N·b / 8⌉ + 1, the last byte zero
+//! padding. Version 1 files (encoding 0 only) are still read; `kalah egdb build` packs them in
+//! place of building them again.
 //!
 //! A file is written to a temporary file beside it, flushed to disk and renamed into place, so
 //! a build stopped at any moment keeps every finished layer. A file is mapped into memory (on
@@ -90,7 +99,7 @@ use kalah_rules::{Move, Position, Rules};
 use thiserror::Error;
 
 use board::Variant;
-use file::{Header, Layer};
+use file::{Encoding, Header, Layer};
 use index::Ranker;
 
 /// The most seeds in the houses a database can hold: values must fit in an `i8`.
@@ -251,7 +260,7 @@ pub fn layer_path(dir: &Path, rules: &Rules, seeds: u32) -> PathBuf {
 }
 
 /// The most seeds a shared database loads: playing needs no more, and a game should not wait
-/// for gigabytes to load (layers 0-24 take 1.25 GB for six houses, the 28-seed ones 5.6 GB).
+/// for gigabytes to load (packed, layers 0-24 take 780 MB for six houses, the 28-seed ones 3.5 GB).
 pub const SHARED_SEEDS: u32 = 24;
 
 /// Returns the database of `rules` in `dir`, layers up to [`SHARED_SEEDS`], opened once per
@@ -295,6 +304,14 @@ fn layer_sizes(variant: &Variant, max_seeds: u32) -> Result<Vec<u64>, EgdbError>
         .collect()
 }
 
+/// Returns the bytes the values of layer `seeds` of `rules` take as a build writes them, or
+/// `None` if the rules are not supported or the layer is too large to count.
+pub fn layer_bytes(rules: &Rules, seeds: u32) -> Option<u64> {
+    let variant = Variant::of(rules).ok()?;
+    let entries = layer_entries(variant.houses, seeds)?;
+    Encoding::preferred(&variant, seeds).values_len(entries).into()
+}
+
 /// Settings of a build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildOptions {
@@ -320,6 +337,18 @@ pub enum BuildEvent {
         entries: u64,
         /// Its file size.
         bytes: u64,
+    },
+    /// A layer on disk of an older build (one byte a value) passed every check and was packed
+    /// and written again in the smaller encoding.
+    Repacked {
+        /// The layer.
+        seeds: u32,
+        /// Its positions.
+        entries: u64,
+        /// Its new file size.
+        bytes: u64,
+        /// The time packing and writing it took.
+        elapsed: Duration,
     },
     /// A layer file on disk failed a check and will be built again.
     Rejected {
@@ -378,11 +407,21 @@ pub fn build(
     let mut layers: Vec<Layer> = Vec::with_capacity(sizes.len());
     for (seeds, &entries) in (0u32..).zip(&sizes) {
         let path = layer_path(dir, rules, seeds);
-        let header = Header { variant, seeds, entries };
+        let header = Header::new(variant, seeds, entries);
         match file::read_layer(&path, &header) {
-            Ok(values) => {
+            Ok(layer) if layer.encoding() == header.encoding => {
                 events(BuildEvent::Kept { seeds, entries, bytes: header.file_len() });
-                layers.push(values);
+                layers.push(layer);
+                continue;
+            }
+            Ok(layer) => {
+                // A layer of an older build, one byte a value: pack it rather than build it again.
+                let started = Instant::now();
+                let values = encode(layer.bytes().to_vec(), &header);
+                drop(layer);
+                let bytes = file::write_layer(&path, &header, &values)?;
+                events(BuildEvent::Repacked { seeds, entries, bytes, elapsed: started.elapsed() });
+                layers.push(Layer::owned(&header, values));
                 continue;
             }
             Err(EgdbError::Missing { .. }) => {}
@@ -390,15 +429,23 @@ pub fn build(
         }
         events(BuildEvent::Started { seeds, entries });
         let started = Instant::now();
-        let lower: Vec<&[u8]> = layers.iter().map(Layer::values).collect();
-        let values = solve::solve_layer(variant, &ranker, &lower, seeds, entries, options.threads, &mut |done| {
+        let values = solve::solve_layer(variant, &ranker, &layers, seeds, entries, options.threads, &mut |done| {
             events(BuildEvent::Progress { seeds, done, entries })
         })?;
+        let values = encode(values, &header);
         let bytes = file::write_layer(&path, &header, &values)?;
         events(BuildEvent::Finished { seeds, entries, bytes, elapsed: started.elapsed() });
-        layers.push(Layer::Owned(values));
+        layers.push(Layer::owned(&header, values));
     }
     Ok(Egdb { variant, ranker, layers, issue: None })
+}
+
+/// Turns a layer's values, one `i8` a byte, into the encoding of `header`.
+fn encode(values: Vec<u8>, header: &Header) -> Vec<u8> {
+    match header.encoding {
+        Encoding::Byte => values,
+        Encoding::Packed { bits } => file::pack(values, header.seeds, bits),
+    }
 }
 
 /// A layer file found on disk and what checking it said.
@@ -414,6 +461,9 @@ pub struct LayerStatus {
     pub bytes: u64,
     /// What is wrong with it, or `None` if it passed every check.
     pub problem: Option<EgdbError>,
+    /// Whether it passed its checks but keeps one byte a value where a build now packs the
+    /// values (an older build's file; the next `build` packs it).
+    pub unpacked: bool,
 }
 
 /// Checks every layer of `rules` in the database folder `dir`, from 0 to the highest on disk
@@ -427,8 +477,12 @@ pub fn inspect(dir: &Path, rules: &Rules) -> Result<Vec<LayerStatus>, EgdbError>
         .map(|(seeds, entries)| {
             let path = layer_path(dir, rules, seeds);
             let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
-            let problem = file::read_layer(&path, &Header { variant, seeds, entries }).err();
-            LayerStatus { seeds, path, entries, bytes, problem }
+            let header = Header::new(variant, seeds, entries);
+            let (problem, unpacked) = match file::read_layer(&path, &header) {
+                Ok(layer) => (None, layer.encoding() != header.encoding),
+                Err(e) => (Some(e), false),
+            };
+            LayerStatus { seeds, path, entries, bytes, problem, unpacked }
         })
         .collect();
     Ok(statuses)
@@ -483,17 +537,32 @@ impl Egdb {
 
     /// Like [`Egdb::open`], but loads no layer above `max_seeds`, to bound the memory used.
     pub fn open_up_to(dir: &Path, rules: &Rules, max_seeds: u32) -> Result<Egdb, EgdbError> {
+        Egdb::open_within(dir, rules, max_seeds, u64::MAX)
+    }
+
+    /// Like [`Egdb::open_up_to`], but also stops below the first layer that would take the
+    /// values in memory past `max_bytes` (layer 0 is always loaded).
+    pub fn open_within(dir: &Path, rules: &Rules, max_seeds: u32, max_bytes: u64) -> Result<Egdb, EgdbError> {
         let variant = Variant::of(rules)?;
         let max_seeds = max_seeds.min(MAX_SEEDS);
-        let mut layers = Vec::new();
+        let mut layers: Vec<Layer> = Vec::new();
         let mut issue = None;
+        let mut used = 0u64;
         for seeds in 0..=max_seeds {
             let path = layer_path(dir, rules, seeds);
             // A layer too large to index cannot have been built.
             let Ok(sizes) = layer_sizes(&variant, seeds) else { break };
             let entries = sizes[seeds as usize];
-            match file::read_layer(&path, &Header { variant, seeds, entries }) {
-                Ok(values) => layers.push(values),
+            // The file's size says what the layer takes, whichever encoding it has.
+            let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+            if seeds > 0 && used.saturating_add(bytes) > max_bytes {
+                break;
+            }
+            match file::read_layer(&path, &Header::new(variant, seeds, entries)) {
+                Ok(layer) => {
+                    used += layer.bytes().len() as u64;
+                    layers.push(layer);
+                }
                 Err(error) => {
                     let gap = highest_on_disk(dir, rules).is_some_and(|h| h > seeds && h <= max_seeds);
                     match error {
@@ -536,7 +605,7 @@ impl Egdb {
     pub fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Egdb>()
             + self.ranker.memory_bytes()
-            + self.layers.iter().map(|l| l.values().len()).sum::<usize>()
+            + self.layers.iter().map(|l| l.bytes().len()).sum::<usize>()
             + self.layers.len() * std::mem::size_of::<Layer>()
     }
 
@@ -548,7 +617,8 @@ impl Egdb {
     /// here (a position does not carry them): see [`Egdb::matches`].
     #[inline]
     pub fn probe(&self, position: &Position) -> Option<i32> {
-        self.entry(position).map(|&value| i32::from(value as i8))
+        let (layer, rank) = self.locate(position)?;
+        Some(i32::from(layer.value(rank)))
     }
 
     /// Starts bringing `position`'s value into the cache, for a [`Egdb::probe`] soon after, and
@@ -558,19 +628,36 @@ impl Egdb {
     /// that asks for all of a node's children first finds their values there when it reads them.
     #[inline]
     pub fn prefetch(&self, position: &Position) -> bool {
-        self.entry(position).map(crate::tt::prefetch).is_some()
+        self.locate(position).and_then(|(layer, rank)| layer.address(rank)).map(crate::tt::prefetch).is_some()
     }
 
-    /// Returns the byte that holds `position`'s value, if the database holds the position
-    /// (computing the address does not read the byte).
+    /// [`Egdb::prefetch`], returning the layer and the rank of `position` in one number for
+    /// [`Egdb::read_ticket`], so that reading the value does not rank the position again.
     #[inline]
-    fn entry(&self, position: &Position) -> Option<&u8> {
+    pub(crate) fn prefetch_ticket(&self, position: &Position) -> Option<u64> {
+        let (layer, rank) = self.locate(position)?;
+        crate::tt::prefetch(layer.address(rank)?);
+        // A layer of 2^56 positions could not be held in memory; were there one, its positions
+        // would be searched rather than read, which is slower but still right.
+        (rank < 1 << 56).then(|| u64::from(position.seeds_in_houses()) << 56 | rank)
+    }
+
+    /// Returns the value of the position a [`Egdb::prefetch_ticket`] gave `ticket` for.
+    #[inline]
+    pub(crate) fn read_ticket(&self, ticket: u64) -> i32 {
+        i32::from(self.layers[(ticket >> 56) as usize].value(ticket & ((1 << 56) - 1)))
+    }
+
+    /// Returns the layer and the rank of `position`, if the database holds the position.
+    #[inline]
+    fn locate(&self, position: &Position) -> Option<(&Layer, u64)> {
         if position.houses() != self.variant.houses {
             return None;
         }
-        let layer = self.layers.get(usize::from(position.seeds_in_houses()))?.values();
+        let layer = self.layers.get(usize::from(position.seeds_in_houses()))?;
         let me = position.mover();
-        layer.get(self.ranker.rank(position.row(me), position.row(!me)) as usize)
+        let rank = self.ranker.rank(position.row(me), position.row(!me));
+        (rank < layer.entries()).then_some((layer, rank))
     }
 
     /// Returns every legal move of `position` with what the mover gains from here on by playing
@@ -603,5 +690,47 @@ impl Egdb {
                 Some((mv, own(&child) - own(position) + later))
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Layers an older build wrote, one byte a value, are used as they are when opened, and a
+    /// build packs them instead of computing them again, to the same files a new build writes.
+    #[test]
+    fn layers_of_format_1_are_read_and_packed() {
+        let rules = Rules::standard(3, 4).unwrap();
+        let variant = Variant::of(&rules).unwrap();
+        let base = std::env::temp_dir().join(format!("kalah-egdb-v1-{}", std::process::id()));
+        let (new, old) = (base.join("new"), base.join("old"));
+        let fresh = build(&new, &rules, 6, &BuildOptions { threads: 2 }, &mut |_| {}).unwrap();
+        for (seeds, layer) in (0u32..).zip(&fresh.layers) {
+            let values: Vec<u8> = (0..layer.entries()).map(|rank| layer.value(rank) as u8).collect();
+            let header = Header::new(variant, seeds, layer.entries());
+            file::write_version_1(&layer_path(&old, &rules, seeds), &header, &values);
+        }
+        let opened = Egdb::open(&old, &rules).unwrap();
+        assert!(opened.issue().is_none() && opened.max_seeds() == 6);
+        assert!(opened.layers.iter().all(|l| l.encoding() == Encoding::Byte));
+        for (a, b) in opened.layers.iter().zip(&fresh.layers) {
+            assert!((0..a.entries()).all(|rank| a.value(rank) == b.value(rank)));
+        }
+        assert!(opened.memory_bytes() > fresh.memory_bytes(), "bytes take more room than packed values");
+        drop(opened);
+        let mut log = String::new();
+        let mut note = |event: BuildEvent| match event {
+            BuildEvent::Repacked { .. } => log.push('p'),
+            BuildEvent::Kept { .. } => log.push('k'),
+            _ => log.push('?'),
+        };
+        build(&old, &rules, 6, &BuildOptions { threads: 2 }, &mut note).unwrap();
+        assert_eq!(log, "ppppppp");
+        for seeds in 0..=6 {
+            let (a, b) = (layer_path(&old, &rules, seeds), layer_path(&new, &rules, seeds));
+            assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap(), "layer {seeds}");
+        }
+        let _ = std::fs::remove_dir_all(&base);
     }
 }

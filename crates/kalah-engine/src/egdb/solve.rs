@@ -17,6 +17,7 @@ use std::thread;
 use std::time::Duration;
 
 use super::board::{Board, Step, Variant, CELLS};
+use super::file::Layer;
 use super::index::{self, Ranker};
 use super::EgdbError;
 
@@ -34,8 +35,8 @@ const STACK: usize = 16 << 20;
 struct Solver<'a> {
     variant: Variant,
     ranker: &'a Ranker,
-    /// The layers below, as their bytes (values are `i8`).
-    lower: &'a [&'a [u8]],
+    /// The layers below.
+    lower: &'a [Layer],
     current: &'a [AtomicI8],
     seeds: u32,
 }
@@ -60,7 +61,7 @@ impl Solver<'_> {
                     let next = if seeds == self.seeds {
                         self.known_or_solve(rank, &child)
                     } else {
-                        self.lower[seeds as usize][rank] as i8
+                        self.lower[seeds as usize].value(rank as u64)
                     };
                     gain + if again { i32::from(next) } else { -i32::from(next) }
                 }
@@ -107,7 +108,7 @@ impl Solver<'_> {
 pub(crate) fn solve_layer(
     variant: Variant,
     ranker: &Ranker,
-    lower: &[&[u8]],
+    lower: &[Layer],
     seeds: u32,
     entries: u64,
     threads: usize,
