@@ -560,7 +560,7 @@ impl Egdb {
             }
             match file::read_layer(&path, &Header::new(variant, seeds, entries)) {
                 Ok(layer) => {
-                    used += layer.bytes().len() as u64;
+                    used += bytes;
                     layers.push(layer);
                 }
                 Err(error) => {
@@ -628,7 +628,7 @@ impl Egdb {
     /// that asks for all of a node's children first finds their values there when it reads them.
     #[inline]
     pub fn prefetch(&self, position: &Position) -> bool {
-        self.locate(position).and_then(|(layer, rank)| layer.address(rank)).map(crate::tt::prefetch).is_some()
+        self.prefetch_ticket(position).is_some()
     }
 
     /// [`Egdb::prefetch`], returning the layer and the rank of `position` in one number for
