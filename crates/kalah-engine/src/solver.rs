@@ -11,7 +11,8 @@
 //!   makes room;
 //! * **move order** comes from the proof table, then from the heuristic engine's table (filled by
 //!   the estimate, which also searches the first moves of the game deeply), then from the
-//!   evaluation of the position each move leads to;
+//!   evaluation of the position each move leads to, less a cost for each reply it leaves the
+//!   opponent (fastest first: a refutation with fewer replies to search is cheaper to prove);
 //! * **cut-offs without a search**: a position is worth no more than the seeds in its houses and no
 //!   less than their negative; finished games and endgame-database positions are read, not
 //!   searched; and before a node with many seeds searches its children it looks them all up
@@ -50,6 +51,11 @@ const ETC_SEEDS: i32 = 24;
 /// Nodes with at least this many seeds in the houses tell the other threads they are being
 /// searched (ABDADA); smaller subtrees are not worth the bookkeeping.
 const SHARE_SEEDS: i32 = 12;
+/// What each reply left to the opponent costs a child in the move order, in hundredths of a
+/// seed (fastest first). One thread, Kalah(6,4) with the 25-seed database: 44.6 M nodes without
+/// it, 24.4 M at 25, 22.4 M at 50, 25.2 M at 75, 42.9 M at 150; empty-capture 42.7 M without,
+/// 19.7 M at 30, 17.1 M at 50, 18.3 M at 100.
+const REPLY_COST: i32 = 50;
 /// Slots of the table of nodes being searched (a power of two).
 const BUSY_SLOTS: usize = 1 << 16;
 
@@ -631,7 +637,10 @@ impl Prover<'_> {
             // took 10% off a one-thread solve of Kalah(6,4) with the 25-seed database.
             let order = if known.is_none() && stored.is_none() {
                 self.proofs.prefetch(key);
-                evaluate(&child, self.rules, me, &Weights::TUNED)
+                // Fastest first: a proof needs one refutation, and a child where the opponent
+                // has fewer replies is cheaper to prove, since each of them must be searched.
+                let replies = if child.mover() == me { 0 } else { child.legal_moves().len() as i32 };
+                evaluate(&child, self.rules, me, &Weights::TUNED) - REPLY_COST * replies
             } else {
                 0
             };
