@@ -23,10 +23,11 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-/// The boards that solve in about a second here without an endgame database.
+/// The boards that solve in a few seconds here without an endgame database: with fastest-first
+/// order Kalah(5,4) standard, the slowest of them, takes 6.8 s in a release build.
 fn quick(rules: &Rules) -> bool {
     let seeds = rules.total_seeds();
-    seeds <= 32 || (rules.houses() <= 4 && seeds <= 40)
+    seeds <= 40 || (rules.houses() <= 4 && seeds <= 48)
 }
 
 fn check(selected: impl Fn(&Rules) -> bool) {
