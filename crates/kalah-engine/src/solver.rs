@@ -631,6 +631,7 @@ impl Prover<'_> {
             };
             let stored = if known.is_none() { self.oracle.and_then(|o| o.prefetch(&child)) } else { None };
             let gain = child.store_difference() * me.sign() - here;
+            let again = child.mover() == me;
             // Evaluate while the memory asked for is on its way: the evaluation orders the
             // children left to search (a third fewer nodes than extra moves, captures and history
             // on Kalah(5,4)), and computing it here, before the lookups below wait for memory,
@@ -639,12 +640,12 @@ impl Prover<'_> {
                 self.proofs.prefetch(key);
                 // Fastest first: a proof needs one refutation, and a child where the opponent
                 // has fewer replies is cheaper to prove, since each of them must be searched.
-                let replies = if child.mover() == me { 0 } else { child.legal_moves().len() as i32 };
+                let replies = if again { 0 } else { child.legal_moves().len() as i32 };
                 evaluate(&child, self.rules, me, &Weights::TUNED) - REPLY_COST * replies
             } else {
                 0
             };
-            list[n] = Child { mv, position: child, key, gain, again: child.mover() == me, order, known, stored };
+            list[n] = Child { mv, position: child, key, gain, again, order, known, stored };
             n += 1;
         }
         for child in &mut list[..n] {
