@@ -1,11 +1,13 @@
-//! The benchmark: fixed positions searched to a fixed depth on one thread, the table cleared
-//! before each, so the node total is a signature of the search's behaviour.
+//! The benchmarks: fixed positions searched to a fixed depth on one thread, the table cleared
+//! before each, so the node total is a signature of the search's behaviour; and fixed positions
+//! solved exactly on one thread without a database, whose node total is the solver's signature.
 
 use std::time::{Duration, Instant};
 
 use kalah_rules::{Position, Rules};
 
 use crate::search::{Engine, Info, Limits, Options};
+use crate::solver::Solver;
 
 /// The benchmark positions: (rules, position), starts and positions from engine games.
 pub const POSITIONS: [(&str, &str); 12] = [
@@ -66,6 +68,39 @@ pub fn run(depth: u32, threads: usize, mut each: impl FnMut(usize, &Info)) -> Su
     Summary { nodes, elapsed: started.elapsed() }
 }
 
+/// The solver benchmark: (rules, position) solved from scratch, one thread, no database. Small
+/// boards under several variants and a Kalah(6,4) middle game, about a second in all.
+pub const SOLVER_POSITIONS: [(&str, &str); 8] = [
+    ("kalah(4,4) standard", "4,4,4,4:0/4,4,4,4:0/S"),
+    ("kalah(4,4) empty-capture", "4,4,4,4:0/4,4,4,4:0/S"),
+    ("kalah(5,3) standard", "3,3,3,3,3:0/3,3,3,3,3:0/S"),
+    ("kalah(6,2) standard", "2,2,2,2,2,2:0/2,2,2,2,2,2:0/S"),
+    ("kalah(3,2) clockwise", "2,2,2:0/2,2,2:0/S"),
+    ("kalah(4,3) seed-on", "3,3,3,3:0/3,3,3,3:0/S"),
+    ("kalah(4,4) leftover=emptier", "4,4,4,4:0/4,4,4,4:0/S"),
+    ("kalah(6,4) standard", "1,4,1,1,10,0:9/1,8,0,0,1,1:11/S"),
+];
+
+/// The node total of the solver benchmark: the solver's signature. A change of the solver that
+/// changes it must change this too, on purpose (`kalah bench --solver` prints the new total).
+pub const SOLVER_SIGNATURE: u64 = 1_672_210;
+
+/// Solves every position of [`SOLVER_POSITIONS`] with a fresh solver (tables of [`TABLE_BYTES`],
+/// one thread, no database), calling `each` with every position's index and result.
+pub fn run_solver(mut each: impl FnMut(usize, &Info)) -> Summary {
+    let mut nodes = 0;
+    let started = Instant::now();
+    for (i, (rules, position)) in SOLVER_POSITIONS.iter().enumerate() {
+        let rules: Rules = rules.parse().expect("benchmark rules are valid");
+        let position = Position::parse(position, &rules).expect("benchmark positions are valid");
+        let solver = Solver::new(Options { table_bytes: TABLE_BYTES, ..Options::default() });
+        let info = solver.solve(&position, &rules, None, None, |_, _, _| {}).expect("nothing stops the solve");
+        nodes += info.nodes;
+        each(i, &info);
+    }
+    Summary { nodes, elapsed: started.elapsed() }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,6 +116,11 @@ mod tests {
     #[test]
     fn the_node_total_is_the_signature() {
         assert_eq!(run(DEPTH, 1, |_, _| {}).nodes, SIGNATURE);
+    }
+
+    #[test]
+    fn the_solver_node_total_is_the_solver_signature() {
+        assert_eq!(run_solver(|_, _| {}).nodes, SOLVER_SIGNATURE);
     }
 
     #[test]
