@@ -31,10 +31,10 @@ pub mod setup;
 pub mod side;
 
 pub use error::{NotationError, PlayError, PositionError, RulesError};
-pub use game::{Action, Game, Phase};
+pub use game::{Action, Game, Phase, Seat};
 pub use perft::{divide, perft};
-pub use position::{Move, MoveSet, Outcome, Position};
-pub use record::{Record, RecordError};
+pub use position::{Move, MoveSet, Outcome, Position, Step};
+pub use record::{Parsed, Record, RecordError, RecordWarning};
 pub use rules::{Capture, Direction, GameEnd, Leftover, Rules, Sowing};
 pub use setup::Setup;
 pub use side::{ByPlayer, Side};

@@ -108,7 +108,7 @@ proptest! {
             i += 1;
         }
         let text = Record::new(game.clone()).to_text();
-        prop_assert_eq!(Record::parse(&text).map(|r| r.game), Ok(game), "{}", text);
+        prop_assert_eq!(Record::parse(&text).map(|p| p.record.game), Ok(game), "{}", text);
     }
 }
 
