@@ -314,8 +314,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
     fn show(&mut self, with_action: bool) -> io::Result<()> {
         let mut lines = Vec::new();
         if let Some(last) = self.game.actions().len().checked_sub(1) {
-            if with_action {
-                let (side, _) = self.game.actor(last).expect("the last action has an actor");
+            if let Some((side, _)) = self.game.actor(last).filter(|_| with_action) {
                 lines.push(format!("{side} {}", describe(self.game.actions()[last], true)));
             }
             lines.extend(self.consequences(last));
