@@ -2,10 +2,12 @@
 //!
 //! * [`Rules`]: the board size and every variant as data, with named presets.
 //! * [`Position`] and [`Move`]: small `Copy` values; [`Position::play`] checks a move,
-//!   [`Position::play_unchecked`] is the search's fast path.
+//!   [`Position::play_unchecked`] is the search's fast path, and [`Position::sow_path`] gives
+//!   the same sowing seed by seed ([`Step`]) for a page to animate.
 //! * [`Setup`]: an unchecked position; [`Position::from_setup`] checks it.
 //! * [`notation`]: the position notation and KGP board literals, read into a `Setup`.
-//! * [`Game`]: a game with its history, the pie rule and the handicap opening.
+//! * [`Game`]: a game with its history, the pie rule and the handicap opening; who decides now
+//!   and which [`Seat`] plays which side after a swap.
 //! * [`record`]: the game record format, read and written.
 //! * [`perft()`]: counts of move sequences, to test the rules.
 //!
