@@ -127,10 +127,10 @@ pub enum Problem {
     /// An `End` position that the moves do not reach.
     #[error("the End tag says {said} but the moves reach {actual}: a move was changed or lost")]
     EndMismatch {
-        /// The position the tag gives.
-        said: Position,
+        /// The position the tag gives (boxed, as positions are large beside the other problems).
+        said: Box<Position>,
         /// The position the moves reach.
-        actual: Position,
+        actual: Box<Position>,
     },
     /// An unclosed `{` comment.
     #[error("a {{ comment is not closed on its line")]
@@ -307,7 +307,8 @@ impl Record {
             Some((line, said)) => {
                 let actual = record.end_position();
                 if said != actual {
-                    return Err(RecordError { line, problem: Problem::EndMismatch { said, actual } });
+                    let problem = Problem::EndMismatch { said: Box::new(said), actual: Box::new(actual) };
+                    return Err(RecordError { line, problem });
                 }
             }
             None => warnings.push(RecordWarning::NoEnd),
