@@ -10,6 +10,7 @@ mod egdb;
 mod engine;
 mod error;
 mod files;
+mod input;
 mod kgp;
 mod matches;
 mod mkagent;

@@ -9,7 +9,6 @@
 pub mod api;
 pub mod engines;
 pub mod games;
-pub mod sowing;
 
 #[cfg(test)]
 mod tests;
@@ -31,7 +30,7 @@ use kalah_rules::rules::{
     CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MAX_HOUSES, MAX_SEEDS, MIN_HOUSES, MIN_SEEDS, PRESETS,
     SOWING_WORDS,
 };
-use kalah_rules::{Action, Game, Position, Record, Rules};
+use kalah_rules::{Game, Position, Record, RecordWarning, Rules};
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
@@ -295,14 +294,15 @@ fn fields(rules: &Rules) -> serde_json::Value {
     })
 }
 
-/// Builds the game a new-game request asks for.
-fn new_game(request: &NewGame) -> Result<Game, ApiError> {
+/// Builds the game a new-game request asks for, with what loading its record warns of.
+fn new_game(request: &NewGame) -> Result<(Game, Vec<RecordWarning>), ApiError> {
     if let Some(text) = &request.record {
         if request.rules.is_some() || request.position.is_some() {
             return Err(bad_request("a record brings its own rules and start: leave out rules and position"));
         }
+        // The request body is at most MAX_BODY, well under the record limit of `kalah play --load`.
         return Record::parse(text)
-            .map(|record| record.game)
+            .map(|parsed| (parsed.record.game, parsed.warnings))
             .map_err(|e| bad_request(format!("cannot load the record: {e}")));
     }
     let parsed = match &request.position {
@@ -323,7 +323,7 @@ fn new_game(request: &NewGame) -> Result<Game, ApiError> {
         Some(text) => Position::parse(text, &rules).map_err(|e| bad_request(e.to_string()))?,
         None => Position::start(&rules),
     };
-    Ok(Game::from_position(rules, start))
+    Ok((Game::from_position(rules, start), Vec::new()))
 }
 
 /// `POST /api/games`: starts a game.
@@ -334,10 +334,12 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<(StatusCode,
         Some(t) => t.parse::<Seat>().map_err(|e| bad_request(format!("{which}: {e}"))),
     };
     let seats = [seat(&request.south, Seat::Human, "south")?, seat(&request.north, Seat::Engine(3), "north")?];
-    let game = new_game(&request)?;
+    let (game, warnings) = new_game(&request)?;
     let id = app.games.add(Session::new(game, seats)).map_err(|why| missing(&app, "", why))?;
     let game = session(&app, &id)?;
-    Ok((StatusCode::CREATED, state_of(&id, &game)))
+    let mut state = api::state(&id, &lock(&game));
+    state.warnings = warnings.iter().map(RecordWarning::to_string).collect();
+    Ok((StatusCode::CREATED, Json(state)))
 }
 
 /// `GET /api/games/{id}`.
@@ -357,16 +359,11 @@ async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -
     let request: MoveRequest = read(&body, None)?;
     let game = session(&app, &id)?;
     let mut s = lock(&game);
-    let houses = s.game.rules().houses();
-    let action: Action = match &request.action {
-        ActionText::Number(n) if (1..=u64::from(houses)).contains(n) => {
-            n.to_string().parse().map_err(|e: kalah_rules::game::ActionError| bad_request(e.to_string()))?
-        }
-        ActionText::Number(n) => {
-            return Err(bad_request(format!("there is no house {n}: houses are numbered 1 to {houses}")))
-        }
-        ActionText::Text(t) => t.parse().map_err(|e: kalah_rules::game::ActionError| bad_request(e.to_string()))?,
+    let text = match &request.action {
+        ActionText::Number(n) => n.to_string(),
+        ActionText::Text(t) => t.clone(),
     };
+    let action = s.game.parse_action(&text).map_err(|e| bad_request(e.to_string()))?;
     match s.decider() {
         None => return Err(bad_request("the game is over: no more moves can be played")),
         Some((side, Seat::Engine(_))) => {
