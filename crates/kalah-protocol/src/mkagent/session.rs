@@ -5,9 +5,11 @@
 //! board and says so when the two disagree (a referee with other rules, or a message lost), but
 //! plays on from the referee's board.
 
-use kalah_rules::{Move, Position, Rules, Side};
+use std::fmt;
 
-use super::protocol::{Board, Change, Message, Reply, Turn};
+use kalah_rules::{Move, PlayError, Position, PositionError, Rules, Side};
+
+use super::message::{parse_message, Board, Change, Message, MessageError, Reply, Turn};
 
 /// What the agent has to do after a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,9 +27,118 @@ pub enum Next {
     Stop,
 }
 
-/// A message that does not fit the game so far, with what was expected.
+/// A message that does not fit the game so far.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OutOfTurn {
+    /// `START` once the game has started.
+    #[error("START;{} in the middle of a game", .0.name())]
+    StartAgain(Side),
+    /// `CHANGE` before `START`.
+    #[error("CHANGE before START")]
+    ChangeBeforeStart,
+    /// `CHANGE` after the one that ended the game.
+    #[error("CHANGE after the end of the game")]
+    ChangeAfterEnd,
+    /// `CHANGE;SWAP` to another agent than the first player after its first move, or not
+    /// giving it the turn.
+    #[error("CHANGE;SWAP here: only the first player hears of a swap, after its first move, and moves next")]
+    Swap,
+    /// A board the rules do not take.
+    #[error("the board {board} is not a position here: {error}")]
+    Board {
+        /// The board.
+        board: Board,
+        /// What is wrong with it.
+        error: PositionError,
+    },
+    /// `YOU` on a board where the game is over.
+    #[error("CHANGE asks for a move on a finished board {0}")]
+    Finished(Board),
+}
+
+/// A line the session does not take: it leaves the session unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Ignored {
+    /// The line is not a message.
+    #[error(transparent)]
+    Malformed(#[from] MessageError),
+    /// The message does not fit the game.
+    #[error(transparent)]
+    OutOfTurn(#[from] OutOfTurn),
+}
+
+/// Where the referee's report differs from the agent's own replay of the game; the agent plays
+/// on from the referee's board.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutOfTurn(pub String);
+pub enum Disagreement {
+    /// The agent answered one house, the referee reports another.
+    Answer {
+        /// The agent's answer.
+        answered: Move,
+        /// The house the referee reports.
+        reported: Move,
+    },
+    /// A swap came with another board than the one before it.
+    SwapBoard {
+        /// The board before the swap.
+        expected: Board,
+        /// The board the referee gives.
+        board: Board,
+    },
+    /// The reported sowing gives another board here.
+    Board {
+        /// Who sowed, by the agent's replay.
+        mover: Side,
+        /// The house sown.
+        house: Move,
+        /// The board by the agent's replay.
+        expected: Board,
+        /// The board the referee gives.
+        board: Board,
+    },
+    /// The reported sowing gives the turn to the other player here.
+    Turn {
+        /// The house sown.
+        house: Move,
+        /// Who moves next by the agent's replay.
+        expected: Side,
+        /// Who moves next by the referee.
+        mover: Side,
+    },
+    /// The reported house cannot be sown here.
+    Illegal {
+        /// The house sown.
+        house: Move,
+        /// Why not.
+        error: PlayError,
+        /// The board the referee gives.
+        board: Board,
+    },
+}
+
+impl fmt::Display for Disagreement {
+    /// Writes what differs and that the agent plays on, as one line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Disagreement::Answer { answered, reported } => {
+                write!(f, "the agent answered house {answered}, the referee reports {reported}")
+            }
+            Disagreement::SwapBoard { expected, board } => {
+                write!(f, "a swap changed the board from {expected} to {board}; playing on {board}")
+            }
+            Disagreement::Board { mover, house, expected, board } => write!(
+                f,
+                "{mover} sowing house {house} gives {expected} here, the referee says {board}; playing on the referee's board"
+            ),
+            Disagreement::Turn { house, expected, mover } => {
+                write!(f, "after house {house} {expected} moves here, the referee says {mover}; playing on")
+            }
+            Disagreement::Illegal { house, error, board } => {
+                write!(f, "house {house} cannot be sown here ({error}); playing on the referee's board {board}")
+            }
+        }
+    }
+}
 
 /// One game as the agent follows it.
 #[derive(Clone, Debug)]
@@ -44,7 +155,7 @@ pub struct Session {
     /// The house the agent last answered, until the referee reports a sowing.
     answer: Option<Move>,
     /// Set when the referee's board or turn differed from the agent's replay of the move.
-    pub disagreement: Option<String>,
+    disagreement: Option<Disagreement>,
 }
 
 impl Session {
@@ -82,9 +193,21 @@ impl Session {
         self.side.is_some()
     }
 
+    /// Returns how the last `CHANGE` differed from the agent's replay of the game, if it did.
+    pub fn disagreement(&self) -> Option<&Disagreement> {
+        self.disagreement.as_ref()
+    }
+
     /// Tells whether the last `CHANGE` ended the game.
     pub fn is_over(&self) -> bool {
         self.over
+    }
+
+    /// Takes in a line from the referee (without its line end) and says what to do next; a line
+    /// that is not a message or does not fit the game leaves the session unchanged.
+    pub fn receive_line(&mut self, line: &str) -> Result<Next, Ignored> {
+        let message = parse_message(line, self.rules.houses())?;
+        Ok(self.receive(&message)?)
     }
 
     /// Takes in a message from the referee and says what to do next; a message that does not fit
@@ -95,40 +218,34 @@ impl Session {
             Message::End => Ok(Next::Stop),
             Message::Start(side) => {
                 if self.started() {
-                    return Err(OutOfTurn(format!("START;{} in the middle of a game", side.name())));
+                    return Err(OutOfTurn::StartAgain(*side));
                 }
                 self.side = Some(*side);
                 Ok(if *side == Side::South { Next::Move { may_swap: false } } else { Next::Wait })
             }
             Message::Change { change, board, turn } => {
                 let Some(me) = self.side else {
-                    return Err(OutOfTurn("CHANGE before START".to_string()));
+                    return Err(OutOfTurn::ChangeBeforeStart);
                 };
                 if self.over {
-                    return Err(OutOfTurn("CHANGE after the end of the game".to_string()));
+                    return Err(OutOfTurn::ChangeAfterEnd);
                 }
                 let mut disagreement = None;
                 let (side, mover) = match change {
                     Change::Swap => {
                         // Only North's first turn allows it, and the referee tells the old South.
                         if me != Side::South || self.moves != 1 || self.swapped || *turn != Turn::You {
-                            return Err(OutOfTurn(
-                                "CHANGE;SWAP here: only the first player hears of a swap, after its first move, \
-                                 and moves next"
-                                    .to_string(),
-                            ));
+                            return Err(OutOfTurn::Swap);
                         }
                         let expected = Board::of(&self.position);
                         if *board != expected {
-                            disagreement = Some(format!(
-                                "a swap changed the board from {expected} to {board}; playing on {board}"
-                            ));
+                            disagreement = Some(Disagreement::SwapBoard { expected, board: board.clone() });
                         }
                         (Side::North, Side::North)
                     }
                     Change::Sow(mv) => {
-                        if let Some(answer) = self.answer.filter(|answer| answer != mv) {
-                            disagreement = Some(format!("the agent answered house {answer}, the referee reports {mv}"));
+                        if let Some(answered) = self.answer.filter(|answer| answer != mv) {
+                            disagreement = Some(Disagreement::Answer { answered, reported: *mv });
                         }
                         let mover = match turn {
                             Turn::You => me,
@@ -140,31 +257,29 @@ impl Session {
                             Ok((replayed, _)) => {
                                 let expected = Board::of(&replayed);
                                 if *board != expected {
-                                    disagreement = Some(format!(
-                                        "{} sowing house {mv} gives {expected} here, the referee says {board}; \
-                                         playing on the referee's board",
-                                        self.position.mover()
-                                    ));
+                                    disagreement = Some(Disagreement::Board {
+                                        mover: self.position.mover(),
+                                        house: *mv,
+                                        expected,
+                                        board: board.clone(),
+                                    });
                                 } else if *turn != Turn::End && replayed.mover() != mover {
-                                    disagreement = Some(format!(
-                                        "after house {mv} {} moves here, the referee says {}; playing on",
-                                        replayed.mover(),
-                                        mover
-                                    ));
+                                    disagreement =
+                                        Some(Disagreement::Turn { house: *mv, expected: replayed.mover(), mover });
                                 }
                             }
-                            Err(e) => {
-                                disagreement = Some(format!(
-                                    "house {mv} cannot be sown here ({e}); playing on the referee's board {board}"
-                                ))
+                            Err(error) => {
+                                disagreement = Some(Disagreement::Illegal { house: *mv, error, board: board.clone() })
                             }
                         }
                         (me, mover)
                     }
                 };
-                let position = board.position(mover, &self.rules).map_err(OutOfTurn)?;
+                let position = board
+                    .position(mover, &self.rules)
+                    .map_err(|error| OutOfTurn::Board { board: board.clone(), error })?;
                 if *turn == Turn::You && position.is_over(&self.rules) {
-                    return Err(OutOfTurn(format!("CHANGE asks for a move on a finished board {board}")));
+                    return Err(OutOfTurn::Finished(board.clone()));
                 }
                 self.position = position;
                 self.side = Some(side);
@@ -205,7 +320,7 @@ impl Session {
 
 #[cfg(test)]
 mod tests {
-    use super::super::protocol::parse_message;
+    use super::super::message::parse_message;
     use super::*;
 
     fn receive(session: &mut Session, line: &str) -> Next {
@@ -219,13 +334,13 @@ mod tests {
         s.answered(Reply::Move(Move::from_number(1).unwrap()));
         // South's first move ends in the store but passes the turn (the MKAgent variant).
         assert_eq!(receive(&mut s, "CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;OPP"), Next::Wait);
-        assert_eq!(s.disagreement, None);
+        assert_eq!(s.disagreement(), None);
         assert_eq!(s.position().mover(), Side::North);
         // North's house 1 ends in North's store: North moves again.
         assert_eq!(receive(&mut s, "CHANGE;1;0,8,8,8,8,8,8,1,0,8,8,8,8,8,8,1;OPP"), Next::Wait);
-        assert_eq!(s.disagreement, None);
+        assert_eq!(s.disagreement(), None);
         assert_eq!(receive(&mut s, "CHANGE;2;0,0,9,9,9,9,9,2,1,9,8,8,8,8,8,1;YOU"), Next::Move { may_swap: false });
-        assert_eq!(s.disagreement, None);
+        assert_eq!(s.disagreement(), None);
         assert_eq!(s.position().to_string(), "1,9,8,8,8,8,8:1/0,0,9,9,9,9,9:2/S");
         assert_eq!(receive(&mut s, "END"), Next::Stop);
     }
@@ -236,7 +351,8 @@ mod tests {
         receive(&mut s, "START;South");
         s.answered(Reply::Move(Move::from_number(4).unwrap()));
         assert_eq!(receive(&mut s, "CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;OPP"), Next::Wait);
-        assert_eq!(s.disagreement.as_deref(), Some("the agent answered house 4, the referee reports 1"));
+        let disagreement = s.disagreement().map(ToString::to_string);
+        assert_eq!(disagreement.as_deref(), Some("the agent answered house 4, the referee reports 1"));
     }
 
     #[test]
@@ -249,7 +365,7 @@ mod tests {
         assert_eq!(s.position().mover(), Side::North);
         // The other agent, North now, sows its house 2 (7 seeds: houses 3-7, store, South's house 1).
         assert_eq!(receive(&mut s, "CHANGE;2;8,0,8,8,8,8,8,1,8,0,8,8,8,8,8,1;YOU"), Next::Move { may_swap: false });
-        assert_eq!(s.disagreement, None);
+        assert_eq!(s.disagreement(), None);
     }
 
     #[test]
@@ -260,7 +376,7 @@ mod tests {
         assert_eq!(receive(&mut s, "CHANGE;SWAP;8,8,8,8,8,8,7,0,7,7,7,7,7,7,0,1;YOU"), Next::Move { may_swap: false });
         assert_eq!(s.side(), Some(Side::North));
         assert_eq!(s.position().mover(), Side::North);
-        assert_eq!(s.disagreement, None);
+        assert_eq!(s.disagreement(), None);
     }
 
     #[test]
@@ -283,10 +399,11 @@ mod tests {
         receive(&mut s, "START;North");
         // Under the standard rules South would move again; here the referee says so anyway.
         assert_eq!(receive(&mut s, "CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;OPP"), Next::Wait);
-        assert!(s.disagreement.as_deref().is_some_and(|d| d.contains("North moves here")), "{:?}", s.disagreement);
+        let said = s.disagreement().map(ToString::to_string).unwrap_or_default();
+        assert!(said.contains("North moves here"), "{said}");
         assert_eq!(s.position().mover(), Side::South);
         assert_eq!(receive(&mut s, "CHANGE;2;7,7,7,7,7,7,7,0,0,0,9,9,9,9,9,3;YOU"), Next::Move { may_swap: false });
-        assert!(s.disagreement.as_deref().is_some_and(|d| d.contains("the referee says")));
+        assert!(matches!(s.disagreement(), Some(Disagreement::Board { .. })), "{:?}", s.disagreement());
         assert_eq!(s.position().to_string(), "0,0,9,9,9,9,9:3/7,7,7,7,7,7,7:0/N");
     }
 
