@@ -2,7 +2,7 @@
 //! input, no threads, no clocks. The program reads and writes; these modules say what the lines
 //! mean and what to do next, the same way every time for the same input.
 //!
-//! * [`line`]: lines out of a byte stream, each kept to a limit however long it is.
+//! * [`line`](mod@line): lines out of a byte stream, each kept to a limit however long it is.
 //! * [`kgp`]: the Kalah Game Protocol client: [`kgp::message`] reads and writes a line,
 //!   [`kgp::session`] takes the server's lines and the search's answers and returns the lines to
 //!   send, the search to start or stop, notices and the end.

@@ -39,6 +39,10 @@ pub struct Report {
     pub worked: bool,
 }
 
+/// Lines read ahead of the session at most: a server that floods the client while the session
+/// waits to write is held back by the socket instead of filling memory.
+const READ_AHEAD: usize = 64;
+
 enum Incoming {
     Frame(Frame),
     Closed(String),
@@ -133,7 +137,7 @@ pub fn run(stream: TcpStream, config: &Config, verbose: bool, worker: &Worker) -
     let session = Session::new(config.clone());
     let connection =
         Arc::new(Connection { inner: Mutex::new(Inner { session, stream: stream.try_clone()?, verbose }) });
-    let (lines, incoming) = mpsc::channel();
+    let (lines, incoming) = mpsc::sync_channel(READ_AHEAD);
     let reader = std::thread::spawn(move || read_lines(reading, &lines));
     let mut running = None;
     let result = serve(&connection, &incoming, worker, verbose, &mut running);
@@ -142,8 +146,9 @@ pub fn run(stream: TcpStream, config: &Config, verbose: bool, worker: &Worker) -
             Running::stop(&mut running, search);
         }
     }
-    // Ends the reader thread, which may still wait for a line.
+    // Ends the reader thread, which may still wait for a line or for room in the queue.
     let _ = stream.shutdown(Shutdown::Both);
+    drop(incoming);
     let _ = reader.join();
     let worked = connection.lock().session.worked();
     result.map(|end| Report { end, worked })
@@ -214,7 +219,7 @@ fn start(connection: &Arc<Connection>, worker: &Worker, think: Think, running: &
 
 /// Reads lines until the connection ends, each kept to [`MAX_LINE`] bytes (a longer one is
 /// reported as too long, without holding it in memory).
-fn read_lines(stream: TcpStream, lines: &mpsc::Sender<Incoming>) {
+fn read_lines(stream: TcpStream, lines: &mpsc::SyncSender<Incoming>) {
     let mut reader = BufReader::new(stream);
     let mut framer = LineReader::new(MAX_LINE);
     loop {

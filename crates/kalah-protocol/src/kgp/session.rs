@@ -20,6 +20,26 @@
 //! back within microseconds is refused with `error "No state associated with id"`. The session
 //! sends its best move again when that happens to an answer of the current state, and the
 //! search's last answers are its best move once more and then `yield`.
+//!
+//! ```
+//! use std::time::Duration;
+//! use kalah_protocol::kgp::{Action, Arg, Config, Message, Mode, Session};
+//! use kalah_protocol::Frame;
+//!
+//! let config = Config { name: "me".into(), authors: None, token: None, mode: Mode::Freeplay, time: Duration::from_secs(1) };
+//! let mut session = Session::new(config);
+//! let line = |text: &str| Frame::Line(text.as_bytes().to_vec());
+//! let greeting = session.receive(&line("kgp 1 0 1"));
+//! assert_eq!(greeting.last(), Some(&Action::Send("5 mode freeplay".parse().unwrap())));
+//! let actions = session.receive(&line("4 state <6,0,0,6,6,6,6,6,6,6,6,6,6,6,6>"));
+//! let Some(Action::Think(think)) = actions.first() else { panic!("a search to start") };
+//! // The program searches; after each depth it hands the session its best move so far.
+//! let best = Message::new("move", vec![Arg::Int(3)]).answering(think.state);
+//! assert_eq!(session.answer(think.search, best).unwrap().to_string(), "7@4 move 3");
+//! // The server stops the search: its later answers are dropped.
+//! assert_eq!(session.receive(&line("6@4 stop")), [Action::Stop(think.search)]);
+//! assert_eq!(session.answer(think.search, Message::new("move", vec![Arg::Int(4)])), None);
+//! ```
 
 use std::fmt;
 use std::str::FromStr;

@@ -4,6 +4,21 @@
 //! so the session takes both from the message. It also replays the reported move on its own
 //! board and says so when the two disagree (a referee with other rules, or a message lost), but
 //! plays on from the referee's board.
+//!
+//! ```
+//! use kalah_protocol::mkagent::{Next, Reply, Session};
+//! use kalah_rules::{Move, Rules};
+//!
+//! let mut game = Session::new(Rules::mkagent());
+//! assert_eq!(game.receive_line("START;South"), Ok(Next::Move { may_swap: false }));
+//! let reply = Reply::Move(Move::from_number(1).unwrap());
+//! assert_eq!(reply.to_string(), "MOVE;1");
+//! game.answered(reply);
+//! let next = game.receive_line("CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;OPP");
+//! assert_eq!(next, Ok(Next::Wait));
+//! assert!(game.receive_line("START;North").is_err(), "ignored: the game has started");
+//! assert_eq!(game.receive_line("END"), Ok(Next::Stop));
+//! ```
 
 use std::fmt;
 
@@ -213,14 +228,17 @@ impl Session {
     /// Takes in a message from the referee and says what to do next; a message that does not fit
     /// the game leaves the session unchanged.
     pub fn receive(&mut self, message: &Message) -> Result<Next, OutOfTurn> {
-        self.disagreement = None;
         match message {
-            Message::End => Ok(Next::Stop),
+            Message::End => {
+                self.disagreement = None;
+                Ok(Next::Stop)
+            }
             Message::Start(side) => {
                 if self.started() {
                     return Err(OutOfTurn::StartAgain(*side));
                 }
                 self.side = Some(*side);
+                self.disagreement = None;
                 Ok(if *side == Side::South { Next::Move { may_swap: false } } else { Next::Wait })
             }
             Message::Change { change, board, turn } => {
@@ -415,5 +433,70 @@ mod tests {
         assert!(s.is_over());
         assert!(s.receive(&parse_message("CHANGE;1;0,0,0,0,0,0,0,48,0,0,0,0,0,0,0,50;END", 7).unwrap()).is_err());
         assert_eq!(receive(&mut s, "END"), Next::Stop);
+    }
+
+    /// A small seeded generator, so the random games are the same on every run.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// Random lines, well formed or not, in any order: the session never panics, a line it
+    /// ignores changes nothing, and when it says to move, the agent is to move on a board that
+    /// has a move.
+    #[test]
+    fn random_lines_keep_the_guarantees() {
+        let rules = Rules::mkagent();
+        let mut rng = Rng(0x6d6b_6167);
+        let mut seen = [0usize; 3];
+        for _ in 0..300 {
+            let mut s = Session::new(rules);
+            for _ in 0..40 {
+                let line = match rng.below(8) {
+                    0 => ["START;South", "START;North"][rng.below(2)].to_string(),
+                    1 => ["END", "", "MOVE;3", "CHANGE;1;2;3;4", "START;", "SWAP"][rng.below(6)].to_string(),
+                    _ => {
+                        let change = match rng.below(9) {
+                            0 => "SWAP".to_string(),
+                            1 => "x".to_string(),
+                            k => k.to_string(),
+                        };
+                        let cells = 16 - usize::from(rng.below(10) == 0);
+                        let most = [3, 9, 30][rng.below(3)];
+                        let board: Vec<String> = (0..cells).map(|_| rng.below(most).to_string()).collect();
+                        let turn = ["YOU", "OPP", "END", "ME"][rng.below(4)];
+                        format!("CHANGE;{change};{};{turn}", board.join(","))
+                    }
+                };
+                let before = format!("{s:?}");
+                match s.receive_line(&line) {
+                    Err(why) => {
+                        seen[0] += 1;
+                        assert_eq!(format!("{s:?}"), before, "{line:?} was ignored ({why}) but changed the session");
+                        assert!(!why.to_string().contains('\n'));
+                    }
+                    Ok(Next::Move { may_swap }) => {
+                        seen[1] += 1;
+                        let p = *s.position();
+                        assert_eq!(Some(p.mover()), s.side(), "{line:?}: the agent moves for its own side");
+                        assert!(!p.is_over(&rules) && !p.legal_moves().is_empty(), "{line:?}: no move on {p}");
+                        assert!(!may_swap || s.side() == Some(Side::North));
+                        let reply = match (may_swap, rng.below(2)) {
+                            (true, 0) => Reply::Swap,
+                            _ => Reply::Move(p.legal_moves().into_iter().next().unwrap()),
+                        };
+                        s.answered(reply);
+                    }
+                    Ok(_) => seen[2] += 1,
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 200), "ignored, moves, other: {seen:?}");
     }
 }
