@@ -4,9 +4,10 @@
 //! The referee starts the agent, writes one message a line to its standard input and reads its
 //! answers from its standard output; the messages and the game as the agent follows it are in
 //! [`kalah_protocol::mkagent`], and here is the input and output around them. A line longer than
-//! [`MAX_LINE`] is reported and skipped like any other line that is not a message. The agent thinks only when the referee says it is its turn, and
-//! charges to its clock only the time from reading that line to writing its answer, which is what
-//! the referee charges it (the referee's own delays and the opponent's thinking are not its time).
+//! [`MAX_LINE`] is reported and skipped like any other line that is not a message. The agent
+//! thinks only when the referee says it is its turn, and charges to its clock only the time from
+//! reading that line to writing its answer, which is what the referee charges it (the referee's
+//! own delays and the opponent's thinking are not its time).
 //!
 //! Decisions, all by the strong engine on the game clock:
 //! * a move: one search of the position;

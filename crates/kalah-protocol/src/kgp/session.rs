@@ -26,7 +26,8 @@
 //! use kalah_protocol::kgp::{Action, Arg, Config, Message, Mode, Session};
 //! use kalah_protocol::Frame;
 //!
-//! let config = Config { name: "me".into(), authors: None, token: None, mode: Mode::Freeplay, time: Duration::from_secs(1) };
+//! let time = Duration::from_secs(1);
+//! let config = Config { name: "me".into(), authors: None, token: None, mode: Mode::Freeplay, time };
 //! let mut session = Session::new(config);
 //! let line = |text: &str| Frame::Line(text.as_bytes().to_vec());
 //! let greeting = session.receive(&line("kgp 1 0 1"));
@@ -855,7 +856,8 @@ mod tests {
             [
                 "1 set info:name \"test\"",
                 "3 set info:authors \"A. B\"",
-                "5 set info:description \"iterative-deepening principal-variation search with a transposition table (kalah)\"",
+                "5 set info:description \"iterative-deepening principal-variation search with a transposition table \
+                 (kalah)\"",
                 "7 mode eval",
             ]
         );
@@ -956,9 +958,8 @@ mod tests {
         let eval = Message::new("eval", vec![Arg::Real(1.5)]).answering(search.state);
         assert!(session.answer(search.search, eval).unwrap().to_string().ends_with("@4 eval 1.500"));
         assert_eq!(session.finish(search.search), []);
-        assert!(
-            matches!(&sent(&line(&mut session, "6 problem <6,0,0,1,1,1,1,1,1,1,1,1,1,1,1> 0"))[..], [e] if e.contains("error"))
-        );
+        assert!(matches!(&sent(&line(&mut session, "6 problem <6,0,0,1,1,1,1,1,1,1,1,1,1,1,1> 0"))[..],
+                [e] if e.contains("error")));
     }
 
     #[test]

@@ -49,7 +49,10 @@ pub enum MessageError {
     #[error("the board {0:?} holds something other than seed counts from 0 to 65535")]
     Cells(String),
     /// The board has the wrong number of cells.
-    #[error("the board {text:?} has {found} numbers, expected {}: North's {houses} houses and store, then South's", 2 * (usize::from(*houses) + 1))]
+    #[error(
+        "the board {text:?} has {found} numbers, expected {}: North's {houses} houses and store, then South's",
+        2 * (usize::from(*houses) + 1)
+    )]
     Length {
         /// The field (its start, if long).
         text: String,

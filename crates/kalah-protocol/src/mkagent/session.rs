@@ -143,7 +143,8 @@ impl fmt::Display for Disagreement {
             }
             Disagreement::Board { mover, house, expected, board } => write!(
                 f,
-                "{mover} sowing house {house} gives {expected} here, the referee says {board}; playing on the referee's board"
+                "{mover} sowing house {house} gives {expected} here, the referee says {board}; playing on the \
+                 referee's board"
             ),
             Disagreement::Turn { house, expected, mover } => {
                 write!(f, "after house {house} {expected} moves here, the referee says {mover}; playing on")
