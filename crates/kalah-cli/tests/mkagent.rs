@@ -627,3 +627,29 @@ fn bad_flags_are_refused() {
         assert!(!String::from_utf8_lossy(&out.stderr).is_empty());
     }
 }
+
+#[test]
+fn over_long_lines_are_reported_and_skipped() {
+    // Over the 64 KiB limit: a CHANGE of 200 KB with far too many cells, and 4 MiB of one letter.
+    let change: &'static str = Box::leak(format!("CHANGE;1;{}0;YOU", "7,".repeat(100_000)).into_boxed_str());
+    let endless: &'static str = Box::leak("z".repeat(4 << 20).into_boxed_str());
+    // At the limit: read, and refused as a message like any other.
+    let limit: &'static str = Box::leak("x".repeat(64 << 10).into_boxed_str());
+    let setup = Setup { junk: vec![change, endless, limit], ..Setup::default() };
+    let report = Referee::new(agent(&[]), script(7), setup).run();
+    assert_eq!(report.junk_sent, 3);
+    let logs = check(&report);
+    let skipped: Vec<&str> = logs[0].lines().filter(|l| l.contains("ignored a line of")).collect();
+    let said = |length: usize| {
+        let why = "a message is one line of at most 65536 bytes";
+        format!("kalah mkagent: ignored a line of {length} bytes from the referee: {why}")
+    };
+    assert_eq!(skipped, [said(change.len()), said(4 << 20)], "{}", logs[0]);
+    let refused =
+        logs[0].lines().find(|l| l.contains("ignored the line \"xxx")).expect("the line at the limit is read");
+    assert!(
+        refused.len() < 300
+            && refused.ends_with("unknown message: expected START;South, START;North, CHANGE;MOVE;BOARD;TURN or END"),
+        "{refused}"
+    );
+}

@@ -2,81 +2,21 @@
 //! `eval`) after every finished depth of iterative deepening, so the server always holds the best
 //! answer found so far when its deadline comes.
 
-use std::io::Write;
-use std::net::TcpStream;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::atomic::AtomicBool;
+use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 
 use kalah_engine::eval::SEED;
 use kalah_engine::search::{Engine, Info, Limits};
+use kalah_protocol::kgp::{Answer, Arg, Message, SearchId};
 use kalah_rules::{Position, Rules};
 
-use super::message::{Arg, Message};
-
-/// The writing half of a connection, shared by the session and the search thread.
-///
-/// Every line gets a fresh odd id (the reference server numbers its own lines with even ids),
-/// so no id is ever used twice on a connection, as the specification requires.
-pub struct Outbox {
-    stream: Mutex<TcpStream>,
-    next_id: AtomicU64,
-    verbose: bool,
-}
-
-impl Outbox {
-    /// Wraps the writing half of a connection.
-    pub fn new(stream: TcpStream, verbose: bool) -> Outbox {
-        Outbox { stream: Mutex::new(stream), next_id: AtomicU64::new(1), verbose }
-    }
-
-    /// Sends one command with a new id and returns the id.
-    pub fn send(&self, message: Message) -> std::io::Result<u64> {
-        let mut stream = self.stream.lock().unwrap_or_else(|e| e.into_inner());
-        self.write(&mut stream, message)
-    }
-
-    /// Sends one command unless `stop` is set, checking the flag under the same lock as
-    /// [`Outbox::stop`] sets it: once the session has handled a `stop`, no answer to that
-    /// `state` can follow on the wire.
-    pub fn send_unless(&self, stop: &AtomicBool, message: Message) -> std::io::Result<Option<u64>> {
-        let mut stream = self.stream.lock().unwrap_or_else(|e| e.into_inner());
-        if stop.load(Ordering::Relaxed) {
-            return Ok(None);
-        }
-        self.write(&mut stream, message).map(Some)
-    }
-
-    /// Sets a search's stop flag, ordered with every line sent (see [`Outbox::send_unless`]).
-    pub fn stop(&self, flag: &AtomicBool) {
-        let _stream = self.stream.lock().unwrap_or_else(|e| e.into_inner());
-        flag.store(true, Ordering::Relaxed);
-    }
-
-    fn write(&self, stream: &mut TcpStream, mut message: Message) -> std::io::Result<u64> {
-        let id = self.next_id.fetch_add(2, Ordering::Relaxed);
-        message.id = Some(id);
-        let line = message.to_string();
-        if self.verbose {
-            super::notice(&format!("> {line}"));
-        }
-        stream.write_all(format!("{line}\r\n").as_bytes())?;
-        stream.flush()?;
-        Ok(id)
-    }
-}
-
-/// What to answer a `state` with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Answer {
-    /// `move` after each depth, then `yield` when the search ends by itself (freeplay).
-    Moves,
-    /// `eval` after each depth: the value for the player to move, in seeds (eval mode).
-    Evals,
-}
+use super::connection::Connection;
 
 /// One `state` to work on.
 pub struct Job {
+    /// The search, as the session names it.
+    pub search: SearchId,
     /// The id of the `state` command, which every answer references.
     pub state: Option<u64>,
     /// The board, the client's side to move.
@@ -88,7 +28,7 @@ pub struct Job {
     /// Set by the session on `stop`, a newer `state` or the end of the connection.
     pub stop: Arc<AtomicBool>,
     /// Where the answers go.
-    pub out: Arc<Outbox>,
+    pub out: Arc<Connection>,
     /// Moves or evaluations.
     pub answer: Answer,
 }
@@ -133,7 +73,7 @@ fn run(engine: &Engine, job: &Job) {
     // A write error means the connection is gone: the session notices it on its side and the
     // session's end stops this search, so errors are not reported twice.
     let send = |message: Message| {
-        let _ = job.out.send_unless(&job.stop, message);
+        let _ = job.out.answer(job.search, message);
     };
     let answer = |command: &str, args: Vec<Arg>| Message::new(command, args).answering(job.state);
     engine.search(&job.position, &job.rules, job.limits, Some(&job.stop), |info: &Info| {
@@ -155,7 +95,7 @@ fn run(engine: &Engine, job: &Job) {
             Answer::Evals => send(answer("eval", vec![Arg::Real(value)])),
         }
     });
-    if job.answer == Answer::Moves {
-        send(answer("yield", vec![]));
-    }
+    // In freeplay the best move once more, then yield: a server that refused the first moves
+    // (it records a state only after sending it) still gets the best one.
+    let _ = job.out.finish(job.search);
 }

@@ -2,10 +2,12 @@
 //! pie rule and no extra move on the first move, over standard input and output.
 //!
 //! The referee starts the agent, writes one message a line to its standard input and reads its
-//! answers from its standard output; the messages are in [`protocol`], the game as the agent
-//! follows it in [`session`]. The agent thinks only when the referee says it is its turn, and
-//! charges to its clock only the time from reading that line to writing its answer, which is what
-//! the referee charges it (the referee's own delays and the opponent's thinking are not its time).
+//! answers from its standard output; the messages and the game as the agent follows it are in
+//! [`kalah_protocol::mkagent`], and here is the input and output around them. A line longer than
+//! [`MAX_LINE`] is reported and skipped like any other line that is not a message. The agent
+//! thinks only when the referee says it is its turn, and charges to its clock only the time from
+//! reading that line to writing its answer, which is what the referee charges it (the referee's
+//! own delays and the opponent's thinking are not its time).
 //!
 //! Decisions, all by the strong engine on the game clock:
 //! * a move: one search of the position;
@@ -17,21 +19,18 @@
 //!   Values at odd and even depths swing apart (the side to move gains from a last sowing), so
 //!   the pie decisions use the mean of the last two iterations.
 
-mod protocol;
-mod session;
-
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use kalah_engine::eval::SEED;
 use kalah_engine::search::{Clock, Engine, Info, Limits};
+use kalah_protocol::mkagent::{Next, Reply, Session, MAX_LINE};
+use kalah_protocol::{Frame, LineReader};
 use kalah_rules::{Move, Position, Rules, Side};
 
 use crate::engine::EngineArgs;
-use protocol::{parse_message, Reply};
-use session::{Next, Session};
 
 /// Flags of `kalah mkagent`.
 #[derive(Args, Debug)]
@@ -204,12 +203,11 @@ pub fn run(args: MkagentArgs) -> Result<()> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
-    let mut raw = Vec::new();
+    let mut lines = LineReader::new(MAX_LINE);
     loop {
-        raw.clear();
-        let read = input.read_until(b'\n', &mut raw).context("cannot read from the referee")?;
+        let frame = lines.read_from(&mut input).context("cannot read from the referee")?;
         let received = Instant::now();
-        if read == 0 {
+        let Some(frame) = frame else {
             if session.is_over() {
                 summary(&session, &clock, answers);
                 return Ok(());
@@ -220,24 +218,28 @@ pub fn run(args: MkagentArgs) -> Result<()> {
                 "before START".to_string()
             };
             anyhow::bail!("the referee closed the connection {when}; stopping");
-        }
-        let text = String::from_utf8_lossy(&raw);
-        let line = text.strip_suffix('\n').unwrap_or(&text);
-        let line = line.strip_suffix('\r').unwrap_or(line);
+        };
         // Like the reference agent, a line that cannot be read or does not fit is reported and
         // skipped: the next CHANGE carries the whole board, so the agent can go on from it.
-        let next = match parse_message(line, rules.houses()) {
-            Err(why) => Err(why),
-            Ok(message) => session.receive(&message).map_err(|e| e.0),
-        };
-        let next = match next {
-            Ok(next) => next,
-            Err(why) => {
-                eprintln!("kalah mkagent: ignored the line {line:?} from the referee: {why}");
+        let raw = match frame {
+            Frame::Line(raw) => raw,
+            Frame::TooLong { length, .. } => {
+                eprintln!(
+                    "kalah mkagent: ignored a line of {length} bytes from the referee: a message is one line of at \
+                     most {MAX_LINE} bytes"
+                );
                 continue;
             }
         };
-        if let Some(note) = &session.disagreement {
+        let line = String::from_utf8_lossy(&raw);
+        let next = match session.receive_line(&line) {
+            Ok(next) => next,
+            Err(why) => {
+                eprintln!("kalah mkagent: ignored the line {} from the referee: {why}", quoted(&line));
+                continue;
+            }
+        };
+        if let Some(note) = session.disagreement() {
             eprintln!("kalah mkagent: {note}");
         }
         match next {
@@ -278,6 +280,15 @@ pub fn run(args: MkagentArgs) -> Result<()> {
                 );
             }
         }
+    }
+}
+
+/// Quotes the start of a line for the log, so that a long line gives one short log line.
+fn quoted(line: &str) -> String {
+    const SHOWN: usize = 80;
+    match line.char_indices().nth(SHOWN) {
+        Some((end, _)) => format!("{:?}…", &line[..end]),
+        None => format!("{line:?}"),
     }
 }
 
