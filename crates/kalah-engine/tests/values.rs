@@ -1,4 +1,5 @@
-//! The solver reproduces the solved values of `data/values.txt` (from `shared/reference/values.md`).
+//! The solver reproduces the solved values of `data/values.txt` (Irving, Donkers and Uiterwijk 2000;
+//! Rawlings 2015; an independent re-computation: the file's header names each).
 
 use kalah_engine::search::Options;
 use kalah_engine::solver::Solver;
