@@ -95,9 +95,14 @@ fn parse(text: &str, failures: &mut Vec<String>, file: &str) -> Vec<Item> {
     let mut items = Vec::new();
     let mut i = 0;
     let mut before = ""; // the last non-blank line before the current one
+    let mut paragraph: Vec<(usize, &str)> = Vec::new(); // lines of prose, for code spans across lines
     while i < lines.len() {
         let line = lines[i];
         let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || line.trim().is_empty() {
+            inline_commands(&paragraph, &mut items);
+            paragraph.clear();
+        }
         if let Some(info) = trimmed.strip_prefix("```") {
             let info = info.trim().to_string();
             let start = i + 1;
@@ -124,19 +129,42 @@ fn parse(text: &str, failures: &mut Vec<String>, file: &str) -> Vec<Item> {
             before = "";
             continue;
         }
-        for (k, span) in line.split('`').enumerate() {
-            if k % 2 == 1 {
-                if let Some(words) = inline_command(span) {
-                    items.push(Item::Inline { line: i + 1, words });
-                }
-            }
-        }
         if !line.trim().is_empty() {
+            paragraph.push((i + 1, line));
             before = line;
         }
         i += 1;
     }
+    inline_commands(&paragraph, &mut items);
     items
+}
+
+/// Finds the inline commands of a paragraph, whose code spans may run across its lines.
+fn inline_commands(paragraph: &[(usize, &str)], items: &mut Vec<Item>) {
+    let mut in_code = false;
+    let mut span = String::new();
+    let mut start = 0;
+    for &(number, line) in paragraph {
+        for (k, piece) in line.split('`').enumerate() {
+            if k > 0 {
+                if in_code {
+                    if let Some(words) = inline_command(&span) {
+                        items.push(Item::Inline { line: start, words });
+                    }
+                    span.clear();
+                } else {
+                    start = number;
+                }
+                in_code = !in_code;
+            }
+            if in_code {
+                if k == 0 {
+                    span.push(' ');
+                }
+                span.push_str(piece);
+            }
+        }
+    }
 }
 
 /// Splits a console block into commands and what each prints. `first` is the line number of the
@@ -192,7 +220,9 @@ fn shows_command(line: &str) -> bool {
 /// Returns the words of inline code that is a whole `kalah` command, or `None` for anything else
 /// (prose, a synopsis with placeholders, a pipeline).
 fn inline_command(span: &str) -> Option<Vec<String>> {
-    if span != "kalah" && !span.starts_with("kalah ") {
+    if (span != "kalah" && !span.starts_with("kalah "))
+        || span.split_whitespace().nth(1).is_some_and(|w| w.ends_with(':'))
+    {
         return None;
     }
     if span.contains(['|', '>', '<', ';', '&', '$', '[', ']', '…', '{', '}', '*', '(', ')']) || span.contains("...") {
@@ -440,8 +470,8 @@ fn kgp_port(words: &[String]) -> Result<u16, String> {
 /// A KGP server for one connection on 127.0.0.1:`port`: greets, accepts the mode, sends one board,
 /// waits for the answer, stops the search and says goodbye. Returns what went wrong, if anything.
 fn kgp_server(port: u16) -> Result<JoinHandle<Result<(), String>>, String> {
-    let listener =
-        TcpListener::bind(("127.0.0.1", port)).map_err(|e| format!("the checker's KGP server cannot listen on {port}: {e}"))?;
+    let listener = TcpListener::bind(("127.0.0.1", port))
+        .map_err(|e| format!("the checker's KGP server cannot listen on {port}: {e}"))?;
     Ok(std::thread::spawn(move || {
         listener.set_nonblocking(true).map_err(|e| e.to_string())?;
         let deadline = Instant::now() + LIMIT;
@@ -529,7 +559,9 @@ fn serve_block(file: &str, steps: &[Step], sandbox: &Sandbox, failures: &mut Vec
             server.command,
             page.lines().next().unwrap_or("")
         )),
-        Some(Err(e)) => failures.push(format!("{file}:{}: cannot fetch the page of `{}`: {e}", server.line, server.command)),
+        Some(Err(e)) => {
+            failures.push(format!("{file}:{}: cannot fetch the page of `{}`: {e}", server.line, server.command))
+        }
         None => failures.push(format!("{file}:{}: no address in {:?}", server.line, printed[0])),
     }
     for step in &steps[1..] {
@@ -713,7 +745,10 @@ fn patterns_match_lines_and_runs_of_lines() {
     assert!(matches(&lines(&["a", "...", "z"]), &["a", "z"]));
     assert!(!matches(&lines(&["a", "...", "z"]), &["a", "b"]));
     assert!(!matches(&lines(&["a"]), &["a", "b"]));
-    assert_eq!(split_words("kalah play --name 'a b' \"c\\\"d\""), Some(lines(&["kalah", "play", "--name", "a b", "c\"d"])));
+    assert_eq!(
+        split_words("kalah play --name 'a b' \"c\\\"d\""),
+        Some(lines(&["kalah", "play", "--name", "a b", "c\"d"]))
+    );
     assert_eq!(inline_command("kalah chain POSITION"), None);
     assert_eq!(inline_command("kalah play --size M,N"), None);
     assert!(inline_command("kalah analyze 4,4,0,5,5,5:1/4,4,4,4,4,4:0/S --depth 10").is_some());

@@ -61,7 +61,10 @@ fn an_unknown_command_is_refused_with_the_commands() {
     let output = kalah(&["man", "egdb", "nope"]);
     assert_eq!(output.status.code(), Some(2));
     let message = String::from_utf8_lossy(&output.stderr);
-    assert!(message.contains("kalah egdb has no command \"nope\"") && message.contains("build, info, probe"), "{message}");
+    assert!(
+        message.contains("kalah egdb has no command \"nope\"") && message.contains("build, info, probe"),
+        "{message}"
+    );
 }
 
 #[test]

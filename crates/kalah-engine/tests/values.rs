@@ -48,7 +48,7 @@ fn small_boards_solve_to_their_published_values() {
 }
 
 #[test]
-#[ignore = "minutes to hours without an endgame database; the README's figures come from these"]
+#[ignore = "minutes to hours without an endgame database; docs/solver.md's figures come from these"]
 fn large_boards_solve_to_their_published_values() {
     check(|r| !quick(r));
 }

@@ -233,7 +233,7 @@ async fn not_found(method: Method, uri: Uri) -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
         message: format!(
-            "nothing at {method} {}: the page is at / and the API under /api/games (see the README)",
+            "nothing at {method} {}: the page is at / and the API under /api/games (see docs/web.md)",
             uri.path()
         ),
     }
