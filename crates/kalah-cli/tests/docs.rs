@@ -22,6 +22,8 @@
 //! * Inline code that is a whole `kalah` command (no placeholder in capitals such as `N` or
 //!   `POSITION`, no shell operator) is parsed: with `--help` added it must exit with status 0,
 //!   which the argument parser does only when every flag and value before `--help` is accepted.
+//!
+//! Every relative link of these pages and of CHANGELOG.md must name a file that exists.
 
 #![cfg(unix)]
 
@@ -678,6 +680,43 @@ fn every_documented_command_runs_as_written() {
     );
     assert!(tally.commands > 0 && tally.inline > 0, "the pages hold no commands: is the checker reading them?");
     assert!(failures.is_empty(), "{} failures:\n\n{}", failures.len(), failures.join("\n\n"));
+}
+
+/// Returns the relative link targets of a page (`](target)`, without any `#anchor`) and their lines.
+fn relative_links(text: &str) -> Vec<(usize, String)> {
+    let mut links = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        for rest in line.match_indices("](").map(|(at, _)| &line[at + 2..]) {
+            let Some(end) = rest.find(')') else { continue };
+            let target = &rest[..end];
+            let path = target.split('#').next().unwrap_or("");
+            if !path.is_empty() && !path.contains("://") && !path.starts_with("mailto:") {
+                links.push((i + 1, path.to_string()));
+            }
+        }
+    }
+    links
+}
+
+#[test]
+fn every_relative_link_names_a_file() {
+    let mut broken = Vec::new();
+    let mut pages = pages();
+    pages.push(root().join("CHANGELOG.md"));
+    for path in pages {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let dir = path.parent().expect("a page is in a folder");
+        for (line, target) in relative_links(&text) {
+            if !dir.join(&target).exists() {
+                broken.push(format!("{}:{line}: {target}", path.display()));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "links to nothing:\n{}", broken.join("\n"));
+    assert_eq!(
+        relative_links("see [a](docs/a.md#x), [b](https://b.org) and [c](c.md)"),
+        [(1, "docs/a.md".to_string()), (1, "c.md".to_string())]
+    );
 }
 
 #[test]
