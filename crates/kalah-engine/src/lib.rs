@@ -8,7 +8,7 @@
 //! * [`search`]: the strong engine: iterative deepening PVS, table, proofs, time, threads.
 //! * [`solver`]: the exact solver: MTD(f) over null-window proofs to the end of the game.
 //! * [`tt`]: the transposition table shared by the search threads.
-//! * [`bench`]: fixed positions at a fixed depth: the node signature and the speed.
+//! * [`bench`](mod@bench): fixed positions at a fixed depth: the node signature and the speed.
 //! * [`chain`]: chains of extra moves: the rows one turn can clear (Tchoukaillon), and the longest chain from a position.
 //! * [`checkpoint`]: saving and resuming a long solve.
 //! * [`arena`]: games and matches between two players, with seeded openings and the Elo difference.

@@ -182,7 +182,7 @@ impl Default for Options {
 /// let engine = Engine::new(Options::default());
 /// let info = engine.search(&Position::start(&rules), &rules, Limits::default(), None, |_| {});
 /// assert!(info.exact); // small enough to solve outright
-/// assert_eq!(info.score, 6 * 100); // Kalah(4,3) is +6 for South (shared/reference/values.md)
+/// assert_eq!(info.score, 6 * 100); // Kalah(4,3) is +6 for South (tests/data/values.txt)
 /// ```
 pub struct Engine {
     table: Table,

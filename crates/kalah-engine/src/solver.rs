@@ -218,7 +218,7 @@ pub struct Stopped {
 /// let rules = Rules::standard(4, 4).unwrap();
 /// let solver = Solver::new(Options { table_bytes: 8 << 20, ..Options::default() });
 /// let solved = solver.solve(&Position::start(&rules), &rules, None, None, |_, _, _| {}).unwrap();
-/// assert_eq!(solved.score, 2 * 100); // Kalah(4,4) is +2 for South (shared/reference/values.md)
+/// assert_eq!(solved.score, 2 * 100); // Kalah(4,4) is +2 for South (tests/data/values.txt)
 /// assert!(solved.exact);
 /// ```
 pub struct Solver {

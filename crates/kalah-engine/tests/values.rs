@@ -1,4 +1,5 @@
-//! The solver reproduces the solved values of `data/values.txt` (from `shared/reference/values.md`).
+//! The solver reproduces the solved values of `data/values.txt` (Irving, Donkers and Uiterwijk 2000;
+//! Rawlings 2015; an independent re-computation: the file's header names each).
 
 use kalah_engine::search::Options;
 use kalah_engine::solver::Solver;
@@ -47,7 +48,7 @@ fn small_boards_solve_to_their_published_values() {
 }
 
 #[test]
-#[ignore = "minutes to hours without an endgame database; the README's figures come from these"]
+#[ignore = "minutes to hours without an endgame database; docs/solver.md's figures come from these"]
 fn large_boards_solve_to_their_published_values() {
     check(|r| !quick(r));
 }

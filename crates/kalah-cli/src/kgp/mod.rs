@@ -34,8 +34,12 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Flags of `kalah kgp`.
 #[derive(Args, Debug)]
 pub struct KgpArgs {
-    /// The server: HOST[:PORT], the port 2671 by default ([IPV6]:PORT for IPv6 addresses)
-    #[arg(default_value = "localhost")]
+    /// The server to connect to.
+    // The help is given as text: in a doc comment rustdoc would read its brackets as links.
+    #[arg(
+        default_value = "localhost",
+        help = "The server: HOST[:PORT], the port 2671 by default ([IPV6]:PORT for IPv6 addresses)"
+    )]
     pub server: String,
     /// The client's name (sent as info:name)
     #[arg(long, default_value = "kalah")]

@@ -1,4 +1,4 @@
-//! The JSON of the API: what requests carry and what the server answers (documented in the README).
+//! The JSON of the API: what requests carry and what the server answers (documented in docs/web.md).
 
 use std::cmp::Ordering;
 

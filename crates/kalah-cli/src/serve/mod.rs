@@ -1,7 +1,7 @@
 //! `kalah serve`: a local web server where people play Kalah in the browser.
 //!
-//! The page (`/web`: index.html, app.js, style.css, built into the binary) talks to a JSON API
-//! under `/api` (documented in the README). Each game has its own id and lives in [`games`];
+//! The page (this crate's `web/`: index.html, app.js, style.css, built into the binary) talks to a
+//! JSON API under `/api` (documented in docs/web.md). Each game has its own id and lives in [`games`];
 //! the engine's searches run on blocking threads ([`engines`]) within a time limit, and stop
 //! when their game is undone, replaced or closed. Idle games expire, the number of games and
 //! the size of a request are bounded, and every bad request gets status 400 and a message.
@@ -40,9 +40,9 @@ use self::games::{lock, Games, Missing, Seat, Session};
 use crate::error::bad;
 
 /// The page, built into the binary so that `kalah serve` works from any folder with no network.
-const INDEX_HTML: &str = include_str!("../../../../web/index.html");
-const APP_JS: &str = include_str!("../../../../web/app.js");
-const STYLE_CSS: &str = include_str!("../../../../web/style.css");
+const INDEX_HTML: &str = include_str!("../../web/index.html");
+const APP_JS: &str = include_str!("../../web/app.js");
+const STYLE_CSS: &str = include_str!("../../web/style.css");
 
 /// The largest request body: a long game record fits many times over.
 const MAX_BODY: usize = 256 * 1024;
@@ -232,7 +232,7 @@ async fn not_found(method: Method, uri: Uri) -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
         message: format!(
-            "nothing at {method} {}: the page is at / and the API under /api/games (see the README)",
+            "nothing at {method} {}: the page is at / and the API under /api/games (see docs/web.md)",
             uri.path()
         ),
     }
