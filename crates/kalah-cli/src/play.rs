@@ -12,8 +12,8 @@ use anyhow::{Context, Result};
 use clap::Args;
 use kalah_engine::chain::{longest_chain, DEFAULT_POSITION_LIMIT};
 use kalah_engine::classic::Algorithm;
-use kalah_engine::eval::SEED;
 use kalah_engine::player::{Player, SearchPlayer, Strength};
+use kalah_engine::score::Score;
 use kalah_rules::game::ActionError;
 use kalah_rules::record::{self, RecordWarning};
 use kalah_rules::{Action, Game, Phase, Record, Side};
@@ -177,11 +177,6 @@ fn describe(action: Action, past: bool) -> String {
 fn seeds(count: impl Into<i64>) -> String {
     let count = count.into();
     format!("{count} seed{}", if count.abs() == 1 { "" } else { "s" })
-}
-
-/// Writes a search value (hundredths of a seed) in seeds, with its sign.
-fn seed_value(value: i32) -> String {
-    format!("{:+.2} seeds", f64::from(value) / f64::from(SEED))
 }
 
 /// Lists what the prompt accepts now, for the message after a line that cannot be read.
@@ -501,10 +496,12 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 match found.best {
                     // After a swap North is still to move but the swapper holds South: the value turns over.
                     Some(_) if phase == Phase::PieOffer && found.value < 0 => {
-                        format!("hint: swap (South's side is worth {} to you, depth {depth})", seed_value(-found.value))
+                        let value = Score::estimate(-found.value);
+                        format!("hint: swap (South's side is worth {value} seeds to you, depth {depth})")
                     }
                     Some(best) => {
-                        format!("hint: house {best} (worth {} to {side}, depth {depth})", seed_value(found.value))
+                        let value = Score::estimate(found.value);
+                        format!("hint: house {best} (worth {value} seeds to {side}, depth {depth})")
                     }
                     None => "the game is over: there is no move to hint".to_string(),
                 }

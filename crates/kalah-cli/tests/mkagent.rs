@@ -526,6 +526,25 @@ fn agent_as_north_keeps_its_side_when_told() {
 }
 
 #[test]
+fn the_swap_message_gives_norths_value_with_its_sign() {
+    // The referee reports South's first move on a board where South is far ahead: the position
+    // is worth about -30 seeds to North, so the agent swaps, and its log must give that value for
+    // North as `analyze` does, not the swapper's gain with North's name on it.
+    let mut a = Agent::spawn(&[]);
+    a.send("START;North");
+    a.turn_given = Some(Instant::now());
+    a.send("CHANGE;1;7,7,7,7,7,7,7,0,0,2,2,2,2,2,2,37;YOU");
+    assert_eq!(a.answer(), "SWAP");
+    a.send("END");
+    let finished = a.finish(false);
+    assert!(finished.status.success(), "{}", finished.stderr);
+    let line = finished.stderr.lines().find(|l| l.contains("North swaps")).expect("the swap is logged");
+    let before = line.split(" seeds for North").next().unwrap();
+    let value: f64 = before.rsplit(' ').next().unwrap().parse().unwrap_or_else(|e| panic!("{e}: {line}"));
+    assert!(value < -20.0, "{line}");
+}
+
+#[test]
 fn two_agents_play_each_other_through_the_referee() {
     let report = Referee::new(agent(&[]), agent(&[]), Setup::default()).run();
     let logs = check(&report);

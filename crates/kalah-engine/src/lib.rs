@@ -5,7 +5,10 @@
 //!   each counting its Max and Min calls.
 //! * [`compare`]: the assignment's comparison of the three searches on positions from real games.
 //! * [`player`]: players that choose moves: random, greedy, and the searches at a set strength.
-//! * [`search`]: the strong engine: iterative deepening PVS, table, proofs, time, threads.
+//! * [`search`]: the strong engine: iterative deepening PVS, table, proofs, threads.
+//! * [`time`]: time management: the limits of a search, a move's budget, a player's game clock.
+//! * [`score`]: a value for one player, in hundredths of a seed, proven or estimated.
+//! * [`decide`]: one decision for every player: a move, the pie swap and opening, the handicap.
 //! * [`solver`]: the exact solver: MTD(f) over null-window proofs to the end of the game.
 //! * [`tt`]: the transposition table shared by the search threads.
 //! * [`bench`](mod@bench): fixed positions at a fixed depth: the node signature and the speed.
@@ -21,10 +24,13 @@ pub mod chain;
 pub mod checkpoint;
 pub mod classic;
 pub mod compare;
+pub mod decide;
 pub mod egdb;
 pub mod eval;
 pub mod player;
+pub mod score;
 pub mod search;
 pub mod solver;
+pub mod time;
 pub mod tt;
 pub mod tune;

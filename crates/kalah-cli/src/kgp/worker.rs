@@ -1,15 +1,16 @@
 //! The search thread: it owns the engine, takes one `state` at a time, and writes a `move` (or an
-//! `eval`) after every finished depth of iterative deepening, so the server always holds the best
-//! answer found so far when its deadline comes.
+//! `eval`) after every finished depth of the engine's decision ([`kalah_engine::decide`]), so the
+//! server always holds the best answer found so far when its deadline comes.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 
-use kalah_engine::eval::SEED;
-use kalah_engine::search::{Engine, Info, Limits};
+use kalah_engine::decide::{decide_turn, Decision, SwapPolicy, Turn};
+use kalah_engine::search::Engine;
+use kalah_engine::time::Limits;
 use kalah_protocol::kgp::{Answer, Arg, Message, SearchId};
-use kalah_rules::{Position, Rules};
+use kalah_rules::{Action, Position, Rules};
 
 use super::connection::Connection;
 
@@ -76,23 +77,18 @@ fn run(engine: &Engine, job: &Job) {
         let _ = job.out.answer(job.search, message);
     };
     let answer = |command: &str, args: Vec<Arg>| Message::new(command, args).answering(job.state);
-    engine.search(&job.position, &job.rules, job.limits, Some(&job.stop), |info: &Info| {
-        let value = f64::from(info.score) / f64::from(SEED);
-        match job.answer {
-            Answer::Moves => {
-                if let Some(best) = info.best {
-                    let comment = format!(
-                        "depth {}, value {value:+.2}{}, {} nodes",
-                        info.depth,
-                        if info.exact { " exact" } else { "" },
-                        info.nodes
-                    );
-                    // The reference server files the comment with the next move.
-                    send(Message::new("set", vec![Arg::Word("info:comment".into()), Arg::Str(comment)]));
-                    send(answer("move", vec![Arg::Int(i64::from(best.number()))]));
-                }
+    // KGP has neither the pie rule nor the handicap: every decision is a sowing.
+    let turn = Turn::at(job.rules, job.position, false);
+    decide_turn(engine, &turn, SwapPolicy::Auto, job.limits, Some(&job.stop), |decision: &Decision| {
+        match (job.answer, decision.action) {
+            (Answer::Moves, Action::Sow(best)) => {
+                let comment = format!("depth {}, value {:#}, {} nodes", decision.depth, decision.score, decision.nodes);
+                // The reference server files the comment with the next move.
+                send(Message::new("set", vec![Arg::Word("info:comment".into()), Arg::Str(comment)]));
+                send(answer("move", vec![Arg::Int(i64::from(best.number()))]));
             }
-            Answer::Evals => send(answer("eval", vec![Arg::Real(value)])),
+            (Answer::Moves, _) => {}
+            (Answer::Evals, _) => send(answer("eval", vec![Arg::Real(decision.score.seeds())])),
         }
     });
     // In freeplay the best move once more, then yield: a server that refused the first moves

@@ -26,11 +26,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use clap::Args;
+use kalah_engine::decide::decide;
+use kalah_engine::time::Limits;
 use kalah_rules::rules::{
     CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MAX_HOUSES, MAX_SEEDS, MIN_HOUSES, MIN_SEEDS, PRESETS,
     SOWING_WORDS,
 };
-use kalah_rules::{Game, Position, Record, RecordWarning, Rules};
+use kalah_rules::{Game, Position, Record, RecordWarning, Rules, Side};
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
@@ -413,7 +415,7 @@ async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
     let rules = *snapshot.rules();
     let decision = app
         .engines
-        .run(&id, rules, move |engine| engines::decide(engine, &snapshot, limits, &stop))
+        .run(&id, rules, move |engine| decide(engine, &snapshot, limits, Some(&stop)))
         .await
         .map_err(|_| engine_failed())?;
     let mut s = lock(&game);
@@ -469,10 +471,10 @@ async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Jso
         (s.game.clone(), Arc::clone(&s.stop), s.version, side)
     };
     let rules = *snapshot.rules();
-    let limits = kalah_engine::search::Limits::time(app.engine_time);
+    let limits = Limits::time(app.engine_time);
     let decision = app
         .engines
-        .run(&id, rules, move |engine| engines::decide(engine, &snapshot, limits, &stop))
+        .run(&id, rules, move |engine| decide(engine, &snapshot, limits, Some(&stop)))
         .await
         .map_err(|_| engine_failed())?
         .ok_or_else(engine_failed)?;
@@ -483,8 +485,8 @@ async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Jso
         version,
         side: side.name(),
         action: decision.action.to_string(),
-        value: decision.value,
-        exact: decision.exact,
+        value: decision.score.seeds(),
+        exact: decision.score.is_exact(),
         depth: decision.depth,
     }))
 }
@@ -518,7 +520,7 @@ async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result
         }
         (position, rules, Arc::clone(&s.stop), s.version)
     };
-    let limits = kalah_engine::search::Limits::time(app.engine_time);
+    let limits = Limits::time(app.engine_time);
     let info = app
         .engines
         .run(&id, rules, move |engine| engines::analyse(engine, &position, &rules, limits, &stop))
@@ -526,8 +528,9 @@ async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result
         .map_err(|_| engine_failed())?;
     let analysis = Analysis {
         version,
-        value: engines::seeds(info.score * position.mover().sign()),
-        exact: info.exact,
+        // The page shows South's view.
+        value: if position.mover() == Side::South { info.score } else { -info.score }.seeds(),
+        exact: info.score.is_exact(),
         depth: info.depth,
         side: position.mover().name(),
         best: info.best.map(|m| m.number()),
