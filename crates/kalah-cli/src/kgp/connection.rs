@@ -94,8 +94,8 @@ impl Connection {
         Ok(())
     }
 
-    /// Hands a line to the session and writes the lines it answers with; returns its other
-    /// actions and whether the writing failed.
+    /// Hands a line to the session, writes the lines it answers with and prints its notices;
+    /// returns its other actions and whether the writing failed.
     fn receive(&self, frame: &Frame) -> (Vec<Action>, std::io::Result<()>) {
         let mut inner = self.lock();
         let mut written = Ok(());
@@ -107,6 +107,8 @@ impl Connection {
                         written = inner.write(&line);
                     }
                 }
+                // Printed here, in the session's order among the lines it sends.
+                Action::Notice(text) => notice(&text.to_string()),
                 other => rest.push(other),
             }
         }
@@ -181,7 +183,7 @@ fn serve(
                 Action::Think(think) if written.is_ok() => start(connection, worker, think, running),
                 Action::Think(_) => {}
                 Action::Stop(search) => Running::stop(running, search),
-                Action::Notice(text) => notice(&text.to_string()),
+                Action::Notice(_) => {}
                 Action::End(End::Goodbye) => end = Some(Closed::Goodbye),
                 Action::End(End::Fatal(fatal)) => return Err(anyhow!(fatal)),
             }
