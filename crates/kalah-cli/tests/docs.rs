@@ -527,6 +527,10 @@ fn kgp_server(port: u16) -> Result<JoinHandle<Result<(), String>>, String> {
             other => return Err(format!("the client asked for mode {other:?}")),
         }
         say("goodbye")?;
+        // Read what the client still sends until it closes: closing a socket with unread lines
+        // in it resets the connection, and the client could lose the goodbye.
+        let mut rest = Vec::new();
+        let _ = input.read_to_end(&mut rest);
         Ok(())
     }))
 }
