@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_engine::egdb::{self, BuildEvent, BuildOptions, Egdb, EgdbError, MAX_SEEDS};
+use kalah_egdb::{self as egdb, BuildEvent, BuildOptions, Egdb, EgdbError, MAX_SEEDS};
 use kalah_rules::rules::{CAPTURE_WORDS, END_WORDS, LEFTOVER_WORDS, SOWING_WORDS};
 use kalah_rules::Rules;
 

@@ -41,7 +41,7 @@ pub struct SolveArgs {
 
 /// Returns the default checkpoint file of a solve: named by a hash of the rules and position.
 fn default_checkpoint(rules: &Rules, position: &Position) -> Option<PathBuf> {
-    let egdb = kalah_engine::egdb::default_dir()?;
+    let egdb = kalah_egdb::default_dir()?;
     let name = format!("{:016x}.ckpt", fnv1a(&format!("{rules}|{position}")));
     Some(egdb.parent()?.join("solve").join(name))
 }

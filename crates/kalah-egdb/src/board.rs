@@ -7,7 +7,7 @@
 
 use kalah_rules::{Capture, GameEnd, Leftover, Rules, Sowing};
 
-use super::EgdbError;
+use crate::EgdbError;
 use kalah_rules::rules::MAX_HOUSES;
 
 /// Cells of the largest board in sowing order: 12 houses, the mover's store, 12 houses.

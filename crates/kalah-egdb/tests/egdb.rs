@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use kalah_engine::egdb::{self, BuildEvent, BuildOptions, Egdb, EgdbError};
+use kalah_egdb::{self as egdb, BuildEvent, BuildOptions, Egdb, EgdbError};
 use kalah_rules::{Direction, Leftover, Position, Rules, Side};
 
 /// A folder under the system's temporary folder, removed when dropped.
@@ -298,26 +298,4 @@ fn no_database_and_unsupported_rules_are_errors() {
         egdb::build(&dir.0, &Rules::standard(12, 4).unwrap(), 127, &options(), &mut |_| {}),
         Err(EgdbError::TooLarge { .. })
     ));
-}
-
-#[test]
-fn the_solver_with_a_database_finds_the_values_it_finds_without() {
-    use kalah_engine::search::{Options, Oracle};
-    use kalah_engine::solver::Solver;
-    use std::sync::Arc;
-    let dir = TempDir::new("solver");
-    for preset in ["standard", "empty-capture"] {
-        let rules = Rules::preset(preset, 4, 4).unwrap();
-        let (db, _) = build(&dir.0, &rules, 10);
-        let db: Arc<dyn Oracle> = Arc::new(db);
-        for position in kalah_engine::compare::sample_positions(&rules, 8, 3) {
-            // A one-ply estimate, so that the proofs (and their database probes) do the work.
-            let plain = Solver::new(Options { table_bytes: 1 << 20, ..Options::default() }).with_estimate_depth(1);
-            let oracle = Some(Arc::clone(&db));
-            let with_db =
-                Solver::new(Options { table_bytes: 1 << 20, oracle, ..Options::default() }).with_estimate_depth(1);
-            let solve = |s: &Solver| s.solve(&position, &rules, None, None, |_, _, _| {}).unwrap().score;
-            assert_eq!(solve(&with_db), solve(&plain), "{rules} {position}");
-        }
-    }
 }

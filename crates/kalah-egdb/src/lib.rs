@@ -1,4 +1,15 @@
-//! Endgame databases: the exact value of every position with few seeds left in the houses.
+//! Endgame databases for Kalah: the exact value of every position with few seeds left in the houses.
+//!
+//! This crate depends on the rules crate only; the engine depends on it (its searches take a
+//! database as an oracle). What lives here:
+//!
+//! * this module: the database ([`Egdb`]: open, probe, prefetch), [`build`], [`inspect`], where
+//!   the files live ([`default_dir`], [`layer_path`]) and the errors ([`EgdbError`]);
+//! * `board`, `index`, `solve`: the builder's byte-level sowing, the rank of a position in its
+//!   layer, and the computation of a layer from the layers below;
+//! * `file`: the layer file format: header, values, checksum, atomic writes, checked reads;
+//! * [`memory`]: huge pages, zeroed atomic slots and prefetching, for this crate's layers and the
+//!   engine's tables alike.
 //!
 //! # What is stored
 //!
@@ -75,7 +86,7 @@
 //! database opens in about half a second.
 //!
 //! ```no_run
-//! use kalah_engine::egdb::{self, BuildOptions, Egdb};
+//! use kalah_egdb::{self as egdb, BuildOptions, Egdb};
 //! use kalah_rules::{Position, Rules};
 //! let rules = Rules::standard(6, 4).unwrap();
 //! let dir = egdb::default_dir().unwrap();
@@ -89,6 +100,7 @@
 mod board;
 mod file;
 mod index;
+pub mod memory;
 mod solve;
 
 use std::path::{Path, PathBuf};
@@ -504,11 +516,11 @@ fn highest_on_disk(dir: &Path, rules: &Rules) -> Option<u32> {
 /// An endgame database in memory: layers 0..=K of one rule set.
 ///
 /// ```no_run
-/// # use kalah_engine::egdb::Egdb;
+/// # use kalah_egdb::Egdb;
 /// # use kalah_rules::{Position, Rules};
 /// # let rules = Rules::default();
 /// # let position = Position::start(&rules);
-/// let db = Egdb::open(&kalah_engine::egdb::default_dir().unwrap(), &rules).unwrap();
+/// let db = Egdb::open(&kalah_egdb::default_dir().unwrap(), &rules).unwrap();
 /// if let Some(gain) = db.probe(&position) {
 ///     let mover = position.mover();
 ///     let final_difference = i32::from(position.store(mover)) - i32::from(position.store(!mover)) + gain;
@@ -634,17 +646,22 @@ impl Egdb {
     /// [`Egdb::prefetch`], returning the layer and the rank of `position` in one number for
     /// [`Egdb::read_ticket`], so that reading the value does not rank the position again.
     #[inline]
-    pub(crate) fn prefetch_ticket(&self, position: &Position) -> Option<u64> {
+    pub fn prefetch_ticket(&self, position: &Position) -> Option<u64> {
         let (layer, rank) = self.locate(position)?;
-        crate::tt::prefetch(layer.address(rank)?);
+        crate::memory::prefetch(layer.address(rank)?);
         // A layer of 2^56 positions could not be held in memory; were there one, its positions
         // would be searched rather than read, which is slower but still right.
         (rank < 1 << 56).then(|| u64::from(position.seeds_in_houses()) << 56 | rank)
     }
 
-    /// Returns the value of the position a [`Egdb::prefetch_ticket`] gave `ticket` for.
+    /// Returns the value of the position a [`Egdb::prefetch_ticket`] of this database gave
+    /// `ticket` for.
+    ///
+    /// # Panics
+    ///
+    /// If `ticket` names a layer this database does not have: it did not come from this database.
     #[inline]
-    pub(crate) fn read_ticket(&self, ticket: u64) -> i32 {
+    pub fn read_ticket(&self, ticket: u64) -> i32 {
         i32::from(self.layers[(ticket >> 56) as usize].value(ticket & ((1 << 56) - 1)))
     }
 
