@@ -1,0 +1,37 @@
+//! The engine with an endgame database: the database as the searches' oracle changes no value.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use kalah_engine::egdb::{self, BuildOptions};
+use kalah_engine::search::{Options, Oracle};
+use kalah_engine::solver::Solver;
+use kalah_rules::Rules;
+
+/// A folder under the system's temporary folder, removed when dropped.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn the_solver_with_a_database_finds_the_values_it_finds_without() {
+    let dir = TempDir(std::env::temp_dir().join(format!("kalah-engine-egdb-test-{}", std::process::id())));
+    for preset in ["standard", "empty-capture"] {
+        let rules = Rules::preset(preset, 4, 4).unwrap();
+        let db = egdb::build(&dir.0, &rules, 10, &BuildOptions { threads: 2 }, &mut |_| {}).unwrap();
+        let db: Arc<dyn Oracle> = Arc::new(db);
+        for position in kalah_engine::compare::sample_positions(&rules, 8, 3) {
+            // A one-ply estimate, so that the proofs (and their database probes) do the work.
+            let plain = Solver::new(Options { table_bytes: 1 << 20, ..Options::default() }).with_estimate_depth(1);
+            let oracle = Some(Arc::clone(&db));
+            let with_db =
+                Solver::new(Options { table_bytes: 1 << 20, oracle, ..Options::default() }).with_estimate_depth(1);
+            let solve = |s: &Solver| s.solve(&position, &rules, None, None, |_, _, _| {}).unwrap().score;
+            assert_eq!(solve(&with_db), solve(&plain), "{rules} {position}");
+        }
+    }
+}
