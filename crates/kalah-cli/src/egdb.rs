@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_engine::egdb::{self, BuildEvent, BuildOptions, Egdb, EgdbError, MAX_SEEDS};
+use kalah_egdb::{self as egdb, BuildEvent, BuildOptions, Egdb, EgdbError, MAX_SEEDS};
 use kalah_rules::rules::{CAPTURE_WORDS, END_WORDS, LEFTOVER_WORDS, SOWING_WORDS};
 use kalah_rules::Rules;
 
@@ -260,7 +260,15 @@ fn probe(dir: &std::path::Path, flags: &RuleArgs, text: &str) -> Result<()> {
         eprintln!("kalah: only layers 0-{} are used: {issue}", db.max_seeds());
     }
     let seeds = u32::from(position.seeds_in_houses());
-    let Some(value) = db.probe(&position) else {
+    let moves = db.move_values(&position, &rules);
+    // The database leaves out the first move of a game whose first move gives no extra move;
+    // its moves' values still give its value.
+    let first_move = !rules.first_move_extra && rules.is_first_move(&position);
+    let value = match &moves {
+        Some(moves) if first_move => moves.iter().map(|&(_, v)| v).max(),
+        _ => db.probe(&position),
+    };
+    let Some(value) = value else {
         return Err(bad(format!(
             "the position has {seeds} seeds in the houses but the database holds up to {}: build more layers with `kalah egdb build --seeds {seeds}`",
             db.max_seeds()
@@ -275,7 +283,7 @@ fn probe(dir: &std::path::Path, flags: &RuleArgs, text: &str) -> Result<()> {
         "value: {value:+} for {me} from here on; final store difference {:+} (South minus North)",
         now + value * me.sign()
     )?;
-    let moves = db.move_values(&position, &rules).unwrap_or_default();
+    let moves = moves.unwrap_or_default();
     if moves.is_empty() {
         writeln!(out, "the game is over")?;
         return Ok(());

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_engine::checkpoint::Checkpoint;
+use kalah_engine::checkpoint::{CheckpointError, CheckpointFile, Claim};
 use kalah_engine::eval::SEED;
 use kalah_engine::solver::Solver;
 use kalah_rules::{Position, Rules};
@@ -17,6 +17,7 @@ use kalah_rules::{Position, Rules};
 use crate::analyze::line;
 use crate::args::RuleArgs;
 use crate::engine::EngineArgs;
+use crate::error::bad;
 
 /// Flags of `kalah solve`.
 #[derive(Args, Debug)]
@@ -30,7 +31,7 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     pub json: bool,
-    /// Print each proven bound on the value as a line on standard error, with the time and nodes
+    /// Print the solve's start and each proven bound on the value as a line on standard error, with the time and nodes
     #[arg(long)]
     pub verbose: bool,
     #[command(flatten)]
@@ -41,7 +42,7 @@ pub struct SolveArgs {
 
 /// Returns the default checkpoint file of a solve: named by a hash of the rules and position.
 fn default_checkpoint(rules: &Rules, position: &Position) -> Option<PathBuf> {
-    let egdb = kalah_engine::egdb::default_dir()?;
+    let egdb = kalah_egdb::default_dir()?;
     let name = format!("{:016x}.ckpt", fnv1a(&format!("{rules}|{position}")));
     Some(egdb.parent()?.join("solve").join(name))
 }
@@ -49,6 +50,14 @@ fn default_checkpoint(rules: &Rules, position: &Position) -> Option<PathBuf> {
 fn fnv1a(text: &str) -> u64 {
     // FNV-1a: only to name a file, so any stable hash will do.
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Maps a checkpoint error: a file that is not this solve's to use is the user's input.
+fn checkpoint_error(error: CheckpointError) -> anyhow::Error {
+    match error {
+        CheckpointError::Io { .. } => anyhow::Error::new(error),
+        _ => bad(error),
+    }
 }
 
 /// Runs `kalah solve`.
@@ -60,25 +69,43 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if let Some(note) = note {
         eprintln!("kalah: {note}");
     }
-    let checkpoint = args.checkpoint.clone().or_else(|| default_checkpoint(&rules, &position));
     let mut resumed_nodes = 0;
     let mut known = None;
-    if let Some(path) = checkpoint.as_ref().filter(|p| p.exists()) {
-        match Checkpoint::load(path, |saved| saved.rules == rules && saved.position == position, solver.proofs()) {
-            Ok(Some(saved)) => {
-                resumed_nodes = saved.nodes;
-                known = Some(saved.bounds);
-                eprintln!(
-                    "resuming from {}: value between {:+} and {:+}, {} nodes searched",
-                    path.display(),
-                    saved.bounds.0 / SEED,
-                    saved.bounds.1 / SEED,
-                    saved.nodes
-                );
+    // The checkpoint is claimed before the solve starts: a file that is not this solve's
+    // checkpoint is refused now, not when a stop hours later would have overwritten it.
+    let checkpoint = match args.checkpoint.clone().or_else(|| default_checkpoint(&rules, &position)) {
+        Some(path) => {
+            let (file, claim) =
+                CheckpointFile::claim(&path, &rules, &position, solver.proofs()).map_err(checkpoint_error)?;
+            match claim {
+                Claim::Fresh => {}
+                Claim::Resumed(saved) => {
+                    resumed_nodes = saved.nodes;
+                    known = Some(saved.bounds);
+                    eprintln!(
+                        "resuming from {}: value between {:+} and {:+}, {} nodes searched",
+                        path.display(),
+                        saved.bounds.0 / SEED,
+                        saved.bounds.1 / SEED,
+                        saved.nodes
+                    );
+                }
+                Claim::Damaged(damage) => eprintln!(
+                    "kalah: checkpoint {} is damaged ({damage}): the solve starts afresh, and a stop saves over it",
+                    path.display()
+                ),
             }
-            Ok(None) => eprintln!("kalah: {} is for another solve; starting afresh", path.display()),
-            Err(e) => eprintln!("kalah: {e}; starting afresh"),
+            Some(file)
         }
+        None => None,
+    };
+
+    if args.verbose {
+        let saved = match &checkpoint {
+            Some(file) => format!("; a stop saves {}", file.path().display()),
+            None => String::new(),
+        };
+        eprintln!("solving {rules}, {position}{saved}");
     }
 
     let stop = Arc::new(AtomicBool::new(false));
@@ -144,9 +171,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Ok(info) => info,
         Err(stopped) => {
             let (bounds, nodes) = (stopped.bounds, resumed_nodes + stopped.nodes);
-            let saved = checkpoint.as_ref().map(|path| {
-                Checkpoint { rules, position, bounds, nodes }.save(path, solver.proofs()).map(|()| path.clone())
-            });
+            let saved = checkpoint.as_ref().map(|file| file.save(bounds, nodes, solver.proofs()).map(|()| file.path()));
             let range = format!("the value is between {:+} and {:+}", bounds.0 / SEED, bounds.1 / SEED);
             match saved {
                 Some(Ok(path)) => {
@@ -158,8 +183,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
             std::process::exit(130);
         }
     };
-    if let Some(path) = checkpoint.filter(|p| p.exists()) {
-        let _ = std::fs::remove_file(path);
+    // Only a checkpoint of this solve (or a damaged one) is removed; the file is checked again.
+    if let Some(Err(e)) = checkpoint.map(|file| file.remove()) {
+        eprintln!("kalah: the checkpoint was not removed: {e}");
     }
     let value = info.score.hundredths() / SEED;
     let side = position.mover();

@@ -117,3 +117,15 @@ fn info_and_probe_without_a_database() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("no endgame database"));
 }
+
+#[test]
+fn the_first_move_of_an_mkagent_game_is_valued_by_its_moves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    ok(dir, &["build", "--seeds", "8", "--size", "2,2", "--rules", "mkagent"]);
+    // The first move never gives an extra move here: house 1 is worth +2, house 2 (into the
+    // store, but North moves next) -2. The same houses later in a game would be worth -2.
+    let out = ok(dir, &["probe", "2,2:0/2,2:0/S", "--size", "2,2", "--rules", "mkagent"]);
+    assert!(out.contains("value: +2 for South"), "{out}");
+    assert!(out.contains("best: 1\n") && out.contains("move 2: -2\n"), "{out}");
+}

@@ -16,7 +16,8 @@
 //! * [`checkpoint`]: saving and resuming a long solve.
 //! * [`arena`]: games and matches between two players, with seeded openings and the Elo difference.
 //! * [`tune`]: tuning the evaluation weights by seeded self-play.
-//! * [`egdb`]: endgame databases: the exact value of every position with up to K seeds in the houses.
+//! * [`egdb`]: endgame databases (the `kalah-egdb` crate, re-exported: players and the [`search::Oracle`]
+//!   take them): the exact value of every position with up to K seeds in the houses.
 
 pub mod arena;
 pub mod bench;
@@ -25,7 +26,6 @@ pub mod checkpoint;
 pub mod classic;
 pub mod compare;
 pub mod decide;
-pub mod egdb;
 pub mod eval;
 pub mod player;
 pub mod score;
@@ -34,3 +34,7 @@ pub mod solver;
 pub mod time;
 pub mod tt;
 pub mod tune;
+
+/// Endgame databases, from the `kalah-egdb` crate: the engine's players open them and its searches
+/// read them through [`search::Oracle`].
+pub use kalah_egdb as egdb;

@@ -12,6 +12,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use kalah_rules::Move;
 
+/// The memory helpers the tables share with the endgame databases, written once in the database crate.
+pub(crate) use kalah_egdb::memory::{prefetch, zeroed_slots};
+
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -149,7 +152,7 @@ impl Table {
     #[inline]
     pub fn prefetch(&self, key: u64) {
         if let Some(slot) = self.slots.get((key & self.mask) as usize) {
-            prefetch_line(slot as *const [AtomicU64; 2] as *const i8);
+            prefetch(slot);
         }
     }
 
@@ -188,62 +191,6 @@ impl Table {
         slot[1].store(data, Ordering::Relaxed);
     }
 }
-
-/// Returns `entries` empty slots of two words, in memory the kernel is asked to back with huge
-/// pages, every page touched now.
-///
-/// A probe of a large table is a random access: with 4 KiB pages nearly every one misses the TLB
-/// and waits on a page walk, which cost the solver most of its time; 2 MiB pages make the
-/// walks rare. Touching the pages now, not on first use in a search, keeps the kernel's page
-/// faults out of short searches.
-pub(crate) fn zeroed_slots(entries: usize) -> Vec<[AtomicU64; 2]> {
-    let mut slots: Vec<[AtomicU64; 2]> = Vec::with_capacity(entries);
-    advise_huge_pages(slots.as_ptr() as usize, entries * std::mem::size_of::<[AtomicU64; 2]>());
-    slots.extend((0..entries).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
-    slots
-}
-
-/// Asks the kernel to back the whole 2 MiB pages of an allocation at `start` of `bytes` bytes with
-/// huge pages; call it before the memory is first touched.
-#[cfg(target_os = "linux")]
-#[allow(unsafe_code)]
-pub(crate) fn advise_huge_pages(start: usize, bytes: usize) {
-    const HUGE: usize = 2 << 20;
-    // Only whole 2 MiB pages inside the allocation can be huge.
-    let first = start.next_multiple_of(HUGE);
-    let end = (start + bytes) / HUGE * HUGE;
-    if end > first {
-        // SAFETY: the range lies inside an allocation this function's caller owns, and
-        // MADV_HUGEPAGE only changes how the kernel backs it, never its contents; a kernel that
-        // refuses simply returns an error, which changes nothing.
-        unsafe {
-            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
-        }
-    }
-}
-
-/// Huge pages are asked for on Linux only.
-#[cfg(not(target_os = "linux"))]
-pub(crate) fn advise_huge_pages(_start: usize, _bytes: usize) {}
-
-/// Asks the processor to bring the cache line of `item` closer (a hint only).
-#[inline]
-pub(crate) fn prefetch<T>(item: &T) {
-    prefetch_line(item as *const T as *const i8);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[allow(unsafe_code)]
-fn prefetch_line(address: *const i8) {
-    // SAFETY: a prefetch is only a hint: it never faults, whatever the address, and changes no
-    // memory; SSE, which it needs, is part of every x86-64 processor.
-    unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address) }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-fn prefetch_line(_address: *const i8) {}
 
 #[cfg(test)]
 mod tests {

@@ -1,4 +1,15 @@
-//! Endgame databases: the exact value of every position with few seeds left in the houses.
+//! Endgame databases for Kalah: the exact value of every position with few seeds left in the houses.
+//!
+//! This crate depends on the rules crate only; the engine depends on it (its searches take a
+//! database as an oracle). What lives here:
+//!
+//! * this module: the database ([`Egdb`]: open, probe, prefetch), [`build`], [`inspect`], where
+//!   the files live ([`default_dir`], [`layer_path`]) and the errors ([`EgdbError`]);
+//! * `board`, `index`, `solve`: the builder's byte-level sowing, the rank of a position in its
+//!   layer, and the computation of a layer from the layers below;
+//! * `file`: the layer file format: header, values, checksum, atomic writes, checked reads;
+//! * [`memory`]: huge pages, zeroed atomic slots and prefetching, for this crate's layers and the
+//!   engine's tables alike.
 //!
 //! # What is stored
 //!
@@ -27,6 +38,12 @@
 //! them with [`EgdbError::Unsupported`]. The seeds a house starts with (n), the pie rule and the
 //! handicap do not change a position's value, so a database is keyed by m and the variant
 //! fields only: one built for Kalah(6,4) serves Kalah(6,6).
+//!
+//! One position is left out: under rules whose first move never gives an extra move (the
+//! `mkagent` preset), the start position of Kalah(m,n) with South to move is worth something
+//! else than the same houses later in a game would be. A database opened for such rules knows
+//! their n and does not give that position's value ([`Egdb::probe`] says `None`; a search
+//! searches it); every other position is the same.
 //!
 //! # Layers and the index
 //!
@@ -75,7 +92,7 @@
 //! database opens in about half a second.
 //!
 //! ```no_run
-//! use kalah_engine::egdb::{self, BuildOptions, Egdb};
+//! use kalah_egdb::{self as egdb, BuildOptions, Egdb};
 //! use kalah_rules::{Position, Rules};
 //! let rules = Rules::standard(6, 4).unwrap();
 //! let dir = egdb::default_dir().unwrap();
@@ -89,13 +106,14 @@
 mod board;
 mod file;
 mod index;
+pub mod memory;
 mod solve;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use kalah_rules::rules::{CAPTURE_WORDS, END_WORDS, LEFTOVER_WORDS, SOWING_WORDS};
-use kalah_rules::{Move, Position, Rules};
+use kalah_rules::{Move, Position, Rules, Side};
 use thiserror::Error;
 
 use board::Variant;
@@ -233,6 +251,12 @@ pub fn supports(rules: &Rules) -> Result<(), EgdbError> {
     Variant::of(rules).map(|_| ())
 }
 
+/// Returns the seeds a house holds at the start if the first move of `rules` never gives an extra
+/// move: the database leaves that one position out.
+fn first_move(rules: &Rules) -> Option<u8> {
+    (!rules.first_move_extra).then_some(rules.seeds())
+}
+
 /// Returns the name of the folder of `rules`' databases: m and the variant fields, e.g.
 /// `m6-capture-standard-end-side-empty-leftover-owner-sowing-single`.
 pub fn rules_key(rules: &Rules) -> String {
@@ -269,11 +293,11 @@ pub const SHARED_SEEDS: u32 = 24;
 pub fn shared(dir: &Path, rules: &Rules) -> Option<std::sync::Arc<Egdb>> {
     use std::collections::HashMap;
     use std::sync::{Arc, Mutex, OnceLock};
-    type Cache = Mutex<HashMap<PathBuf, Option<Arc<Egdb>>>>;
+    type Cache = Mutex<HashMap<(PathBuf, Option<u8>), Option<Arc<Egdb>>>>;
     static OPENED: OnceLock<Cache> = OnceLock::new();
-    let folder = rules_dir(dir, rules);
+    let key = (rules_dir(dir, rules), first_move(rules));
     let mut cache = OPENED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    cache.entry(folder).or_insert_with(|| Egdb::open_up_to(dir, rules, SHARED_SEEDS).ok().map(Arc::new)).clone()
+    cache.entry(key).or_insert_with(|| Egdb::open_up_to(dir, rules, SHARED_SEEDS).ok().map(Arc::new)).clone()
 }
 
 /// Returns the default database folder: `$XDG_CACHE_HOME/kalah/egdb`, else `~/.cache/kalah/egdb`
@@ -437,7 +461,7 @@ pub fn build(
         events(BuildEvent::Finished { seeds, entries, bytes, elapsed: started.elapsed() });
         layers.push(Layer::owned(&header, values));
     }
-    Ok(Egdb { variant, ranker, layers, issue: None })
+    Ok(Egdb { variant, ranker, layers, issue: None, first_move: first_move(rules) })
 }
 
 /// Turns a layer's values, one `i8` a byte, into the encoding of `header`.
@@ -504,11 +528,11 @@ fn highest_on_disk(dir: &Path, rules: &Rules) -> Option<u32> {
 /// An endgame database in memory: layers 0..=K of one rule set.
 ///
 /// ```no_run
-/// # use kalah_engine::egdb::Egdb;
+/// # use kalah_egdb::Egdb;
 /// # use kalah_rules::{Position, Rules};
 /// # let rules = Rules::default();
 /// # let position = Position::start(&rules);
-/// let db = Egdb::open(&kalah_engine::egdb::default_dir().unwrap(), &rules).unwrap();
+/// let db = Egdb::open(&kalah_egdb::default_dir().unwrap(), &rules).unwrap();
 /// if let Some(gain) = db.probe(&position) {
 ///     let mover = position.mover();
 ///     let final_difference = i32::from(position.store(mover)) - i32::from(position.store(!mover)) + gain;
@@ -522,6 +546,9 @@ pub struct Egdb {
     /// The values of layer k, by rank, as bytes of `i8`.
     layers: Vec<Layer>,
     issue: Option<EgdbError>,
+    /// The seeds a house holds at the start when the rules' first move never gives an extra
+    /// move: that start position is not in the database (see the crate documentation).
+    first_move: Option<u8>,
 }
 
 impl Egdb {
@@ -578,7 +605,7 @@ impl Egdb {
             }
         }
         let ranker = Ranker::new(variant.houses as usize, layers.len() as u32 - 1);
-        Ok(Egdb { variant, ranker, layers, issue })
+        Ok(Egdb { variant, ranker, layers, issue, first_move: first_move(rules) })
     }
 
     /// Returns the most seeds in the houses of a position the database holds (K).
@@ -593,7 +620,7 @@ impl Egdb {
 
     /// Tells whether the database gives the values of positions under `rules`.
     pub fn matches(&self, rules: &Rules) -> bool {
-        Variant::of(rules).is_ok_and(|v| v == self.variant)
+        Variant::of(rules).is_ok_and(|v| v == self.variant) && first_move(rules) == self.first_move
     }
 
     /// Returns why loading stopped below a layer that is on disk, if it did.
@@ -634,17 +661,22 @@ impl Egdb {
     /// [`Egdb::prefetch`], returning the layer and the rank of `position` in one number for
     /// [`Egdb::read_ticket`], so that reading the value does not rank the position again.
     #[inline]
-    pub(crate) fn prefetch_ticket(&self, position: &Position) -> Option<u64> {
+    pub fn prefetch_ticket(&self, position: &Position) -> Option<u64> {
         let (layer, rank) = self.locate(position)?;
-        crate::tt::prefetch(layer.address(rank)?);
+        crate::memory::prefetch(layer.address(rank)?);
         // A layer of 2^56 positions could not be held in memory; were there one, its positions
         // would be searched rather than read, which is slower but still right.
         (rank < 1 << 56).then(|| u64::from(position.seeds_in_houses()) << 56 | rank)
     }
 
-    /// Returns the value of the position a [`Egdb::prefetch_ticket`] gave `ticket` for.
+    /// Returns the value of the position a [`Egdb::prefetch_ticket`] of this database gave
+    /// `ticket` for.
+    ///
+    /// # Panics
+    ///
+    /// If `ticket` names a layer this database does not have: it did not come from this database.
     #[inline]
-    pub(crate) fn read_ticket(&self, ticket: u64) -> i32 {
+    pub fn read_ticket(&self, ticket: u64) -> i32 {
         i32::from(self.layers[(ticket >> 56) as usize].value(ticket & ((1 << 56) - 1)))
     }
 
@@ -653,6 +685,12 @@ impl Egdb {
     fn locate(&self, position: &Position) -> Option<(&Layer, u64)> {
         if position.houses() != self.variant.houses {
             return None;
+        }
+        if let Some(seeds) = self.first_move {
+            let start = |side| position.row(side).iter().all(|&s| s == u16::from(seeds));
+            if position.mover() == Side::South && start(Side::South) && start(Side::North) {
+                return None;
+            }
         }
         let layer = self.layers.get(usize::from(position.seeds_in_houses()))?;
         let me = position.mover();

@@ -1,6 +1,6 @@
 //! The layer files: a header, the values, a checksum; written atomically, read with every check.
 //!
-//! The format is described in the documentation of [`crate::egdb`].
+//! The format is described in the documentation of the crate.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Write};
@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use kalah_rules::{Capture, GameEnd, Leftover, Sowing};
 
-use super::board::Variant;
-use super::EgdbError;
+use crate::board::Variant;
+use crate::EgdbError;
 
 /// The first eight bytes of every layer file.
 pub(crate) const MAGIC: [u8; 8] = *b"KALAHEGD";
@@ -343,7 +343,7 @@ fn load(path: &Path, expected: &Header, map: bool) -> Result<Layer, EgdbError> {
     let mut values = Vec::new();
     values.try_reserve_exact(len).map_err(|_| EgdbError::OutOfMemory { seeds: expected.seeds, bytes: values_len })?;
     // Probes are random accesses into large layers: huge pages spare them most TLB misses.
-    crate::tt::advise_huge_pages(values.as_ptr() as usize, len);
+    crate::memory::advise_huge_pages(values.as_ptr() as usize, len);
     // Read straight into the reserved memory: zeroing gigabytes first only to overwrite them
     // took a third of the time it takes to load a large database.
     let mut stored = [0u8; CHECKSUM_LEN];

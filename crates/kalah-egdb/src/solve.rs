@@ -16,10 +16,10 @@ use std::sync::atomic::{AtomicI8, AtomicU64, AtomicUsize, Ordering};
 use std::thread;
 use std::time::Duration;
 
-use super::board::{Board, Step, Variant, CELLS};
-use super::file::Layer;
-use super::index::{self, Ranker};
-use super::EgdbError;
+use crate::board::{Board, Step, Variant, CELLS};
+use crate::file::Layer;
+use crate::index::{self, Ranker};
+use crate::EgdbError;
 
 /// Marks a position not solved yet: no value reaches −128 because |value| ≤ k ≤ 127.
 const UNKNOWN: i8 = i8::MIN;

@@ -1,0 +1,164 @@
+//! `kalah solve --checkpoint FILE` run as a user runs it: only a checkpoint of this very solve is
+//! resumed, replaced or removed; every other file is refused before the solve starts and stays
+//! byte for byte as it was.
+
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use kalah_engine::checkpoint::{CheckpointFile, Claim};
+use kalah_engine::solver::ProofTable;
+use kalah_rules::{Position, Rules};
+
+/// The solve every test runs: Kalah(3,2) from the start, +4 for South, in a moment.
+const SOLVE: [&str; 4] = ["solve", "--size", "3,2", "--no-egdb"];
+
+/// Runs `kalah solve` on Kalah(3,2) with `--checkpoint path`; returns the exit status, standard
+/// output and standard error.
+fn solve(path: &Path) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(SOLVE)
+        .arg("--checkpoint")
+        .arg(path)
+        .output()
+        .expect("the kalah binary starts");
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (output.status.code().unwrap_or(-1), text(&output.stdout), text(&output.stderr))
+}
+
+/// Writes a valid checkpoint at `path` of the solve of `position` (the start if `None`) under
+/// `rules`, as a stopped solve would have left it.
+fn write_checkpoint(path: &Path, rules: &Rules, position: Option<&str>, nodes: u64) {
+    let position = position.map_or_else(|| Position::start(rules), |text| Position::parse(text, rules).unwrap());
+    let table = ProofTable::with_bytes(1 << 16);
+    let (file, claim) = CheckpointFile::claim(path, rules, &position, &table).unwrap();
+    assert_eq!(claim, Claim::Fresh);
+    // Bounds every Kalah(3,2) position meets: its 12 seeds, in hundredths of a seed.
+    file.save((-1200, 1200), nodes, &table).unwrap();
+}
+
+fn kalah_3_2() -> Rules {
+    Rules::standard(3, 2).unwrap()
+}
+
+#[test]
+fn a_file_that_is_not_a_checkpoint_is_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, contents) in [("f.txt", &b"data\n"[..]), ("empty", b""), ("almost", b"KALAHCK")] {
+        let path = dir.path().join(name);
+        fs::write(&path, contents).unwrap();
+        let (code, out, err) = solve(&path);
+        assert_eq!(code, 2, "{name}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
+        assert!(err.starts_with("kalah: ") && err.contains("is not a kalah checkpoint"), "{name}: {err}");
+        assert!(out.is_empty(), "refused before the solve: {out}");
+        assert_eq!(fs::read(&path).unwrap(), contents, "{name} is byte for byte as it was");
+    }
+    let (code, _, err) = solve(dir.path());
+    assert_eq!(code, 2, "a folder: {err}");
+    assert!(err.contains("is not a kalah checkpoint"), "{err}");
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 3, "no file was added or removed");
+}
+
+#[test]
+fn a_checkpoint_of_another_solve_is_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let position = dir.path().join("position.ckpt");
+    write_checkpoint(&position, &kalah_3_2(), Some("2,2,0:1/3,3,2:0/N"), 99);
+    let rules = dir.path().join("rules.ckpt");
+    write_checkpoint(&rules, &Rules::preset("empty-capture", 3, 2).unwrap(), None, 99);
+    for (path, names) in [(&position, "position 2,2,0:1/3,3,2:0/N"), (&rules, "empty-capture")] {
+        let before = fs::read(path).unwrap();
+        let (code, out, err) = solve(path);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains("is the checkpoint of another solve") && err.contains(names), "{err}");
+        assert!(out.is_empty(), "{out}");
+        assert_eq!(fs::read(path).unwrap(), before, "byte for byte as it was");
+    }
+}
+
+#[test]
+fn a_damaged_checkpoint_is_replaced_and_the_solve_starts_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("solve.ckpt");
+    write_checkpoint(&path, &kalah_3_2(), None, 4242);
+    let mut bytes = fs::read(&path).unwrap();
+    let last = bytes.len() - 5;
+    bytes[last] ^= 0x40;
+    fs::write(&path, &bytes).unwrap();
+    let (code, out, err) = solve(&path);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("is damaged (its checksum does not match its contents)"), "{err}");
+    assert!(err.contains("starts afresh") && !err.contains("delete it"), "{err}");
+    assert!(!err.contains("resuming"), "{err}");
+    assert!(out.contains("value: +4 for South"), "{out}");
+    assert!(!path.exists(), "a damaged checkpoint this solve took over is removed at its end");
+}
+
+#[test]
+fn a_saved_checkpoint_of_this_solve_resumes_and_is_removed_at_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("solve.ckpt");
+    write_checkpoint(&path, &kalah_3_2(), None, 4242);
+    let (code, out, err) = solve(&path);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("resuming from") && err.contains("value between -12 and +12, 4242 nodes searched"), "{err}");
+    assert!(out.contains("value: +4 for South"), "{out}");
+    let nodes: u64 = out.lines().find_map(|l| l.strip_prefix("nodes: ")?.split(',').next()?.parse().ok()).unwrap();
+    assert!(nodes > 4242, "the nodes before the stop are counted: {out}");
+    assert!(!path.exists(), "a finished solve removes its own checkpoint");
+}
+
+#[test]
+fn stale_temporary_files_are_removed_and_other_files_kept() {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("solve.ckpt");
+    // Left by saves that were killed: process numbers beyond any pid_max, so never running.
+    let stale = [dir.path().join("solve.ckpt.tmp99999999"), dir.path().join("solve.tmp99999998")];
+    fs::write(&stale[0], b"KALAHCKP\x02\x00 and the first part of a table").unwrap();
+    fs::write(&stale[1], b"").unwrap();
+    let notes = dir.path().join("solve.ckpt.tmp99999997");
+    fs::write(&notes, b"not kalah's").unwrap();
+    let (code, _, err) = solve(&path);
+    assert_eq!(code, 0, "{err}");
+    assert!(stale.iter().all(|p| !p.exists()), "temporary files of killed runs are cleaned up");
+    assert_eq!(fs::read(&notes).unwrap(), b"not kalah's");
+}
+
+/// A file put at the checkpoint's place while the solve runs is not overwritten by the save at
+/// Ctrl-C, nor removed at the end.
+#[test]
+fn a_file_put_there_during_the_solve_survives_the_stop() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("solve.ckpt");
+    // Kalah(6,4) without a database takes minutes; the first line says the checkpoint is claimed.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["solve", "--size", "6,4", "--no-egdb", "--hash", "16", "--verbose", "--checkpoint"])
+        .arg(&path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the kalah binary starts");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert!(line.starts_with("solving kalah(6,4) standard") && line.contains("a stop saves"), "{line}");
+    fs::write(&path, b"data\n").unwrap();
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let rest: String = stderr.lines().map(|l| l.unwrap() + "\n").collect();
+    match child.wait().unwrap().code() {
+        Some(130) => {
+            assert!(rest.contains("could not save a checkpoint") && rest.contains("not a kalah checkpoint"), "{rest}")
+        }
+        // The solve ended before the signal: the end leaves the file too.
+        Some(0) => assert!(rest.contains("the checkpoint was not removed"), "{rest}"),
+        other => panic!("exit {other:?}: {rest}"),
+    }
+    assert_eq!(fs::read(&path).unwrap(), b"data\n");
+}

@@ -1,0 +1,83 @@
+//! Memory for large tables probed at random: huge pages, zeroed atomic slots, prefetching.
+//!
+//! A probe of a table of gigabytes (a database layer, the engine's transposition and proof
+//! tables) is a random access: it nearly always misses the cache, and with 4 KiB pages the TLB
+//! too. These helpers are written once here, the lowest crate that needs them, and the engine's
+//! tables use them from here.
+
+use std::sync::atomic::AtomicU64;
+
+/// Returns `entries` empty slots of two words, in memory the kernel is asked to back with huge
+/// pages, every page touched now.
+///
+/// A probe of a large table is a random access: with 4 KiB pages nearly every one misses the TLB
+/// and waits on a page walk, which cost the solver most of its time; 2 MiB pages make the
+/// walks rare. Touching the pages now, not on first use in a search, keeps the kernel's page
+/// faults out of short searches.
+pub fn zeroed_slots(entries: usize) -> Vec<[AtomicU64; 2]> {
+    let mut slots: Vec<[AtomicU64; 2]> = Vec::with_capacity(entries);
+    advise_huge_pages(slots.as_ptr() as usize, entries * std::mem::size_of::<[AtomicU64; 2]>());
+    slots.extend((0..entries).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
+    slots
+}
+
+/// Asks the kernel to back the whole 2 MiB pages of an allocation at `start` of `bytes` bytes with
+/// huge pages; call it before the memory is first touched.
+///
+/// `start` and `bytes` are meant to be an allocation's address and capacity; the advice is only a
+/// hint, so any other range changes nothing either.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+pub fn advise_huge_pages(start: usize, bytes: usize) {
+    const HUGE: usize = 2 << 20;
+    // Only whole 2 MiB pages inside the allocation can be huge.
+    let first = start.next_multiple_of(HUGE);
+    let end = (start + bytes) / HUGE * HUGE;
+    if end > first {
+        // SAFETY: MADV_HUGEPAGE only changes how the kernel backs the pages, never their
+        // contents, whatever the range; a range that is not mapped, or a kernel that refuses,
+        // gives an error, which changes nothing.
+        unsafe {
+            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+/// Asks for huge pages: on Linux only; elsewhere this does nothing.
+#[cfg(not(target_os = "linux"))]
+pub fn advise_huge_pages(_start: usize, _bytes: usize) {}
+
+/// Asks the processor to bring the cache line of `item` closer (a hint only).
+#[inline]
+pub fn prefetch<T>(item: &T) {
+    prefetch_line(item as *const T as *const i8);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[allow(unsafe_code)]
+fn prefetch_line(address: *const i8) {
+    // SAFETY: a prefetch is only a hint: it never faults, whatever the address, and changes no
+    // memory; SSE, which it needs, is part of every x86-64 processor.
+    unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address) }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn prefetch_line(_address: *const i8) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::Ordering;
+
+    #[test]
+    fn slots_start_empty_and_take_the_size_asked() {
+        // Large enough to span several huge pages, so the advice has whole pages to act on.
+        let slots = zeroed_slots(1 << 18);
+        assert_eq!(slots.len(), 1 << 18);
+        assert!(slots.iter().all(|s| s[0].load(Ordering::Relaxed) == 0 && s[1].load(Ordering::Relaxed) == 0));
+        prefetch(&slots[12345]);
+        assert!(zeroed_slots(0).is_empty());
+    }
+}
