@@ -34,7 +34,7 @@ pub enum EgdbAction {
         /// Most seeds in the houses (K), 0 to 127; Kalah(6,·) has C(K+12,12) positions, 52 MB for 18, 13.9 GB for 32
         #[arg(long, value_name = "K")]
         seeds: u32,
-        /// Threads [default: the number of cores]
+        /// Threads, 1 to 64 [default: the number of cores]
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
     },
@@ -110,7 +110,9 @@ fn build(dir: &std::path::Path, rules: &Rules, seeds: u32, threads: Option<usize
         return Err(bad(format!("--seeds {seeds} is out of range: a database holds 0 to {MAX_SEEDS} seeds")));
     }
     let threads = match threads {
-        Some(0) => return Err(bad("--threads 0: give at least 1")),
+        Some(n) if !(1..=64).contains(&n) => {
+            return Err(bad(format!("--threads {n} is out of range: 1 to 64 threads")))
+        }
         Some(n) => n,
         None => BuildOptions::default().threads,
     };

@@ -29,9 +29,9 @@ pub struct TuneArgs {
     /// Random sowings at the start of each game pair (0 to 40)
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub opening: u32,
-    /// Percentage points above 50% a candidate must score to replace the best (0 to 49)
-    #[arg(long, value_name = "PCT", default_value_t = 3.0)]
-    pub margin: f64,
+    /// Percentage points above 50% a candidate must score to replace the best (0 to below 50, e.g. 2.5)
+    #[arg(long, value_name = "PCT", default_value = "3", allow_hyphen_values = true)]
+    pub margin: String,
     /// Largest change of a weight in the first iteration, in hundredths of a seed (1 to 400); it shrinks later
     #[arg(long, value_name = "N", default_value_t = 60)]
     pub step: i32,
@@ -63,9 +63,10 @@ impl TuneArgs {
         if self.opening > 40 {
             return Err(range("--opening", self.opening.to_string(), "give 0 to 40 sowings"));
         }
-        if !(0.0..50.0).contains(&self.margin) {
-            return Err(range("--margin", self.margin.to_string(), "give 0 to 49 percentage points"));
-        }
+        // Read here rather than by clap, so that a refusal repeats the text as it was typed.
+        let margin = self.margin.parse::<f64>().ok().filter(|m| (0.0..50.0).contains(m)).ok_or_else(|| {
+            range("--margin", self.margin.clone(), "give a number of percentage points from 0 to below 50, e.g. 2.5")
+        })?;
         if !(1..=WEIGHT_LIMIT).contains(&self.step) {
             return Err(range("--step", self.step.to_string(), "give 1 to 400 hundredths of a seed"));
         }
@@ -78,7 +79,7 @@ impl TuneArgs {
         let mut config = TuneConfig::new(self.rules.rules()?, self.seed, self.games, self.iterations);
         config.depth = self.depth;
         config.opening_plies = self.opening;
-        config.margin = self.margin / 100.0;
+        config.margin = margin / 100.0;
         config.max_step = self.step;
         config.threads = self.threads;
         Ok(config)

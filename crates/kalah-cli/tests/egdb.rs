@@ -90,6 +90,8 @@ fn bad_input_exits_2_with_one_line() {
         &["build", "--seeds", "3", "--rules", "kgp"],
         &["build", "--seeds", "3", "--direction", "cw"],
         &["build", "--seeds", "3", "--threads", "0"],
+        &["build", "--seeds", "3", "--threads", "65"],
+        &["build", "--seeds", "3", "--threads", "100000000000"],
         &["build", "--seeds", "3", "--capture", "sometimes"],
         &["build", "--seeds"],
         &["build", "--bogus"],
