@@ -68,6 +68,7 @@ enum Command {
 }
 
 fn main() {
+    kalah_engine::egdb::fault::report_bus_errors();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -69,6 +69,8 @@ fn a_damaged_layer_shows_in_info_and_is_rebuilt() {
     ok(dir, &["build", "--seeds", "4", "--size", "3,3", "--rules", "seed-on"]);
     let layer = dir.join("m3-capture-none-end-side-empty-leftover-owner-sowing-relay/layer-003.egdb");
     let bytes = std::fs::read(&layer).unwrap();
+    // Layers are read-only: the damaged copy replaces the file.
+    std::fs::remove_file(&layer).unwrap();
     std::fs::write(&layer, &bytes[..bytes.len() - 3]).unwrap();
     let out = ok(dir, &["info", "--size", "3,3", "--rules", "seed-on"]);
     assert!(out.contains("BAD: ") && out.contains("truncated"), "{out}");
@@ -130,4 +132,61 @@ fn the_first_move_of_an_mkagent_game_is_valued_by_its_moves() {
     let out = ok(dir, &["probe", "2,2:0/2,2:0/S", "--size", "2,2", "--rules", "mkagent"]);
     assert!(out.contains("value: +2 for South"), "{out}");
     assert!(out.contains("best: 1\n") && out.contains("move 2: -2\n"), "{out}");
+}
+
+/// A layer cut short by another program while a solve has it mapped ends the solve with one
+/// line and status 3, not "Bus error" (status 135 from the shell).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_layer_cut_short_while_mapped_is_reported_in_one_line() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::Stdio;
+
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("db");
+    ok(&dir, &["build", "--seeds", "12", "--size", "6,4", "--threads", "1"]);
+    // Kalah(6,4) takes minutes with this small database, and probes it all the time.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["solve", "--size", "6,4", "--hash", "16", "--verbose", "--egdb-dir"])
+        .arg(&dir)
+        .arg("--checkpoint")
+        .arg(tmp.path().join("solve.ckpt"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the kalah binary starts");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert!(line.starts_with("solving"), "{line}");
+    let mut layers = 0;
+    for entry in walk(&dir) {
+        let mode = std::fs::metadata(&entry).unwrap().permissions().mode();
+        assert_eq!(mode & 0o222, 0, "{} is writable", entry.display());
+        std::fs::set_permissions(&entry, std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::fs::OpenOptions::new().write(true).open(&entry).unwrap().set_len(0).unwrap();
+        layers += 1;
+    }
+    assert_eq!(layers, 13);
+    let rest: String = stderr.lines().map(|l| l.unwrap() + "\n").collect();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(3), "{rest}");
+    let last = rest.lines().last().unwrap_or_default();
+    assert!(last.starts_with("kalah: an endgame database file changed on disk"), "{rest}");
+}
+
+/// Every file below `dir`.
+#[cfg(target_os = "linux")]
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
 }

@@ -383,7 +383,8 @@ fn check_sum(path: &Path, parts: &[&[u8]], stored: [u8; CHECKSUM_LEN]) -> Result
 fn map_file(file: &File, len: u64) -> Option<memmap2::Mmap> {
     // SAFETY: a mapped file changed or cut short under the mapping would change the values read
     // or fault. This program never writes a layer file in place: a build writes a temporary file
-    // and renames it over the old one, which leaves the mapped file as it was.
+    // and renames it over the old one, which leaves the mapped file as it was, and layers are
+    // read-only. A fault from another program cutting one short is reported by `fault`.
     let map = unsafe { memmap2::MmapOptions::new().map(file) }.ok()?;
     if map.len() as u64 != len {
         return None;
@@ -425,6 +426,11 @@ pub(crate) fn write_layer(path: &Path, header: &Header, values: &[u8]) -> Result
         out.write_all(values)?;
         out.write_all(&crc.finalize().to_le_bytes())?;
         let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+        // Read-only: a layer is never changed in place (a mapped file cut short faults), only
+        // replaced by a rename, which needs no write permission on the file.
+        let mut permissions = file.metadata()?.permissions();
+        permissions.set_readonly(true);
+        file.set_permissions(permissions)?;
         file.sync_all()
     };
     if let Err(e) = write() {
@@ -475,6 +481,13 @@ pub(crate) fn write_version_1(path: &Path, header: &Header, values: &[u8]) {
     fs::write(path, bytes).unwrap();
 }
 
+/// Replaces a (read-only) layer file with `bytes`, as a person editing the folder might.
+#[cfg(test)]
+fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    fs::remove_file(path)?;
+    fs::write(path, bytes)
+}
+
 /// CRC-32 as in zlib, gzip and PNG (IEEE 802.3), from the `crc32fast` crate.
 type Crc32 = crc32fast::Hasher;
 
@@ -513,16 +526,16 @@ mod tests {
             let good = fs::read(&path).unwrap();
             let mut flipped = good.clone();
             flipped[HEADER_LEN + 2] ^= 1;
-            fs::write(&path, &flipped).unwrap();
+            replace(&path, &flipped).unwrap();
             for map in [true, false] {
                 assert!(matches!(load(&path, &expected, map), Err(EgdbError::Checksum { .. })), "map {map}");
             }
-            fs::write(&path, &good[..good.len() - 1]).unwrap();
+            replace(&path, &good[..good.len() - 1]).unwrap();
             for map in [true, false] {
                 assert!(matches!(load(&path, &expected, map), Err(EgdbError::Truncated { .. })), "map {map}");
             }
             let other = Header::new(variant, 4, 20);
-            fs::write(&path, &good).unwrap();
+            replace(&path, &good).unwrap();
             for map in [true, false] {
                 assert!(matches!(load(&path, &other, map), Err(EgdbError::Mismatch { .. })), "map {map}");
             }

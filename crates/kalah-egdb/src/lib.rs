@@ -8,6 +8,8 @@
 //! * `board`, `index`, `solve`: the builder's byte-level sowing, the rank of a position in its
 //!   layer, and the computation of a layer from the layers below;
 //! * `file`: the layer file format: header, values, checksum, atomic writes, checked reads;
+//! * [`fault`]: one line and a documented exit status instead of "Bus error" when a mapped file
+//!   is cut short by another program;
 //! * [`memory`]: huge pages, zeroed atomic slots and prefetching, for this crate's layers and the
 //!   engine's tables alike.
 //!
@@ -104,6 +106,7 @@
 //! ```
 
 mod board;
+pub mod fault;
 mod file;
 mod index;
 pub mod memory;
