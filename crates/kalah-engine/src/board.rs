@@ -84,6 +84,12 @@ impl Layout {
         Board { cells }
     }
 
+    /// Returns the number of houses a side.
+    #[inline]
+    pub fn houses(&self) -> usize {
+        self.houses
+    }
+
     /// Returns the seeds in the mover's houses and in the opponent's.
     #[inline]
     fn sides(&self, board: &Board) -> (u32, u32) {

@@ -31,6 +31,8 @@ use std::time::Instant;
 
 use kalah_rules::{Move, Position, Rules};
 
+use crate::board::{Board, Layout, Step};
+use crate::busy::Busy;
 use crate::eval::{evaluate, Weights, SEED};
 use crate::search::{Engine, Info, Limits, Options, Oracle};
 use crate::tt::Table;
@@ -56,8 +58,16 @@ const SHARE_SEEDS: i32 = 12;
 /// it, 24.4 M at 25, 22.4 M at 50, 25.2 M at 75, 42.9 M at 150; empty-capture 42.7 M without,
 /// 19.7 M at 30, 17.1 M at 50, 18.3 M at 100.
 const REPLY_COST: i32 = 50;
-/// Slots of the table of nodes being searched (a power of two).
-const BUSY_SLOTS: usize = 1 << 16;
+/// Nodes with fewer seeds than this in the houses are searched on the byte board (see
+/// [`crate::board`]) with cheap move order, when the rules allow and no database is in use.
+const LEAF_SEEDS: i32 = 24;
+/// Order bonus of a move that gives another turn, in the byte board's order (seeds of gain).
+const AGAIN_ORDER: i32 = 1000;
+fn knob(i: usize, default: i32) -> i32 {
+    static K: std::sync::OnceLock<Vec<i32>> = std::sync::OnceLock::new();
+    let k = K.get_or_init(|| std::env::var("KALAH_KNOBS").map(|v| v.split(',').map(|x| x.parse().unwrap()).collect()).unwrap_or_default());
+    k.get(i).copied().filter(|&v| v >= 0).unwrap_or(default)
+}
 
 /// Bytes one proof-table entry takes.
 pub const PROOF_BYTES: usize = 16;
@@ -225,8 +235,8 @@ pub struct Solver {
     engine: Engine,
     proofs: ProofTable,
     threads: usize,
-    /// Keys of nodes being searched now, for the threads to keep out of each other's way.
-    busy: Vec<AtomicU64>,
+    /// Nodes being searched now, for the threads to keep out of each other's way.
+    busy: Busy,
     /// The estimate's depth (tests lower it, so that small games reach the proofs).
     estimate_depth: u32,
     /// Nodes the solve under way has searched so far (updated every few thousand nodes).
@@ -252,7 +262,7 @@ impl Solver {
         let total = options.table_bytes.max(64 * PROOF_BYTES * 1024);
         let threads = options.threads.max(1);
         let engine = Engine::new(Options { table_bytes: total / HINT_SHARE, threads: 1, ..options });
-        let busy = (0..if threads > 1 { BUSY_SLOTS } else { 0 }).map(|_| AtomicU64::new(0)).collect();
+        let busy = Busy::new(threads > 1);
         Solver {
             engine,
             proofs: ProofTable::with_bytes(total - total / HINT_SHARE),
@@ -309,7 +319,7 @@ impl Solver {
             nodes,
         };
         self.searched.store(0, Ordering::Relaxed);
-        let estimate = self.engine.search(position, rules, Limits::depth(self.estimate_depth), stop, |_| {});
+        let estimate = self.engine.search(position, rules, Limits::depth(knob(3, self.estimate_depth as i32) as u32), stop, |_| {});
         if estimate.exact || estimate.best.is_none() {
             return Ok(estimate);
         }
@@ -321,6 +331,9 @@ impl Solver {
         let never = AtomicBool::new(false);
         let stop = stop.unwrap_or(&never);
         let mut prover = self.prover(rules, stop, nodes);
+        if prover.oracle.is_none() {
+            prover.layout = Layout::of(rules, position);
+        }
         let key = prover.key(position);
         // Exact values are whole seeds: round the estimate to one.
         let mut guess = ((estimate.score / SEED) as f64 - f64::from(base)).round() as i32;
@@ -371,6 +384,7 @@ impl Solver {
             local: 0,
             busy: &self.busy,
             root_best: None,
+            layout: None,
         }
     }
 
@@ -387,10 +401,11 @@ impl Solver {
         std::thread::scope(|scope| {
             for _ in 1..self.threads {
                 let quit = &quit;
-                let (rules, stop, nodes) = (main.rules, main.stop, main.nodes);
+                let (rules, stop, nodes, layout) = (main.rules, main.stop, main.nodes, main.layout);
                 scope.spawn(move || {
                     let mut helper = self.prover(rules, stop, nodes);
                     helper.quit = Some(quit);
+                    helper.layout = layout;
                     helper.test(position, key, beta, 0);
                     helper.flush();
                 });
@@ -418,8 +433,10 @@ struct Prover<'a> {
     nodes: &'a AtomicU64,
     local: u64,
     /// The solver's table of nodes being searched (empty with one thread).
-    busy: &'a [AtomicU64],
+    busy: &'a Busy,
     root_best: Option<Move>,
+    /// The byte board's rules, when small nodes are searched on it.
+    layout: Option<Layout>,
 }
 
 /// A child in the move list.
@@ -440,10 +457,13 @@ struct Child {
 }
 
 impl Prover<'_> {
-    /// Returns the table key: the houses alone, unless the stores can end the game.
+    /// Returns the table key: the houses alone, unless the stores can end the game; seen from
+    /// the mover when the byte board is in use, so that its keys and these agree.
     #[inline]
     fn key(&self, position: &Position) -> u64 {
-        if self.rules.majority_ends {
+        if let Some(layout) = &self.layout {
+            layout.board(position).key()
+        } else if self.rules.majority_ends {
             position.key()
         } else {
             position.houses_key()
@@ -503,7 +523,8 @@ impl Prover<'_> {
         // The estimate's table holds positions near the root only: below them a look would be a
         // cache miss for nothing.
         let hint = if entry.and_then(|e| e.best).is_none() && ply <= self.hint_plies {
-            self.hints.probe(key).and_then(|e| e.best)
+            let hint_key = if self.layout.is_some() { position.houses_key() } else { key };
+            self.hints.probe(hint_key).and_then(|e| e.best)
         } else {
             None
         };
@@ -526,12 +547,10 @@ impl Prover<'_> {
         if bound_from_children < beta && ply > 0 {
             return bound_from_children;
         }
-        let share = !self.busy.is_empty() && left >= SHARE_SEEDS;
-        let slot = key as usize & (BUSY_SLOTS - 1);
+        let share = self.busy.is_shared() && left >= SHARE_SEEDS;
         if share {
-            self.busy[slot].store(key, Ordering::Relaxed);
+            self.busy.enter(key);
         }
-        let is_busy = |c: &Child| self.busy[c.key as usize & (BUSY_SLOTS - 1)].load(Ordering::Relaxed) == c.key;
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
         // A child another thread is searching right now is put off to a second pass (all but the
@@ -543,7 +562,7 @@ impl Prover<'_> {
                     continue;
                 }
                 let exact = matches!(child.known, Some((lo, hi)) if lo == hi);
-                if pass == 0 && share && i > 0 && !exact && is_busy(child) {
+                if pass == 0 && share && i > 0 && !exact && self.busy.contains(child.key) {
                     deferred[i] = true;
                     continue;
                 }
@@ -556,12 +575,12 @@ impl Prover<'_> {
                             child.gain - lo
                         }
                     }
-                    _ if child.again => child.gain + self.test(&child.position, child.key, beta - child.gain, ply + 1),
-                    _ => child.gain - self.test(&child.position, child.key, child.gain - beta + 1, ply + 1),
+                    _ if child.again => child.gain + self.test_any(&child.position, child.key, beta - child.gain, ply + 1),
+                    _ => child.gain - self.test_any(&child.position, child.key, child.gain - beta + 1, ply + 1),
                 };
                 if self.halted() {
                     if share {
-                        self.busy[slot].store(0, Ordering::Relaxed);
+                        self.busy.leave(key);
                     }
                     return 0;
                 }
@@ -575,7 +594,7 @@ impl Prover<'_> {
                     lower = lower.max(value);
                     self.store(key, lower, upper, Some(child.mv), started);
                     if share {
-                        self.busy[slot].store(0, Ordering::Relaxed);
+                        self.busy.leave(key);
                     }
                     return value;
                 }
@@ -587,7 +606,162 @@ impl Prover<'_> {
         upper = upper.min(best);
         self.store(key, lower, upper, entry.and_then(|e| e.best), started);
         if share {
-            self.busy[slot].store(0, Ordering::Relaxed);
+            self.busy.leave(key);
+        }
+        best
+    }
+
+    /// [`Prover::test`] of a position below the root: on the byte board when it is small enough.
+    #[inline]
+    fn test_any(&mut self, position: &Position, key: u64, beta: i32, ply: u32) -> i32 {
+        match self.layout {
+            Some(layout) if i32::from(position.seeds_in_houses()) < knob(0, LEAF_SEEDS) => {
+                self.test_board(&layout, &layout.board(position), key, beta, ply)
+            }
+            _ => self.test(position, key, beta, ply),
+        }
+    }
+
+    /// [`Prover::test`] on the byte board, for the many small nodes: no database, no heuristic
+    /// hints, no lookups of the children before searching them; moves that give another turn
+    /// first, then the others by what they put in the store. Keys agree with [`Prover::key`].
+    fn test_board(&mut self, layout: &Layout, board: &Board, key: u64, beta: i32, ply: u32) -> i32 {
+        self.local += 1;
+        if self.local >= CHECK_EVERY {
+            self.flush();
+        }
+        if self.halted() {
+            return 0;
+        }
+        let left = board.seeds();
+        if beta > left {
+            return left;
+        }
+        if beta <= -left {
+            return -left;
+        }
+        let entry = self.proofs.probe(key);
+        let (mut lower, mut upper) = (-left, left);
+        let mut first = None;
+        if let Some(e) = entry {
+            lower = lower.max(i32::from(e.lower));
+            upper = upper.min(i32::from(e.upper));
+            if lower >= beta {
+                return lower;
+            }
+            if upper < beta {
+                return upper;
+            }
+            first = e.best.map(Move::index);
+        }
+        let started = self.local + self.nodes.load(Ordering::Relaxed);
+        let mut best = i32::MIN;
+        // Children in search order: (order, house, key, step), sorted by insertion as they come.
+        let blank = (0, 0, 0, Step { board: *board, gain: 0, again: false, over: true });
+        let mut list = [blank; 12];
+        let mut n = 0;
+        let (reply_cost, prefetch, etc) = (knob(1, 0), knob(5, 0) == 1, left >= knob(4, 999));
+        // Houses nearest the store first: of two moves that give another turn, the nearer one
+        // leaves the other's count as it is.
+        for house in (0..layout.houses()).rev() {
+            if board.house(house) == 0 {
+                continue;
+            }
+            let step = layout.play(board, house);
+            if step.over {
+                // A finished game is worth what the move gained: no search.
+                if step.gain >= beta {
+                    lower = lower.max(step.gain);
+                    self.store(key, lower, upper, Some(Move::from_index(house)), started);
+                    return step.gain;
+                }
+                best = best.max(step.gain);
+                continue;
+            }
+            let child_key = step.board.key();
+            if prefetch {
+                self.proofs.prefetch(child_key);
+            }
+            let order = if Some(house) == first {
+                i32::MAX
+            } else if step.again {
+                AGAIN_ORDER * 100 + step.gain * 100
+            } else {
+                step.gain * 100 - reply_cost * layout.moves(&step.board).count_ones() as i32
+            };
+            let mut j = n;
+            while j > 0 && list[j - 1].0 < order {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = (order, house, child_key, step);
+            n += 1;
+        }
+        if etc {
+            let mut reach_all = best;
+            for &(_, house, child_key, step) in &list[..n] {
+                let (floor, reach) = match self.proofs.probe(child_key) {
+                    Some(e) if step.again => (step.gain + i32::from(e.lower), step.gain + i32::from(e.upper)),
+                    Some(e) => (step.gain - i32::from(e.upper), step.gain - i32::from(e.lower)),
+                    None => (i32::MIN, step.gain + step.board.seeds()),
+                };
+                if floor >= beta {
+                    lower = lower.max(floor);
+                    self.store(key, lower, upper, Some(Move::from_index(house)), started);
+                    return floor;
+                }
+                reach_all = reach_all.max(reach);
+            }
+            if reach_all < beta {
+                upper = upper.min(reach_all);
+                self.store(key, lower, upper, entry.and_then(|e| e.best), started);
+                return reach_all;
+            }
+        }
+        let share = self.busy.is_shared() && left >= SHARE_SEEDS;
+        if share {
+            self.busy.enter(key);
+        }
+        // As in `test`: a child another thread is searching now waits for a second pass.
+        let mut deferred = [false; 12];
+        for pass in 0..2 {
+            for (i, &(_, house, child_key, step)) in list[..n].iter().enumerate() {
+                if pass == 1 && !deferred[i] {
+                    continue;
+                }
+                if pass == 0 && share && i > 0 && self.busy.contains(child_key) {
+                    deferred[i] = true;
+                    continue;
+                }
+                let value = if step.again {
+                    step.gain + self.test_board(layout, &step.board, child_key, beta - step.gain, ply + 1)
+                } else {
+                    step.gain - self.test_board(layout, &step.board, child_key, step.gain - beta + 1, ply + 1)
+                };
+                if self.halted() {
+                    if share {
+                        self.busy.leave(key);
+                    }
+                    return 0;
+                }
+                best = best.max(value);
+                if value >= beta {
+                    lower = lower.max(value);
+                    self.store(key, lower, upper, Some(Move::from_index(house)), started);
+                    if share {
+                        self.busy.leave(key);
+                    }
+                    return value;
+                }
+            }
+            if !share || !deferred.contains(&true) {
+                break;
+            }
+        }
+        upper = upper.min(best);
+        self.store(key, lower, upper, entry.and_then(|e| e.best), started);
+        if share {
+            self.busy.leave(key);
         }
         best
     }
@@ -679,9 +853,9 @@ impl Prover<'_> {
                 // The child's own value must be v - gain (same mover) or gain - v (the opponent's).
                 let target = if child.again { v - child.gain } else { child.gain - v };
                 let keeps = if child.again {
-                    self.test(&child.position, child.key, target, 1) >= target
+                    self.test_any(&child.position, child.key, target, 1) >= target
                 } else {
-                    self.test(&child.position, child.key, target + 1, 1) <= target
+                    self.test_any(&child.position, child.key, target + 1, 1) <= target
                 };
                 if self.halted() {
                     self.flush();
