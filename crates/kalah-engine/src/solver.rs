@@ -13,6 +13,12 @@
 //!   the estimate, which also searches the first moves of the game deeply), then from the
 //!   evaluation of the position each move leads to, less a cost for each reply it leaves the
 //!   opponent (fastest first: a refutation with fewer replies to search is cheaper to prove);
+//! * **the byte board**: without an endgame database, and under the rules [`crate::board`]
+//!   plays, every node below the root is searched on bytes instead of `Position`s, with a move
+//!   order that costs almost nothing: moves that give another turn first (the house nearest the
+//!   store first, which leaves the other such houses as they are), then the store gain less the
+//!   same cost for each reply. Nearly every node there is small and cheap, so ordering by the
+//!   evaluation had cost more time than the nodes it saved (the measurements are in the docs);
 //! * **cut-offs without a search**: a position is worth no more than the seeds in its houses and no
 //!   less than their negative; finished games and endgame-database positions are read, not
 //!   searched; and before a node with many seeds searches its children it looks them all up
@@ -58,16 +64,12 @@ const SHARE_SEEDS: i32 = 12;
 /// it, 24.4 M at 25, 22.4 M at 50, 25.2 M at 75, 42.9 M at 150; empty-capture 42.7 M without,
 /// 19.7 M at 30, 17.1 M at 50, 18.3 M at 100.
 const REPLY_COST: i32 = 50;
-/// Nodes with fewer seeds than this in the houses are searched on the byte board (see
-/// [`crate::board`]) with cheap move order, when the rules allow and no database is in use.
-const LEAF_SEEDS: i32 = 24;
-/// Order bonus of a move that gives another turn, in the byte board's order (seeds of gain).
-const AGAIN_ORDER: i32 = 1000;
-fn knob(i: usize, default: i32) -> i32 {
-    static K: std::sync::OnceLock<Vec<i32>> = std::sync::OnceLock::new();
-    let k = K.get_or_init(|| std::env::var("KALAH_KNOBS").map(|v| v.split(',').map(|x| x.parse().unwrap()).collect()).unwrap_or_default());
-    k.get(i).copied().filter(|&v| v >= 0).unwrap_or(default)
-}
+/// On the byte board, nodes with at least this many seeds in the houses look their children up
+/// before searching any (the byte board's children are fetched from the table anyway, so the
+/// lookups cost less there than in the nodes of [`ETC_SEEDS`]).
+const BOARD_ETC_SEEDS: i32 = 16;
+/// Order of a move that gives another turn on the byte board: before every other.
+const AGAIN_ORDER: i32 = 100_000;
 
 /// Bytes one proof-table entry takes.
 pub const PROOF_BYTES: usize = 16;
@@ -319,7 +321,7 @@ impl Solver {
             nodes,
         };
         self.searched.store(0, Ordering::Relaxed);
-        let estimate = self.engine.search(position, rules, Limits::depth(knob(3, self.estimate_depth as i32) as u32), stop, |_| {});
+        let estimate = self.engine.search(position, rules, Limits::depth(self.estimate_depth), stop, |_| {});
         if estimate.exact || estimate.best.is_none() {
             return Ok(estimate);
         }
@@ -575,7 +577,9 @@ impl Prover<'_> {
                             child.gain - lo
                         }
                     }
-                    _ if child.again => child.gain + self.test_any(&child.position, child.key, beta - child.gain, ply + 1),
+                    _ if child.again => {
+                        child.gain + self.test_any(&child.position, child.key, beta - child.gain, ply + 1)
+                    }
                     _ => child.gain - self.test_any(&child.position, child.key, child.gain - beta + 1, ply + 1),
                 };
                 if self.halted() {
@@ -611,21 +615,20 @@ impl Prover<'_> {
         best
     }
 
-    /// [`Prover::test`] of a position below the root: on the byte board when it is small enough.
+    /// [`Prover::test`] of a position below the root: on the byte board when there is one.
     #[inline]
     fn test_any(&mut self, position: &Position, key: u64, beta: i32, ply: u32) -> i32 {
         match self.layout {
-            Some(layout) if i32::from(position.seeds_in_houses()) < knob(0, LEAF_SEEDS) => {
-                self.test_board(&layout, &layout.board(position), key, beta, ply)
-            }
-            _ => self.test(position, key, beta, ply),
+            Some(layout) => self.test_board(&layout, &layout.board(position), key, beta),
+            None => self.test(position, key, beta, ply),
         }
     }
 
-    /// [`Prover::test`] on the byte board, for the many small nodes: no database, no heuristic
-    /// hints, no lookups of the children before searching them; moves that give another turn
-    /// first, then the others by what they put in the store. Keys agree with [`Prover::key`].
-    fn test_board(&mut self, layout: &Layout, board: &Board, key: u64, beta: i32, ply: u32) -> i32 {
+    /// [`Prover::test`] on the byte board, for every node below the root when no database is in
+    /// use: no heuristic hints, no evaluation; finished games first, then moves that give another
+    /// turn, then the others by what they put in the store less half a seed for each reply they
+    /// leave. Keys agree with [`Prover::key`].
+    fn test_board(&mut self, layout: &Layout, board: &Board, key: u64, beta: i32) -> i32 {
         self.local += 1;
         if self.local >= CHECK_EVERY {
             self.flush();
@@ -660,7 +663,6 @@ impl Prover<'_> {
         let blank = (0, 0, 0, Step { board: *board, gain: 0, again: false, over: true });
         let mut list = [blank; 12];
         let mut n = 0;
-        let (reply_cost, prefetch, etc) = (knob(1, 0), knob(5, 0) == 1, left >= knob(4, 999));
         // Houses nearest the store first: of two moves that give another turn, the nearer one
         // leaves the other's count as it is.
         for house in (0..layout.houses()).rev() {
@@ -678,16 +680,16 @@ impl Prover<'_> {
                 best = best.max(step.gain);
                 continue;
             }
+            // Asked for now, the children's entries arrive while the others are sown.
             let child_key = step.board.key();
-            if prefetch {
-                self.proofs.prefetch(child_key);
-            }
+            self.proofs.prefetch(child_key);
             let order = if Some(house) == first {
                 i32::MAX
             } else if step.again {
-                AGAIN_ORDER * 100 + step.gain * 100
+                AGAIN_ORDER + step.gain * SEED
             } else {
-                step.gain * 100 - reply_cost * layout.moves(&step.board).count_ones() as i32
+                // Fastest first, as in `children`.
+                step.gain * SEED - REPLY_COST * layout.moves(&step.board).count_ones() as i32
             };
             let mut j = n;
             while j > 0 && list[j - 1].0 < order {
@@ -697,7 +699,8 @@ impl Prover<'_> {
             list[j] = (order, house, child_key, step);
             n += 1;
         }
-        if etc {
+        // Enhanced transposition cut-off, as in `test`.
+        if left >= BOARD_ETC_SEEDS {
             let mut reach_all = best;
             for &(_, house, child_key, step) in &list[..n] {
                 let (floor, reach) = match self.proofs.probe(child_key) {
@@ -734,9 +737,9 @@ impl Prover<'_> {
                     continue;
                 }
                 let value = if step.again {
-                    step.gain + self.test_board(layout, &step.board, child_key, beta - step.gain, ply + 1)
+                    step.gain + self.test_board(layout, &step.board, child_key, beta - step.gain)
                 } else {
-                    step.gain - self.test_board(layout, &step.board, child_key, step.gain - beta + 1, ply + 1)
+                    step.gain - self.test_board(layout, &step.board, child_key, step.gain - beta + 1)
                 };
                 if self.halted() {
                     if share {
@@ -912,6 +915,27 @@ mod tests {
                 assert_eq!(solved.score, exact, "{rules} {position}");
             }
         }
+    }
+
+    #[test]
+    fn the_byte_board_proves_the_values_of_plain_minimax_under_every_rule_it_plays() {
+        let mut boards = 0;
+        for (m, n) in [(3, 2), (2, 3)] {
+            // The byte board's rules: the others (clockwise sowing, store majorities) stay on
+            // `Position`, which the tests above check.
+            let played = |r: &Rules| r.direction == kalah_rules::Direction::CounterClockwise && !r.majority_ends;
+            for rules in Rules::variants(m, n).unwrap().into_iter().filter(played) {
+                let mut positions = sample_positions(&rules, 3, 17);
+                positions.push(Position::start(&rules));
+                for position in positions {
+                    let exact = classic_search(&position, &rules, 200, Algorithm::Minimax, &Weights::STORE).value;
+                    let solved = solver().solve(&position, &rules, None, None, |_, _, _| {}).unwrap();
+                    assert_eq!(solved.score, exact, "{rules} {position}");
+                    boards += usize::from(Layout::of(&rules, &position).is_some());
+                }
+            }
+        }
+        assert!(boards > 200, "only {boards} solves on the byte board");
     }
 
     #[test]
