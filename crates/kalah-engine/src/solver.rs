@@ -41,7 +41,7 @@ use crate::board::{Board, Layout, Step};
 use crate::busy::Busy;
 use crate::eval::{evaluate, Weights, SEED};
 use crate::search::{Engine, Info, Limits, Options, Oracle};
-use crate::tt::Table;
+use crate::tt::{read_slot, write_slot, Slot, Table};
 
 /// Depth of the heuristic search whose value is the first guess and whose table orders moves.
 const ESTIMATE_DEPTH: u32 = 14;
@@ -89,10 +89,13 @@ pub struct Proof {
 
 /// The proof table: proven bounds of positions, shared by the solving threads.
 ///
-/// Entries are two words, the key XOR the data and the data, written with relaxed atomics: an
-/// entry torn by two threads writing at once fails the check on reading and is only a miss.
+/// Entries are the heuristic table's lockless slots ([`crate::tt`]): two words, the key XOR the
+/// data and the data, written with relaxed atomics, so that an entry torn by two threads writing
+/// at once fails the check on reading and is only a miss. The buckets are the proof table's own:
+/// four entries to a cache line, the cheapest to prove again making room (the heuristic table's
+/// two-entry buckets cost the proofs more nodes, and its layout fixes the search's signature).
 pub struct ProofTable {
-    slots: Vec<[AtomicU64; 2]>,
+    slots: Vec<Slot>,
     /// Buckets of [`WAYS`] slots.
     buckets: u64,
     /// Slots before the first bucket, so that every bucket starts a cache line (the allocator
@@ -151,10 +154,7 @@ impl ProofTable {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Proof> {
         let bucket = self.bucket(key);
-        self.slots[bucket..bucket + WAYS].iter().find_map(|slot| {
-            let data = slot[1].load(Ordering::Relaxed);
-            (slot[0].load(Ordering::Relaxed) ^ data == key).then(|| ProofTable::unpack(data)).flatten()
-        })
+        self.slots[bucket..bucket + WAYS].iter().find_map(|slot| read_slot(slot, key).and_then(ProofTable::unpack))
     }
 
     /// Stores `proof` for `key`, in its own slot if it has one, else in place of the cheapest.
@@ -164,20 +164,18 @@ impl ProofTable {
         let mut victim = bucket;
         let mut cheapest = u16::MAX;
         for i in bucket..bucket + WAYS {
-            let data = self.slots[i][1].load(Ordering::Relaxed);
-            if self.slots[i][0].load(Ordering::Relaxed) ^ data == key {
+            if read_slot(&self.slots[i], key).is_some() {
                 victim = i;
                 break;
             }
-            let cost = ProofTable::unpack(data).map_or(0, |p| u16::from(p.work) + 1);
+            let cost =
+                ProofTable::unpack(self.slots[i][1].load(Ordering::Relaxed)).map_or(0, |p| u16::from(p.work) + 1);
             if cost < cheapest {
                 cheapest = cost;
                 victim = i;
             }
         }
-        let data = ProofTable::pack(&proof);
-        self.slots[victim][0].store(key ^ data, Ordering::Relaxed);
-        self.slots[victim][1].store(data, Ordering::Relaxed);
+        write_slot(&self.slots[victim], key, ProofTable::pack(&proof));
     }
 
     /// Calls `f` with every filled slot as (key word, data word), to save the table.
