@@ -57,7 +57,7 @@ impl Layout {
     pub fn of(rules: &Rules, position: &Position) -> Option<Layout> {
         let supported = rules.direction == Direction::CounterClockwise
             && !rules.majority_ends
-            && !(!rules.first_move_extra && rules.is_first_move(position))
+            && (rules.first_move_extra || !rules.is_first_move(position))
             && position.seeds_in_houses() <= u16::from(u8::MAX);
         supported.then_some(Layout {
             houses: usize::from(rules.houses()),
