@@ -7,7 +7,8 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 use kalah_engine::eval::SEED;
-use kalah_engine::search::{Info, Limits};
+use kalah_engine::search::Info;
+use kalah_engine::time::Limits;
 use kalah_rules::{Move, Position};
 
 use crate::args::RuleArgs;
@@ -60,10 +61,6 @@ pub fn limits(depth: Option<u32>, time: Option<u64>, nodes: Option<u64>, default
     Ok(limits)
 }
 
-fn seeds(score: i32) -> String {
-    format!("{:+.2}", f64::from(score) / f64::from(SEED))
-}
-
 /// Writes a line of moves as house numbers separated by spaces.
 pub fn line(moves: &[Move]) -> String {
     moves.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
@@ -99,8 +96,8 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
                 out,
                 "depth {:>3}  value {:>7}{}  nodes {:>11}  nps {:>10}  pv {}",
                 info.depth,
-                seeds(info.score),
-                if info.exact { " exact" } else { "      " },
+                info.score,
+                if info.score.is_exact() { " exact" } else { "      " },
                 info.nodes,
                 info.nps(),
                 line(&info.pv)
@@ -118,24 +115,24 @@ fn report(out: &mut impl Write, position: &Position, info: &Info, json: bool, it
             "position": position.to_string(),
             "side": position.mover().name(),
             "best": best,
-            "value": f64::from(info.score) / f64::from(SEED),
-            "exact": info.exact,
+            "value": info.score.seeds(),
+            "exact": info.score.is_exact(),
             "depth": info.depth,
             "pv": info.pv.iter().map(|m| m.number()).collect::<Vec<_>>(),
             "nodes": info.nodes,
             "nps": info.nps(),
             "millis": info.elapsed.as_millis() as u64,
             "iterations": iterations.iter().map(|i| serde_json::json!({
-                "depth": i.depth, "value": f64::from(i.score) / f64::from(SEED), "exact": i.exact,
+                "depth": i.depth, "value": i.score.seeds(), "exact": i.score.is_exact(),
                 "nodes": i.nodes, "pv": i.pv.iter().map(|m| m.number()).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&value)?)?;
     } else {
         writeln!(out, "best move: {}", best.map_or("none".to_string(), |b| b.to_string()))?;
-        writeln!(out, "value: {} seeds for {} (depth {})", seeds(info.score), position.mover(), info.depth)?;
-        if info.exact {
-            writeln!(out, "exact value: {:+} (proven)", info.score / SEED)?;
+        writeln!(out, "value: {} seeds for {} (depth {})", info.score, position.mover(), info.depth)?;
+        if info.score.is_exact() {
+            writeln!(out, "exact value: {:+} (proven)", info.score.hundredths() / SEED)?;
         }
         writeln!(out, "line: {}", line(&info.pv))?;
         writeln!(out, "nodes: {}, {:.3} s, {} nodes a second", info.nodes, info.elapsed.as_secs_f64(), info.nps())?;

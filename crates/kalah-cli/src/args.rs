@@ -48,6 +48,26 @@ pub struct RuleArgs {
 }
 
 impl RuleArgs {
+    /// Tells whether any rule flag was given.
+    pub fn any_given(&self) -> bool {
+        // Every field is named, so a flag added later does not compile until it is counted here.
+        let RuleArgs {
+            size,
+            rules,
+            capture,
+            end,
+            leftover,
+            direction,
+            sowing,
+            majority_ends,
+            pie,
+            handicap,
+            no_first_extra,
+        } = self;
+        [size, rules, capture, end, leftover, direction, sowing].iter().any(|word| word.is_some())
+            || [majority_ends, pie, handicap, no_first_extra].iter().any(|&&flag| flag)
+    }
+
     /// Builds the rules the flags describe, with `houses` taken from a position when no size is given.
     pub fn rules_for(&self, houses_of_position: Option<u8>) -> Result<Rules> {
         // The Manchester game is played on its own board unless told otherwise.
@@ -141,6 +161,20 @@ mod tests {
         assert_eq!(flags.rules().unwrap(), Rules::mkagent());
         let small = RuleArgs { size: Some("4,3".into()), ..preset };
         assert_eq!(small.rules().unwrap().to_string(), "kalah(4,3) mkagent");
+    }
+
+    #[test]
+    fn any_rule_flag_counts_as_given() {
+        assert!(!RuleArgs::default().any_given());
+        for args in [
+            RuleArgs { size: Some("6,4".into()), ..RuleArgs::default() },
+            RuleArgs { rules: Some("standard".into()), ..RuleArgs::default() },
+            RuleArgs { sowing: Some("relay".into()), ..RuleArgs::default() },
+            RuleArgs { majority_ends: true, ..RuleArgs::default() },
+            RuleArgs { no_first_extra: true, ..RuleArgs::default() },
+        ] {
+            assert!(args.any_given(), "{args:?}");
+        }
     }
 
     #[test]

@@ -43,7 +43,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
                     i + 1,
                     rules,
                     position,
-                    info.score / 100,
+                    info.score.hundredths() / 100,
                     info.nodes
                 );
             }

@@ -6,11 +6,14 @@ mod bench;
 mod board;
 mod chain;
 mod compare;
+mod completions;
 mod egdb;
 mod engine;
 mod error;
 mod files;
+mod input;
 mod kgp;
+mod manual;
 mod matches;
 mod mkagent;
 mod perft;
@@ -20,7 +23,7 @@ mod serve;
 mod solve;
 mod tune;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Kalah(m,n) with every common rule variant: play it, search it, count it.
 #[derive(Parser, Debug)]
@@ -58,6 +61,10 @@ enum Command {
     Kgp(kgp::KgpArgs),
     /// Serve a page where people play in the browser, with a JSON API
     Serve(serve::ServeArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page of kalah or of one command (roff), or write every page into a folder
+    Man(manual::ManArgs),
 }
 
 fn main() {
@@ -83,6 +90,8 @@ fn main() {
         Command::Mkagent(a) => mkagent::run(a),
         Command::Kgp(a) => kgp::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Completions(a) => completions::run(a, Cli::command()),
+        Command::Man(a) => manual::run(a, Cli::command()),
     };
     if let Err(e) = result {
         let status = error::exit_status(&e);

@@ -4,7 +4,6 @@
 //! output, so a game plays the same from a keyboard and from a script piped in.
 
 use std::cmp::Ordering;
-use std::fs;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -13,15 +12,18 @@ use anyhow::{Context, Result};
 use clap::Args;
 use kalah_engine::chain::{longest_chain, DEFAULT_POSITION_LIMIT};
 use kalah_engine::classic::Algorithm;
-use kalah_engine::eval::SEED;
 use kalah_engine::player::{Player, SearchPlayer, Strength};
-use kalah_rules::{Action, Game, Phase, PlayError, Record, Side};
+use kalah_engine::score::Score;
+use kalah_rules::game::ActionError;
+use kalah_rules::record::{self, RecordWarning};
+use kalah_rules::{Action, Game, Phase, Record, Side};
 
 use crate::args::RuleArgs;
 use crate::board;
 use crate::chain;
 use crate::error::bad;
 use crate::files;
+use crate::input::{self, Line, MAX_LINE_BYTES, MAX_RECORD_BYTES};
 use crate::players::{strength_from_flags, PlayerSpec};
 
 /// The commands accepted at the prompt, for `help` and for `kalah play --help`.
@@ -83,7 +85,12 @@ pub fn run(args: PlayArgs) -> Result<()> {
         Seat::new("south", &args.south, strength, seed)?,
         Seat::new("north", &args.north, strength, seed.wrapping_add(1))?,
     ];
-    let game = starting_game(&args)?;
+    let (game, warnings) = starting_game(&args)?;
+    if let Some(path) = &args.load {
+        for warning in warnings {
+            eprintln!("kalah: warning: {}: {warning}", path.display());
+        }
+    }
     let stdin = io::stdin();
     let mut session = Session {
         game,
@@ -102,17 +109,17 @@ fn clock_seed() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }
 
-/// Builds the game to start with: a loaded record, or the rules' start or `--position`.
-fn starting_game(args: &PlayArgs) -> Result<Game> {
+/// Builds the game to start with: a loaded record (with what its reading warns of), or the
+/// rules' start or `--position`.
+fn starting_game(args: &PlayArgs) -> Result<(Game, Vec<RecordWarning>)> {
     let Some(path) = &args.load else {
         let (rules, position) = args.rules.rules_and_position(args.position.as_deref())?;
-        return Ok(Game::from_position(rules, position));
+        return Ok((Game::from_position(rules, position), Vec::new()));
     };
     if args.position.is_some() {
         return Err(bad("--load continues the saved game from its own start: leave out --position"));
     }
-    // Comparing the Debug text covers every rule flag, including ones added to RuleArgs later.
-    if format!("{:?}", args.rules) != format!("{:?}", RuleArgs::default()) {
+    if args.rules.any_given() {
         return Err(bad(
             "--load takes the rules from the record: leave out the rule flags (--size, --rules, --pie, ...)",
         ));
@@ -120,10 +127,13 @@ fn starting_game(args: &PlayArgs) -> Result<Game> {
     read_game(path).map_err(bad)
 }
 
-/// Reads the game of a saved record; the error is one line that names the file and the line.
-fn read_game(path: &Path) -> Result<Game, String> {
-    let text = fs::read_to_string(path).map_err(|e| format!("cannot load {}: {e}", path.display()))?;
-    Record::parse(&text).map(|record| record.game).map_err(|e| format!("cannot load {}: {e}", path.display()))
+/// Reads the game of a saved record (at most [`MAX_RECORD_BYTES`]) and what its reading warns of;
+/// the error is one line that names the file and the line.
+fn read_game(path: &Path) -> Result<(Game, Vec<RecordWarning>), String> {
+    let cannot = |e: &dyn std::fmt::Display| format!("cannot load {}: {e}", path.display());
+    let text = input::read_text(path, MAX_RECORD_BYTES).map_err(|e| cannot(&e))?;
+    let parsed = Record::parse(&text).map_err(|e| cannot(&e))?;
+    Ok((parsed.record.game, parsed.warnings))
 }
 
 /// One of the two seats at the board, held by a person or by a computer player.
@@ -152,31 +162,6 @@ impl Seat {
     }
 }
 
-/// Returns the seat (0: the first player, who started as South; 1: the second) that plays `side`.
-pub(crate) fn seat_index(side: Side, swapped: bool) -> usize {
-    usize::from((side == Side::North) != swapped)
-}
-
-/// Returns the side whose player decides next; the handicap is the second player's decision.
-pub(crate) fn deciding_side(game: &Game) -> Side {
-    if game.phase() == Phase::Handicap {
-        Side::North
-    } else {
-        game.position().mover()
-    }
-}
-
-/// Returns the side that took the game's action number `i`, and that player's seat.
-pub(crate) fn actor_of(game: &Game, i: usize) -> (Side, usize) {
-    let swapped_before = game.actions()[..i].contains(&Action::Swap);
-    let side = match game.actions()[i] {
-        Action::Sow(_) => game.positions()[i].mover(),
-        // Swaps and handicap decisions belong to the second player, North until a swap.
-        Action::Swap | Action::Keep | Action::Handicap { .. } => Side::North,
-    };
-    (side, seat_index(side, swapped_before))
-}
-
 /// Describes `action` after a side's name, in the present ("sows house 3") or the past tense.
 fn describe(action: Action, past: bool) -> String {
     let (present, past_form, object) = match action {
@@ -192,11 +177,6 @@ fn describe(action: Action, past: bool) -> String {
 fn seeds(count: impl Into<i64>) -> String {
     let count = count.into();
     format!("{count} seed{}", if count.abs() == 1 { "" } else { "s" })
-}
-
-/// Writes a search value (hundredths of a seed) in seeds, with its sign.
-fn seed_value(value: i32) -> String {
-    format!("{:+.2} seeds", f64::from(value) / f64::from(SEED))
 }
 
 /// Lists what the prompt accepts now, for the message after a line that cannot be read.
@@ -247,37 +227,16 @@ fn parse_action(line: &str, game: &Game) -> Result<Action, String> {
     if line.is_empty() {
         return Err(format!("type {}", accepted(game)));
     }
-    let houses = game.rules().houses();
-    if let Ok(house) = line.parse::<u32>() {
-        if !(1..=u32::from(houses)).contains(&house) {
-            return Err(PlayError::NoSuchHouse { house, houses }.to_string());
-        }
-    }
-    line.parse().map_err(|_| format!("cannot read {line:?}: type {}", accepted(game)))
+    game.parse_action(line).map_err(|error| match error {
+        ActionError::NoSuchHouse { .. } => error.to_string(),
+        ActionError::Syntax(_) => format!("cannot read {line:?}: type {}", accepted(game)),
+    })
 }
 
 /// Returns today's date (UTC) as records write it: YYYY.MM.DD.
 pub(crate) fn today() -> String {
     let seconds = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (year, month, day) = civil_date(seconds / 86_400);
-    format!("{year:04}.{month:02}.{day:02}")
-}
-
-/// Converts days since 1970-01-01 to (year, month, day) of the Gregorian calendar.
-///
-/// Howard Hinnant's `civil_from_days`: counting years from March puts the leap day last, so
-/// every month but February has a fixed place in a 400-year cycle.
-fn civil_date(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let day_of_era = z % 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let shifted_month = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
-    let month = if shifted_month < 10 { shifted_month + 3 } else { shifted_month - 9 };
-    let year = year_of_era + era * 400 + u64::from(month <= 2);
-    (year, month, day)
+    record::date_text(seconds)
 }
 
 /// Whether the session goes on after a command.
@@ -308,7 +267,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
             if over && !self.seats.iter().any(Seat::is_human) {
                 return Ok(());
             }
-            if !over && !self.seat_to_decide().is_human() {
+            if self.seat_to_decide().is_some_and(|seat| !seat.is_human()) {
                 self.engine_turn()?;
                 continue;
             }
@@ -322,20 +281,22 @@ impl<R: BufRead, W: Write> Session<R, W> {
         }
     }
 
-    fn seat_to_decide(&self) -> &Seat {
-        &self.seats[seat_index(deciding_side(&self.game), self.game.swapped())]
+    /// Returns the seat of the player who decides now, or `None` once the game is over.
+    fn seat_to_decide(&self) -> Option<&Seat> {
+        let side = self.game.decider()?;
+        Some(&self.seats[self.game.seat_of(side).index()])
     }
 
     /// Names the side with the player who holds it now, e.g. `North (engine)`.
     fn who(&self, side: Side) -> String {
-        format!("{side} ({})", self.seats[seat_index(side, self.game.swapped())].label)
+        format!("{side} ({})", self.seats[self.game.seat_of(side).index()].label)
     }
 
     /// Lets the computer player whose turn it is act, and shows the result.
     fn engine_turn(&mut self) -> Result<()> {
-        let side = deciding_side(&self.game);
+        let side = self.game.decider().context("the game is over: nobody decides")?;
         let who = self.who(side);
-        let seat = &mut self.seats[seat_index(side, self.game.swapped())];
+        let seat = &mut self.seats[self.game.seat_of(side).index()];
         let player = seat.player.as_mut().context("a person's seat has no computer player")?;
         let action = player.choose(&self.game);
         writeln!(self.out, "{who} {}", describe(action, false))?;
@@ -348,8 +309,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
     fn show(&mut self, with_action: bool) -> io::Result<()> {
         let mut lines = Vec::new();
         if let Some(last) = self.game.actions().len().checked_sub(1) {
-            if with_action {
-                let (side, _) = actor_of(&self.game, last);
+            if let Some((side, _)) = self.game.actor(last).filter(|_| with_action) {
                 lines.push(format!("{side} {}", describe(self.game.actions()[last], true)));
             }
             lines.extend(self.consequences(last));
@@ -373,7 +333,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
     /// Announces what the last action, number `last`, did besides itself: relays, a capture, an
     /// extra move, a swap.
     fn consequences(&self, last: usize) -> Vec<String> {
-        let (side, _) = actor_of(&self.game, last);
+        let Some((side, _)) = self.game.actor(last) else { return Vec::new() };
         match (self.game.actions()[last], self.game.last_outcome()) {
             (Action::Sow(_), Some(outcome)) => {
                 let mut lines = Vec::new();
@@ -429,23 +389,36 @@ impl<R: BufRead, W: Write> Session<R, W> {
     }
 
     fn prompt(&mut self) -> io::Result<()> {
-        let name = if self.game.is_over() { "game over" } else { deciding_side(&self.game).name() };
+        let name = self.game.decider().map_or("game over", Side::name);
         write!(self.out, "{name}> ")?;
         self.out.flush()
     }
 
     /// Reads the next line, trimmed; `None` at the end of the input.
+    ///
+    /// A line over [`MAX_LINE_BYTES`] is skipped with a one-line message and the prompt is shown
+    /// again, so no line, however long, is held in memory.
     fn read_line(&mut self) -> io::Result<Option<String>> {
-        let mut bytes = Vec::new();
-        if self.input.read_until(b'\n', &mut bytes)? == 0 {
-            return Ok(None);
+        loop {
+            // Bytes that are not UTF-8 make a line that matches no command, not an error.
+            let line = match input::read_line(&mut self.input, MAX_LINE_BYTES)? {
+                Line::End => return Ok(None),
+                Line::Text(line) => line.trim().to_string(),
+                Line::TooLong { limit } => {
+                    if self.echo {
+                        // The prompt's line is still open: a person's Enter closed it on a terminal.
+                        writeln!(self.out)?;
+                    }
+                    writeln!(self.out, "the line is longer than {limit} bytes: it was skipped")?;
+                    self.prompt()?;
+                    continue;
+                }
+            };
+            if self.echo {
+                writeln!(self.out, "{line}")?;
+            }
+            return Ok(Some(line));
         }
-        // Bytes that are not UTF-8 make a line that matches no command, not an error.
-        let line = String::from_utf8_lossy(&bytes).trim().to_string();
-        if self.echo {
-            writeln!(self.out, "{line}")?;
-        }
-        Ok(Some(line))
     }
 
     fn end_of_input(&mut self) -> io::Result<()> {
@@ -495,7 +468,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
     /// between people, a move and the engine's reply against the engine.
     fn undo(&mut self) -> io::Result<()> {
         let actions = self.game.actions().len();
-        let last_human = (0..actions).rev().find(|&i| self.seats[actor_of(&self.game, i).1].is_human());
+        let last_human = (0..actions)
+            .rev()
+            .find(|&i| self.game.actor(i).is_some_and(|(_, seat)| self.seats[seat.index()].is_human()));
         let Some(first_undone) = last_human else {
             return writeln!(self.out, "nothing to undo: no move of a person is on the board");
         };
@@ -521,10 +496,12 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 match found.best {
                     // After a swap North is still to move but the swapper holds South: the value turns over.
                     Some(_) if phase == Phase::PieOffer && found.value < 0 => {
-                        format!("hint: swap (South's side is worth {} to you, depth {depth})", seed_value(-found.value))
+                        let value = Score::estimate(-found.value);
+                        format!("hint: swap (South's side is worth {value} seeds to you, depth {depth})")
                     }
                     Some(best) => {
-                        format!("hint: house {best} (worth {} to {side}, depth {depth})", seed_value(found.value))
+                        let value = Score::estimate(found.value);
+                        format!("hint: house {best} (worth {value} seeds to {side}, depth {depth})")
                     }
                     None => "the game is over: there is no move to hint".to_string(),
                 }
@@ -568,7 +545,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
     /// Replaces the game by the one in a record; a record that cannot be read leaves the game as it is.
     fn load(&mut self, path: &Path) -> io::Result<()> {
         match read_game(path) {
-            Ok(game) => {
+            Ok((game, warnings)) => {
                 self.game = game;
                 writeln!(
                     self.out,
@@ -577,6 +554,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
                     self.game.rules(),
                     self.game.actions().len()
                 )?;
+                for warning in warnings {
+                    writeln!(self.out, "warning: {warning}")?;
+                }
                 self.show(true)
             }
             Err(message) => writeln!(self.out, "{message}"),
@@ -590,12 +570,10 @@ mod tests {
     use kalah_rules::{Move, Rules};
 
     #[test]
-    fn dates_follow_the_gregorian_calendar() {
-        assert_eq!(civil_date(0), (1970, 1, 1));
-        assert_eq!(civil_date(11_016), (2000, 2, 29));
-        assert_eq!(civil_date(19_723), (2024, 1, 1));
-        assert_eq!(civil_date(47_541), (2100, 3, 1));
-        assert_eq!(today().len(), "YYYY.MM.DD".len());
+    fn today_is_written_as_records_write_dates() {
+        let date = today();
+        assert_eq!(date.len(), "YYYY.MM.DD".len());
+        assert_eq!((date.as_bytes()[4], date.as_bytes()[7]), (b'.', b'.'));
     }
 
     #[test]
@@ -618,22 +596,5 @@ mod tests {
             assert!(message.starts_with(says), "{line:?} gave {message:?}");
             assert!(!message.contains('\n'));
         }
-    }
-
-    #[test]
-    fn seats_follow_the_swap() {
-        assert_eq!(seat_index(Side::South, false), 0);
-        assert_eq!(seat_index(Side::North, false), 1);
-        assert_eq!(seat_index(Side::South, true), 1);
-        assert_eq!(seat_index(Side::North, true), 0);
-        let mut rules = Rules::standard(4, 3).unwrap();
-        rules.pie = true;
-        let mut game = Game::new(rules);
-        for action in ["1", "swap", "2"] {
-            game.act(action.parse().unwrap()).unwrap();
-        }
-        assert_eq!(actor_of(&game, 0), (Side::South, 0));
-        assert_eq!(actor_of(&game, 1), (Side::North, 1), "the second player swaps");
-        assert_eq!(actor_of(&game, 2), (Side::North, 0), "after the swap the first player plays North");
     }
 }

@@ -161,7 +161,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if let Some(path) = checkpoint.filter(|p| p.exists()) {
         let _ = std::fs::remove_file(path);
     }
-    let value = info.score / SEED;
+    let value = info.score.hundredths() / SEED;
     let side = position.mover();
     if args.json {
         let report = serde_json::json!({

@@ -5,7 +5,7 @@
 //!
 //! Chromium and chromedriver must be installed (`.ci/run` installs them on Debian); without them
 //! the test fails and says how to install them. With `KALAH_SCREENSHOT=1` it also plays a few
-//! moves of Kalah(6,4) and writes the README's screenshot, docs/serve.png.
+//! moves of Kalah(6,4) and writes the screenshot of the README and docs/web.md, docs/serve.png.
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;

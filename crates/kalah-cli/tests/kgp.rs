@@ -598,6 +598,8 @@ fn malformed_lines_are_reported_and_the_session_goes_on() {
     conn.handshake("1 0 1");
     // (line, the reference the error must carry)
     let long = format!("30 set info:name \"{}\"\r\n", "x".repeat(20_000));
+    // Far over the limit: read through, never held whole.
+    let huge = format!("32 set info:name \"{}\"\r\n", "y".repeat(4 << 20));
     let lines: Vec<(Vec<u8>, Option<u64>)> = vec![
         (b"4 state <6,0,0,1,2>\r\n".to_vec(), Some(4)),
         (b"6 state <13,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1>\r\n".to_vec(), Some(6)),
@@ -610,6 +612,7 @@ fn malformed_lines_are_reported_and_the_session_goes_on() {
         (b"18 ping \xff\xfe\r\n".to_vec(), Some(18)),
         (b"20 state <6,0,0,0,0,0,0,0,0,1,1,1,1,1,1>\r\n".to_vec(), Some(20)),
         (long.into_bytes(), Some(30)),
+        (huge.into_bytes(), Some(32)),
         (b"24 state <6,200,200,1,1,1,1,1,1,1,1,1,1,1,1>\r\n".to_vec(), Some(24)),
     ];
     for (line, _) in &lines {
@@ -836,4 +839,80 @@ fn a_slow_server_is_waited_for() {
     }
     conn.raw(b"42@40 stop\r\ngoodbye\r\n");
     assert!(client.wait().success(), "{}", client.log());
+}
+
+/// The reference server (go-kgp) records a state only after sending it, so an answer that comes
+/// back within microseconds is refused with `error "No state associated with id"`; when every
+/// answer to a state is refused, the server plays a random move for the client. This server
+/// records each state late: it reads all the client sends for it up to its first `yield` (or a
+/// pause of half a second), then refuses all of it, and only then takes answers. The client must
+/// send its best move again.
+#[test]
+fn answers_refused_before_the_server_records_the_state_are_sent_again() {
+    let (listener, port) = listen();
+    let mut client = Client::start(port, &["--once", "--time", "100"]);
+    let mut conn = Conn::accept(&listener);
+    conn.handshake("1 0 1");
+    // A middle game, an endgame the search proves at once (all its answers come in one burst),
+    // and another board size.
+    let mut endgame = Board::new(6, 0);
+    endgame.south_pits = vec![1, 0, 2, 0, 0, 1];
+    endgame.north_pits = vec![0, 1, 0, 0, 3, 0];
+    (endgame.south, endgame.north) = (30, 34);
+    let mut middle = Board::new(6, 6);
+    for pit in [2, 5, 0] {
+        middle.sow(Side::South, pit);
+    }
+    for board in [Board::new(6, 6), endgame, middle, Board::new(8, 4)] {
+        let state = conn.send(None, &format!("state {}", board.kgp()));
+        let mut early = Vec::new();
+        loop {
+            match conn.get(Instant::now() + Duration::from_millis(500)) {
+                Got::Line(line) => {
+                    if matches!(line.command.as_str(), "move" | "yield") {
+                        assert_eq!(line.reference, Some(state), "{}", line.raw);
+                        early.push(line.id);
+                    }
+                    if line.command == "yield" {
+                        break;
+                    }
+                }
+                Got::Timeout => break,
+                Got::Closed => panic!("the client closed the connection"),
+            }
+        }
+        assert!(!early.is_empty(), "the client sent no answer to {}", board.kgp());
+        for id in &early {
+            conn.send(*id, "error \"No state associated with id\"");
+        }
+        // The state is recorded: answers count from here on.
+        let until = Instant::now() + DEADLINE;
+        let mut held = None;
+        while let Got::Line(line) = conn.get(until) {
+            match line.command.as_str() {
+                "move" => {
+                    assert_eq!(line.reference, Some(state), "{}", line.raw);
+                    let pit: usize = line.args[0].parse().expect("a move is an integer");
+                    assert!(board.legal(Side::South, pit.wrapping_sub(1)), "move {pit} is illegal on {}", board.kgp());
+                    held = Some(pit);
+                }
+                "yield" => break,
+                "set" => {}
+                other => panic!("unexpected {other}: {}", line.raw),
+            }
+        }
+        conn.send(Some(state), "stop");
+        assert!(
+            held.is_some(),
+            "all {} answers to {} were refused and none came again: the server would play a random move; log:\n{}",
+            early.len(),
+            board.kgp(),
+            client.log()
+        );
+    }
+    conn.raw(b"goodbye\r\n");
+    assert!(client.wait().success(), "{}", client.log());
+    let log = client.log();
+    assert!(log.contains("before it had recorded the state; sending move"), "{log}");
+    assert!(!log.contains("panicked"), "{log}");
 }

@@ -526,6 +526,25 @@ fn agent_as_north_keeps_its_side_when_told() {
 }
 
 #[test]
+fn the_swap_message_gives_norths_value_with_its_sign() {
+    // The referee reports South's first move on a board where South is far ahead: the position
+    // is worth about -30 seeds to North, so the agent swaps, and its log must give that value for
+    // North as `analyze` does, not the swapper's gain with North's name on it.
+    let mut a = Agent::spawn(&[]);
+    a.send("START;North");
+    a.turn_given = Some(Instant::now());
+    a.send("CHANGE;1;7,7,7,7,7,7,7,0,0,2,2,2,2,2,2,37;YOU");
+    assert_eq!(a.answer(), "SWAP");
+    a.send("END");
+    let finished = a.finish(false);
+    assert!(finished.status.success(), "{}", finished.stderr);
+    let line = finished.stderr.lines().find(|l| l.contains("North swaps")).expect("the swap is logged");
+    let before = line.split(" seeds for North").next().unwrap();
+    let value: f64 = before.rsplit(' ').next().unwrap().parse().unwrap_or_else(|e| panic!("{e}: {line}"));
+    assert!(value < -20.0, "{line}");
+}
+
+#[test]
 fn two_agents_play_each_other_through_the_referee() {
     let report = Referee::new(agent(&[]), agent(&[]), Setup::default()).run();
     let logs = check(&report);
@@ -626,4 +645,30 @@ fn bad_flags_are_refused() {
         assert_eq!(out.status.code(), Some(2), "{flags:?}");
         assert!(!String::from_utf8_lossy(&out.stderr).is_empty());
     }
+}
+
+#[test]
+fn over_long_lines_are_reported_and_skipped() {
+    // Over the 64 KiB limit: a CHANGE of 200 KB with far too many cells, and 4 MiB of one letter.
+    let change: &'static str = Box::leak(format!("CHANGE;1;{}0;YOU", "7,".repeat(100_000)).into_boxed_str());
+    let endless: &'static str = Box::leak("z".repeat(4 << 20).into_boxed_str());
+    // At the limit: read, and refused as a message like any other.
+    let limit: &'static str = Box::leak("x".repeat(64 << 10).into_boxed_str());
+    let setup = Setup { junk: vec![change, endless, limit], ..Setup::default() };
+    let report = Referee::new(agent(&[]), script(7), setup).run();
+    assert_eq!(report.junk_sent, 3);
+    let logs = check(&report);
+    let skipped: Vec<&str> = logs[0].lines().filter(|l| l.contains("ignored a line of")).collect();
+    let said = |length: usize| {
+        let why = "a message is one line of at most 65536 bytes";
+        format!("kalah mkagent: ignored a line of {length} bytes from the referee: {why}")
+    };
+    assert_eq!(skipped, [said(change.len()), said(4 << 20)], "{}", logs[0]);
+    let refused =
+        logs[0].lines().find(|l| l.contains("ignored the line \"xxx")).expect("the line at the limit is read");
+    assert!(
+        refused.len() < 300
+            && refused.ends_with("unknown message: expected START;South, START;North, CHANGE;MOVE;BOARD;TURN or END"),
+        "{refused}"
+    );
 }

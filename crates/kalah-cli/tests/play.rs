@@ -42,7 +42,7 @@ fn transcript(args: &[&str], input: &str) -> String {
 /// Reads the game of a saved record.
 fn saved_game(path: &Path) -> Game {
     let text = std::fs::read_to_string(path).expect("the record was saved");
-    Record::parse(&text).expect("a saved record reads back").game
+    Record::parse(&text).expect("a saved record reads back").record.game
 }
 
 fn actions(game: &Game) -> Vec<String> {
@@ -230,6 +230,104 @@ fn a_damaged_record_names_its_line_and_leaves_the_game_alone() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("line 4"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// Saves a game of Kalah(6,4) between two people who play `moves`, and returns the record's text.
+fn saved_record(dir: &Path, moves: &[&str]) -> String {
+    let path = dir.join("game.kalah");
+    let people = ["--south", "human", "--north", "human", "--size", "6,4"];
+    let input = format!("{}\nsave {}\n", moves.join("\n"), path.display());
+    transcript(&people, &input);
+    std::fs::read_to_string(&path).unwrap()
+}
+
+/// Loads `text` with `kalah play --load` and returns the exit status and standard error.
+fn load(dir: &Path, text: &str) -> (Option<i32>, String) {
+    let path = dir.join("damaged.kalah");
+    std::fs::write(&path, text).unwrap();
+    let output = play(&["--load", path.to_str().unwrap(), "--north", "human"], "");
+    (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn damaged_records_are_refused_instead_of_loading_as_another_game() {
+    let dir = tempfile::tempdir().unwrap();
+    // South 1, North 1, South 2 (an extra move: 3 seeds reach the store), 6, North 2, ...
+    let text = saved_record(dir.path(), &["1", "1", "3", "2", "5", "6", "4", "3", "1", "5"]);
+    let lines: Vec<&str> = text.lines().collect();
+    let last_move = lines.len() - 2;
+    assert!(lines[last_move].chars().next().is_some_and(|c| c.is_ascii_digit()), "{text}");
+    assert_eq!(lines[last_move + 1], "*", "the result token ends the moves:\n{text}");
+    let (status, stderr) = load(dir.path(), &text);
+    assert_eq!(status, Some(0), "the record as saved loads: {stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+
+    // Cut in the middle of the last line of moves (head -c), cut after a whole line, a move changed.
+    let mid_line = text.len() - "*\n".len() - 2;
+    let cut_line: String = lines[..last_move].iter().map(|l| format!("{l}\n")).collect();
+    let first_move = lines.iter().position(|l| l.starts_with("1. ")).unwrap();
+    let changed = text.replacen(lines[first_move], &lines[first_move].replacen("1. 1 1", "1. 1 2", 1), 1);
+    assert_ne!(changed, text);
+    for (damaged, line) in [(&text[..mid_line], last_move + 1), (&cut_line[..], last_move), (&changed[..], 0)] {
+        let (status, stderr) = load(dir.path(), damaged);
+        assert_eq!(status, Some(2), "{damaged}\n{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("kalah: cannot load "), "{stderr}");
+        if line > 0 {
+            assert!(stderr.contains(&format!(": line {line}: the moves do not end with the result token")), "{stderr}");
+        } else {
+            assert!(stderr.contains("a move was changed or lost") || stderr.contains("is illegal"), "{stderr}");
+        }
+    }
+}
+
+#[test]
+fn a_record_written_before_the_end_tag_loads_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = saved_record(dir.path(), &["1", "1"]);
+    let old: String = text.lines().filter(|l| !l.starts_with("[End ")).map(|l| format!("{l}\n")).collect();
+    assert_ne!(old, text);
+    let (status, stderr) = load(dir.path(), &old);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("kalah: warning: ") && stderr.contains("has no [End"), "{stderr}");
+    // At the prompt the warning follows the load.
+    let path = dir.path().join("damaged.kalah");
+    let out = transcript(&["--south", "human", "--north", "human"], &format!("load {}\n", path.display()));
+    assert_in_order(&out, &["Loaded ", "warning: the record has no [End"]);
+}
+
+#[test]
+fn records_are_read_with_a_limit_and_dev_zero_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = dir.path().join("huge.kalah");
+    let mut text = String::from("[Rules \"kalah(6,4) standard\"]\n");
+    text.push_str(&"; a comment line to make the record long\n".repeat(30_000));
+    text.push_str("*\n");
+    std::fs::write(&huge, &text).unwrap();
+    for (path, says) in [(huge.to_str().unwrap(), "it is over 1 MiB"), ("/dev/zero", "it is not text")] {
+        if !Path::new(path).exists() {
+            continue;
+        }
+        let output = play(&["--load", path], "");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{path}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(says), "{path}: {stderr}");
+    }
+    let out = transcript(&["--south", "human", "--north", "human"], "load /dev/zero\nquit\n");
+    assert!(out.contains("cannot load /dev/zero: it is not text"), "{out}");
+}
+
+#[test]
+fn a_prompt_line_over_the_limit_is_skipped() {
+    let long = "1".repeat(70_000);
+    let out = transcript(&["--south", "human", "--north", "human", "--size", "4,3"], &format!("{long}\n2\nquit\n"));
+    assert_in_order(
+        &out,
+        &["South> \nthe line is longer than 65536 bytes: it was skipped\nSouth> 2\nSouth sowed house 2"],
+    );
+    assert!(!out.contains(&long[..100]), "the long line is not echoed");
 }
 
 #[test]

@@ -263,7 +263,7 @@ pub fn play_game(mut game: Game, mut players: [&mut dyn Player; 2]) -> Result<Ga
 /// Decisions the rules give a player stay the players': the handicap choice comes first and is
 /// asked of the second player, and under the pie rule the opening stops at the offer, so the
 /// second player decides on the position the game is really played from. An opening that would
-/// end the game is drawn again; after [`OPENING_ATTEMPTS`] failures the game starts without one.
+/// end the game is drawn again; after `OPENING_ATTEMPTS` failures the game starts without one.
 pub fn open(
     rules: Rules,
     plies: u32,

@@ -11,7 +11,7 @@
 //! | `captures` | the largest capture on offer to one, minus the opponent's |
 //! | `tempo` | a bonus for being the side to move |
 //!
-//! The tuned weights were found by self-play with `kalah tune` (see the README); the tuning is
+//! The tuned weights were found by self-play with `kalah tune` (see docs/matches.md); the tuning is
 //! seeded, so running the same command gives the same weights.
 
 use kalah_rules::{Capture, Direction, Position, Rules, Side, Sowing};
@@ -39,7 +39,7 @@ impl Weights {
     pub const STORE: Weights = Weights { store: SEED, houses: 0, extra_moves: 0, captures: 0, tempo: 0 };
 
     /// The weights tuned by self-play at depth 4 on Kalah(6,6) (`kalah tune --seed 1 --games 800
-    /// --iterations 200 --depth 4 --margin 3 --step 60`, see the README).
+    /// --iterations 200 --depth 4 --margin 3 --step 60`, see docs/matches.md).
     pub const TUNED: Weights = Weights { store: SEED, houses: 13, extra_moves: 50, captures: 27, tempo: 51 };
 
     /// Returns the weights as a list of (name, value), the order `kalah tune` prints them.

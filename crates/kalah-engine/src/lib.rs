@@ -5,12 +5,15 @@
 //!   each counting its Max and Min calls.
 //! * [`compare`]: the assignment's comparison of the three searches on positions from real games.
 //! * [`player`]: players that choose moves: random, greedy, and the searches at a set strength.
-//! * [`search`]: the strong engine: iterative deepening PVS, table, proofs, time, threads.
+//! * [`search`]: the strong engine: iterative deepening PVS, table, proofs, threads.
+//! * [`time`]: time management: the limits of a search, a move's budget, a player's game clock.
+//! * [`score`]: a value for one player, in hundredths of a seed, proven or estimated.
+//! * [`decide`]: one decision for every player: a move, the pie swap and opening, the handicap.
 //! * [`solver`]: the exact solver: MTD(f) over null-window proofs to the end of the game.
 //! * [`tt`]: the transposition table shared by the search threads.
 //! * [`busy`]: the threads' table of nodes being searched now, shared by the search and the solver.
 //! * [`board`]: the solver's byte board for the common rules: sowing and table keys seen from the mover.
-//! * [`bench`]: fixed positions at a fixed depth: the node signature and the speed.
+//! * [`bench`](mod@bench): fixed positions at a fixed depth: the node signature and the speed.
 //! * [`chain`]: chains of extra moves: the rows one turn can clear (Tchoukaillon), and the longest chain from a position.
 //! * [`checkpoint`]: saving and resuming a long solve.
 //! * [`arena`]: games and matches between two players, with seeded openings and the Elo difference.
@@ -25,10 +28,13 @@ pub mod chain;
 pub mod checkpoint;
 pub mod classic;
 pub mod compare;
+pub mod decide;
 pub mod egdb;
 pub mod eval;
 pub mod player;
+pub mod score;
 pub mod search;
 pub mod solver;
+pub mod time;
 pub mod tt;
 pub mod tune;

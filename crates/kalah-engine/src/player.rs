@@ -10,8 +10,10 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::classic::{search, search_until, Algorithm, Found};
+use crate::decide::decide;
 use crate::eval::{evaluate, Weights};
-use crate::search::{Clock, Engine, Info, Limits, Options};
+use crate::search::{Engine, Info, Options};
+use crate::time::{GameClock, Limits};
 
 /// How hard a search player thinks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,14 +118,14 @@ pub struct SearchPlayer {
     pub weights: Weights,
     /// What the last search found: value, depth reached, and counts.
     pub last: Option<(Found, u32)>,
-    /// The time left on this player's clock (when its strength is a clock).
-    pub clock: GameClock,
+    /// This player's clock (when its strength is a clock).
+    clock: Timer,
 }
 
 impl SearchPlayer {
     /// Returns a player with the tuned evaluation.
     pub fn new(algorithm: Algorithm, strength: Strength) -> SearchPlayer {
-        SearchPlayer { algorithm, strength, weights: Weights::TUNED, last: None, clock: GameClock::default() }
+        SearchPlayer { algorithm, strength, weights: Weights::TUNED, last: None, clock: Timer::default() }
     }
 
     /// Searches `position` at this player's strength: the result and the depth it comes from.
@@ -134,9 +136,8 @@ impl SearchPlayer {
     fn think_for(&self, position: &Position, rules: &Rules, strength: Strength) -> (Found, u32) {
         match strength {
             Strength::Depth(depth) => (search(position, rules, depth, self.algorithm, &self.weights), depth),
-            Strength::Clock { total, increment } => {
-                let left = self.clock.left.unwrap_or(total);
-                let (target, _) = Clock { remaining: left, increment }.budget();
+            Strength::Clock { .. } => {
+                let target = self.clock.limits(strength).budget().map_or(Duration::ZERO, |b| b.target);
                 self.think_for(position, rules, Strength::Time(target.max(Duration::from_millis(1))))
             }
             Strength::Time(budget) => {
@@ -186,32 +187,45 @@ impl SearchPlayer {
     }
 }
 
-/// A player's own game clock: what is left of it, reset when a new game begins.
+/// A player's timing over the games it plays: its game clock (when its strength is a clock),
+/// set back to full when a new game begins.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GameClock {
-    /// Time left (`None` until the first move).
-    pub left: Option<Duration>,
+struct Timer {
+    clock: Option<GameClock>,
     /// Turns of the game at this player's last move, to tell a new game from the same one.
     turns: usize,
 }
 
-impl GameClock {
+impl Timer {
     /// Starts a move in `game`: a game with fewer turns than last time is a new one, with a full clock.
     fn start(&mut self, game: &Game, strength: Strength) -> Instant {
         let turns = game.turns().len();
-        if let Strength::Clock { total, .. } = strength {
-            if turns < self.turns || self.left.is_none() {
-                self.left = Some(total);
+        if let Strength::Clock { total, increment } = strength {
+            match &mut self.clock {
+                Some(_) if turns >= self.turns => {}
+                Some(clock) => clock.restart(),
+                None => self.clock = Some(GameClock::new(total, increment)),
             }
         }
         self.turns = turns;
         Instant::now()
     }
 
-    /// Ends a move begun at `started`: the time it took comes off, and the increment goes on.
-    fn stop(&mut self, started: Instant, strength: Strength) {
-        if let (Strength::Clock { increment, .. }, Some(left)) = (strength, self.left) {
-            self.left = Some(left.saturating_sub(started.elapsed()) + increment);
+    /// Ends a move begun at `started`: the time it took comes off the clock, the increment goes on.
+    fn stop(&mut self, started: Instant) {
+        if let Some(clock) = &mut self.clock {
+            clock.charge(started.elapsed());
+        }
+    }
+
+    /// Returns the limits of a move at `strength`, on this player's clock.
+    fn limits(&self, strength: Strength) -> Limits {
+        match strength {
+            Strength::Depth(d) => Limits::depth(d),
+            Strength::Time(t) => Limits::time(t),
+            Strength::Clock { total, increment } => {
+                Limits::clock(self.clock.unwrap_or_else(|| GameClock::new(total, increment)).clock())
+            }
         }
     }
 }
@@ -221,7 +235,7 @@ impl GameClock {
 pub struct StrongPlayer {
     engine: Engine,
     strength: Strength,
-    clock: GameClock,
+    clock: Timer,
     /// Where to look for an endgame database on the first move, once the rules are known.
     egdb_dir: Option<PathBuf>,
 }
@@ -229,7 +243,7 @@ pub struct StrongPlayer {
 impl StrongPlayer {
     /// Returns a strong player with its own engine built from `options`.
     pub fn new(options: Options, strength: Strength) -> StrongPlayer {
-        StrongPlayer { engine: Engine::new(options), strength, clock: GameClock::default(), egdb_dir: None }
+        StrongPlayer { engine: Engine::new(options), strength, clock: Timer::default(), egdb_dir: None }
     }
 
     /// Returns the player set to use the endgame database of the game's rules in `dir`, if
@@ -239,20 +253,9 @@ impl StrongPlayer {
         self
     }
 
-    fn limits(&self) -> Limits {
-        match self.strength {
-            Strength::Depth(d) => Limits::depth(d),
-            Strength::Time(t) => Limits::time(t),
-            Strength::Clock { total, increment } => Limits {
-                clock: Some(Clock { remaining: self.clock.left.unwrap_or(total), increment }),
-                ..Limits::default()
-            },
-        }
-    }
-
     /// Searches `position` at this player's strength.
     pub fn think(&self, position: &Position, rules: &Rules) -> Info {
-        self.engine.search(position, rules, self.limits(), None, |_| {})
+        self.engine.search(position, rules, self.clock.limits(self.strength), None, |_| {})
     }
 }
 
@@ -264,7 +267,7 @@ impl Player for StrongPlayer {
     fn choose(&mut self, game: &Game) -> Action {
         let started = self.clock.start(game, self.strength);
         let action = self.choose_on_clock(game);
-        self.clock.stop(started, self.strength);
+        self.clock.stop(started);
         action
     }
 }
@@ -278,33 +281,8 @@ impl StrongPlayer {
                 self.engine.set_oracle(Some(db));
             }
         }
-        match game.phase() {
-            Phase::Handicap => {
-                // North wants the opening worst for South: a short search of each of them.
-                let shallow = Limits::depth(match self.strength {
-                    Strength::Depth(d) => (d / 2).max(1),
-                    Strength::Time(_) | Strength::Clock { .. } => 6,
-                });
-                let mut best = (i32::MAX, Action::Keep);
-                for action in game.legal_actions() {
-                    let mut trial = game.clone();
-                    trial.act(action).expect("a legal action");
-                    let value = self.engine.search(trial.position(), rules, shallow, None, |_| {}).score;
-                    if value < best.0 {
-                        best = (value, action);
-                    }
-                }
-                best.1
-            }
-            phase => {
-                let info = self.think(game.position(), rules);
-                // After a swap this player is South, with North to move: worth minus North's value.
-                if phase == Phase::PieOffer && info.score < 0 {
-                    return Action::Swap;
-                }
-                Action::Sow(info.best.expect("the game is not over"))
-            }
-        }
+        let decision = decide(&self.engine, game, self.clock.limits(self.strength), None);
+        decision.expect("the game is not over").action
     }
 }
 
@@ -319,7 +297,7 @@ impl Player for SearchPlayer {
     fn choose(&mut self, game: &Game) -> Action {
         let started = self.clock.start(game, self.strength);
         let action = self.choose_on_clock(game);
-        self.clock.stop(started, self.strength);
+        self.clock.stop(started);
         action
     }
 }

@@ -1,6 +1,6 @@
 //! The strong search: iterative deepening principal-variation search with a transposition table,
-//! move ordering, bounds from the seeds left, endgame databases, proofs of exact values, time
-//! management and Lazy SMP threads.
+//! move ordering, bounds from the seeds left, endgame databases, proofs of exact values and Lazy
+//! SMP threads, within the limits of [`crate::time`].
 //!
 //! Scores inside the search are relative to the stores: what the side to move gains from here on,
 //! in hundredths of a seed. The rest of a Kalah game does not depend on the stores, so the table and
@@ -19,6 +19,7 @@ use kalah_rules::{Move, Position, Rules, Side};
 
 use crate::busy::Busy;
 use crate::eval::{evaluate, Weights, SEED};
+use crate::score::Score;
 use crate::tt::{Bound, Entry, Table};
 
 /// Larger than any score.
@@ -66,72 +67,17 @@ impl Oracle for crate::egdb::Egdb {
     }
 }
 
-/// When to stop searching. Unset limits do not apply; with none set the search runs to the end
-/// of the game tree (it stops by itself once the value is proven) or until stopped.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    /// The deepest iteration, in sowings.
-    pub depth: Option<u32>,
-    /// Stop after about this many nodes.
-    pub nodes: Option<u64>,
-    /// Time for this move.
-    pub time: Option<Duration>,
-    /// A clock for the whole game.
-    pub clock: Option<Clock>,
-}
-
-/// A game clock: the time left, and what is added after each move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
-    /// Time left for the rest of the game.
-    pub remaining: Duration,
-    /// Time added after each move.
-    pub increment: Duration,
-}
-
-impl Limits {
-    /// Returns limits of a fixed depth.
-    pub fn depth(depth: u32) -> Limits {
-        Limits { depth: Some(depth), ..Limits::default() }
-    }
-
-    /// Returns limits of a fixed time for the move.
-    pub fn time(time: Duration) -> Limits {
-        Limits { time: Some(time), ..Limits::default() }
-    }
-
-    /// Returns the time to aim for and the time never to exceed, if any.
-    fn budget(&self) -> Option<(Duration, Duration)> {
-        let from_clock = self.clock.map(|c| c.budget());
-        let from_time = self.time.map(|t| (t, t));
-        match (from_clock, from_time) {
-            (Some(a), Some(b)) => Some((a.0.min(b.0), a.1.min(b.1))),
-            (a, b) => a.or(b),
-        }
-    }
-}
-
-impl Clock {
-    /// Returns the time to aim for on this move and the time never to exceed.
-    ///
-    /// The plan is about 25 more moves of one's own, never more than a fifth of what is left on
-    /// a move, keeping a margin for the moves' own overhead.
-    pub fn budget(&self) -> (Duration, Duration) {
-        let left = self.remaining.saturating_sub(Duration::from_millis(20));
-        let target = (left / 25 + self.increment * 3 / 4).min(left / 5);
-        (target, (target * 3).min(left / 4).max(target))
-    }
-}
+/// The limits a search takes, from [`crate::time`], where [`Engine::search`] is used.
+pub use crate::time::{Clock, Limits};
 
 /// What an iteration of the search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info {
     /// The depth completed.
     pub depth: u32,
-    /// The value for the side to move at the root: final store difference in hundredths of a seed.
-    pub score: i32,
-    /// The score is the proven game-theoretic value.
-    pub exact: bool,
+    /// The value for the side to move at the root: its final store difference, proven (the
+    /// game-theoretic value) or estimated.
+    pub score: Score,
     /// The best move (`None` when the game is over).
     pub best: Option<Move>,
     /// The principal variation, from the table.
@@ -180,8 +126,8 @@ impl Default for Options {
 /// let rules = Rules::standard(4, 3).unwrap();
 /// let engine = Engine::new(Options::default());
 /// let info = engine.search(&Position::start(&rules), &rules, Limits::default(), None, |_| {});
-/// assert!(info.exact); // small enough to solve outright
-/// assert_eq!(info.score, 6 * 100); // Kalah(4,3) is +6 for South (shared/reference/values.md)
+/// assert!(info.score.is_exact()); // small enough to solve outright
+/// assert_eq!(info.score.hundredths(), 6 * 100); // Kalah(4,3) is +6 for South (tests/data/values.txt)
 /// ```
 pub struct Engine {
     table: Table,
@@ -297,7 +243,7 @@ impl Engine {
                     }
                 });
             }
-            let clock = MainClock { started, hard: budget.map(|b| b.1), node_limit: limits.nodes, external: stop };
+            let clock = MainClock { started, hard: budget.map(|b| b.hard), node_limit: limits.nodes, external: stop };
             let mut worker = self.worker(rules, &halt, &nodes, Some(clock));
             worker.race = Some(&race);
             let mut last: Option<Info> = None;
@@ -312,8 +258,7 @@ impl Engine {
                 let base = store_difference(position, position.mover());
                 let info = Info {
                     depth: result.depth,
-                    score: base + result.score,
-                    exact: result.proven,
+                    score: Score::new(base + result.score, result.proven),
                     best: result.best,
                     pv: self.principal_variation(position, rules, result.best, result.depth as usize + 8),
                     nodes: nodes.load(Ordering::Relaxed) + worker.local_nodes,
@@ -322,8 +267,8 @@ impl Engine {
                 on_iteration(&info);
                 // The next iteration costs more than all before it: do not start one that
                 // would most likely be cut off by the hard limit and thrown away.
-                let soft_out = budget.is_some_and(|(target, _)| started.elapsed() >= target * 3 / 5);
-                let finished = info.exact || info.best.is_none();
+                let soft_out = budget.is_some_and(|b| !b.may_deepen(started.elapsed()));
+                let finished = info.score.is_exact() || info.best.is_none();
                 depth = info.depth + 1;
                 last = Some(info);
                 if halted || soft_out || finished {
@@ -688,8 +633,8 @@ mod tests {
                     let engine = Engine::new(Options { table_bytes: 0, ..Options::default() });
                     let info = engine.search(&p, &rules, Limits::depth(depth), None, |_| {});
                     let plain = classic_search(&p, &rules, info.depth, Algorithm::Minimax, &Weights::TUNED);
-                    if !info.exact {
-                        assert_eq!(info.score, plain.value, "{preset} {p} depth {depth}");
+                    if !info.score.is_exact() {
+                        assert_eq!(info.score.hundredths(), plain.value, "{preset} {p} depth {depth}");
                     }
                 }
             }
@@ -703,8 +648,7 @@ mod tests {
             let engine = Engine::new(Options { table_bytes: 1 << 16, ..Options::default() });
             let info = engine.search(&p, &rules, Limits::default(), None, |_| {});
             let plain = classic_search(&p, &rules, 64, Algorithm::Minimax, &Weights::STORE);
-            assert!(info.exact, "{p}");
-            assert_eq!(info.score, plain.value, "{p}");
+            assert_eq!(info.score, Score::exact(plain.value), "{p}");
         }
     }
 
@@ -714,8 +658,7 @@ mod tests {
             let rules = Rules::standard(m, n).unwrap();
             let engine = Engine::new(Options::default());
             let info = engine.search(&Position::start(&rules), &rules, Limits::default(), None, |_| {});
-            assert!(info.exact);
-            assert_eq!(info.score, value * SEED, "Kalah({m},{n})");
+            assert_eq!(info.score, Score::exact_seeds(value), "Kalah({m},{n})");
         }
     }
 
@@ -724,7 +667,7 @@ mod tests {
         let rules = Rules::standard(4, 3).unwrap();
         let engine = Engine::new(Options { threads: 2, ..Options::default() });
         let info = engine.search(&Position::start(&rules), &rules, Limits::default(), None, |_| {});
-        assert_eq!(info.score, 6 * SEED);
+        assert_eq!(info.score, Score::exact_seeds(6));
     }
 
     #[test]

@@ -40,6 +40,7 @@ use kalah_rules::{Move, Position, Rules};
 use crate::board::{Board, Layout, Step};
 use crate::busy::Busy;
 use crate::eval::{evaluate, Weights, SEED};
+use crate::score::Score;
 use crate::search::{Engine, Info, Limits, Options, Oracle};
 use crate::tt::{read_slot, write_slot, Slot, Table};
 
@@ -228,8 +229,8 @@ pub struct Stopped {
 /// let rules = Rules::standard(4, 4).unwrap();
 /// let solver = Solver::new(Options { table_bytes: 8 << 20, ..Options::default() });
 /// let solved = solver.solve(&Position::start(&rules), &rules, None, None, |_, _, _| {}).unwrap();
-/// assert_eq!(solved.score, 2 * 100); // Kalah(4,4) is +2 for South (shared/reference/values.md)
-/// assert!(solved.exact);
+/// assert_eq!(solved.score.hundredths(), 2 * 100); // Kalah(4,4) is +2 for South (tests/data/values.txt)
+/// assert!(solved.score.is_exact());
 /// ```
 pub struct Solver {
     engine: Engine,
@@ -320,7 +321,7 @@ impl Solver {
         };
         self.searched.store(0, Ordering::Relaxed);
         let estimate = self.engine.search(position, rules, Limits::depth(self.estimate_depth), stop, |_| {});
-        if estimate.exact || estimate.best.is_none() {
+        if estimate.score.is_exact() || estimate.best.is_none() {
             return Ok(estimate);
         }
         let nodes = &self.searched;
@@ -336,7 +337,7 @@ impl Solver {
         }
         let key = prover.key(position);
         // Exact values are whole seeds: round the estimate to one.
-        let mut guess = ((estimate.score / SEED) as f64 - f64::from(base)).round() as i32;
+        let mut guess = ((estimate.score.hundredths() / SEED) as f64 - f64::from(base)).round() as i32;
         let mut best = estimate.best;
         while lower < upper {
             guess = guess.clamp(lower, upper);
@@ -362,8 +363,7 @@ impl Solver {
         }
         Ok(Info {
             depth: pv.len() as u32,
-            score: (base + lower) * SEED,
-            exact: true,
+            score: Score::exact((base + lower) * SEED),
             best: pv.first().copied().or(best),
             pv,
             nodes: nodes.load(Ordering::Relaxed),
@@ -910,7 +910,7 @@ mod tests {
             for position in sample_positions(&rules, 12, 5) {
                 let exact = classic_search(&position, &rules, 200, Algorithm::Minimax, &Weights::STORE).value;
                 let solved = solver().solve(&position, &rules, None, None, |_, _, _| {}).unwrap();
-                assert_eq!(solved.score, exact, "{rules} {position}");
+                assert_eq!(solved.score.hundredths(), exact, "{rules} {position}");
             }
         }
     }
@@ -928,7 +928,7 @@ mod tests {
                 for position in positions {
                     let exact = classic_search(&position, &rules, 200, Algorithm::Minimax, &Weights::STORE).value;
                     let solved = solver().solve(&position, &rules, None, None, |_, _, _| {}).unwrap();
-                    assert_eq!(solved.score, exact, "{rules} {position}");
+                    assert_eq!(solved.score.hundredths(), exact, "{rules} {position}");
                     boards += usize::from(Layout::of(&rules, &position).is_some());
                 }
             }
@@ -946,7 +946,7 @@ mod tests {
             p = p.play(&rules, mv).unwrap().0;
         }
         assert!(p.is_over(&rules));
-        assert_eq!(p.final_difference(&rules) * 100, solved.score);
+        assert_eq!(p.final_difference(&rules) * 100, solved.score.hundredths());
     }
 
     #[test]
@@ -958,7 +958,7 @@ mod tests {
             let solver = Solver::new(Options { table_bytes: 1 << 22, ..Options::default() });
             let start = Position::start(&rules);
             let info = solver.solve(&start, &rules, None, None, |_, _, _| {}).unwrap();
-            assert_eq!(info.score, value * 100, "{rules}");
+            assert_eq!(info.score.hundredths(), value * 100, "{rules}");
             let end = info.pv.iter().fold(start, |p, &mv| p.play(&rules, mv).unwrap().0);
             assert!(end.is_over(&rules), "{rules}: the line reaches the end");
             assert_eq!(end.final_difference(&rules), value, "{rules}");

@@ -152,13 +152,9 @@ fn with(mut weights: Weights, feature: &str, value: i32) -> Weights {
 /// Returns a player factory: ordered alpha-beta to `depth` with `weights`.
 fn searcher(weights: Weights, depth: u32) -> impl Fn(u64) -> BoxedPlayer + Sync {
     move |_| {
-        Box::new(SearchPlayer {
-            algorithm: Algorithm::Ordered,
-            strength: Strength::Depth(depth),
-            weights,
-            last: None,
-            clock: Default::default(),
-        })
+        let mut player = SearchPlayer::new(Algorithm::Ordered, Strength::Depth(depth));
+        player.weights = weights;
+        Box::new(player)
     }
 }
 

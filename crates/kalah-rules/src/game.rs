@@ -55,14 +55,26 @@ impl fmt::Display for Action {
 
 /// An action text that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("cannot read the move {0:?}: write a house number from 1 to 12, swap, keep, or a handicap like S3>N2")]
-pub struct ActionError(pub String);
+pub enum ActionError {
+    /// The text is not an action.
+    #[error("cannot read the move {0:?}: write a house number from 1 to 12, swap, keep, or a handicap like S3>N2")]
+    Syntax(String),
+    /// A house number that is not on the game's board ([`Game::parse_action`]).
+    #[error("there is no house {house}: houses are numbered 1 to {houses}")]
+    NoSuchHouse {
+        /// The house number given.
+        house: u64,
+        /// The number of houses a side.
+        houses: u8,
+    },
+}
 
 impl FromStr for Action {
     type Err = ActionError;
 
+    /// Reads a house number from 1 to 12, `swap`, `keep` or a handicap move such as `S3>N2`.
     fn from_str(text: &str) -> Result<Action, ActionError> {
-        let bad = || ActionError(text.to_string());
+        let bad = || ActionError::Syntax(text.to_string());
         let house = |t: &str| -> Result<HouseRef, ActionError> {
             let side = match t.chars().next() {
                 Some('S' | 's') => Side::South,
@@ -83,6 +95,36 @@ impl FromStr for Action {
                     Move::from_number(number).map(Action::Sow).ok_or_else(bad)
                 }
             },
+        }
+    }
+}
+
+/// A seat at the board: the first player, who starts as South, or the second, who starts as
+/// North and decides the pie-rule swap and the handicap opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Seat {
+    /// The first player, South until a swap.
+    First,
+    /// The second player, North until a swap.
+    Second,
+}
+
+impl Seat {
+    /// Both seats, the first first.
+    pub const BOTH: [Seat; 2] = [Seat::First, Seat::Second];
+
+    /// Returns 0 for the first seat and 1 for the second, to index a pair of players.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Returns the seat that plays `side` before any swap (`swapped` false) or after one.
+    pub fn playing(side: Side, swapped: bool) -> Seat {
+        if (side == Side::North) != swapped {
+            Seat::Second
+        } else {
+            Seat::First
         }
     }
 }
@@ -175,6 +217,82 @@ impl Game {
         } else {
             Side::South
         }
+    }
+
+    /// Returns the seat that plays `side` now: after a pie-rule swap the first player plays North.
+    pub fn seat_of(&self, side: Side) -> Seat {
+        Seat::playing(side, self.swapped())
+    }
+
+    /// Returns the side whose player decides now, or `None` once the game is over.
+    ///
+    /// That is the player to move, except that the handicap opening is the second player's
+    /// decision (North's, as nobody has swapped yet).
+    ///
+    /// ```
+    /// use kalah_rules::{Game, Rules, Seat, Side};
+    /// let mut rules = Rules::standard(4, 3).unwrap();
+    /// rules.pie = true;
+    /// let mut game = Game::new(rules);
+    /// game.act("1".parse().unwrap()).unwrap();
+    /// assert_eq!(game.decider(), Some(Side::North));
+    /// game.act("swap".parse().unwrap()).unwrap();
+    /// // North is still to move, now with the first player in North's seat.
+    /// assert_eq!(game.decider(), Some(Side::North));
+    /// assert_eq!(game.seat_of(Side::North), Seat::First);
+    /// assert_eq!(game.actor(1), Some((Side::North, Seat::Second)), "the second player swapped");
+    /// ```
+    pub fn decider(&self) -> Option<Side> {
+        match self.phase() {
+            Phase::Over => None,
+            Phase::Handicap => Some(Side::North),
+            Phase::PieOffer | Phase::Play => Some(self.position().mover()),
+        }
+    }
+
+    /// Returns the side that took action number `i` (from 0) and the seat of the player who took
+    /// it, or `None` past the last action.
+    pub fn actor(&self, i: usize) -> Option<(Side, Seat)> {
+        let action = *self.actions.get(i)?;
+        let side = match action {
+            Action::Sow(_) => self.positions[i].mover(),
+            // Swaps and handicap decisions are the second player's, North until a swap.
+            Action::Swap | Action::Keep | Action::Handicap { .. } => Side::North,
+        };
+        let swapped_before = self.actions[..i].contains(&Action::Swap);
+        Some((side, Seat::playing(side, swapped_before)))
+    }
+
+    /// Reads an action typed for this game, in any letter case: a house number of this board,
+    /// `swap`, `keep` or a handicap move such as `S3>N2`. Whether the action is allowed now is
+    /// [`Game::act`]'s to say.
+    ///
+    /// ```
+    /// use kalah_rules::game::ActionError;
+    /// use kalah_rules::{Action, Game, Move, Rules};
+    /// let game = Game::new(Rules::standard(4, 3).unwrap());
+    /// assert_eq!(game.parse_action("3"), Ok(Action::Sow(Move::from_number(3).unwrap())));
+    /// assert_eq!(game.parse_action("SWAP"), Ok(Action::Swap));
+    /// assert_eq!(game.parse_action("7"), Err(ActionError::NoSuchHouse { house: 7, houses: 4 }));
+    /// assert_eq!(game.parse_action("S5>N1"), Err(ActionError::NoSuchHouse { house: 5, houses: 4 }));
+    /// assert!(matches!(game.parse_action("sow"), Err(ActionError::Syntax(_))));
+    /// ```
+    pub fn parse_action(&self, text: &str) -> Result<Action, ActionError> {
+        let houses = self.rules.houses();
+        let no_such = |house: u64| ActionError::NoSuchHouse { house, houses };
+        let text = text.trim();
+        if let Ok(house) = text.parse::<u64>() {
+            if !(1..=u64::from(houses)).contains(&house) {
+                return Err(no_such(house));
+            }
+        }
+        let action: Action = text.to_ascii_lowercase().parse().map_err(|_| ActionError::Syntax(text.to_string()))?;
+        if let Action::Handicap { from, to } = action {
+            if let Some(far) = [from, to].into_iter().find(|h| h.index >= houses) {
+                return Err(no_such(u64::from(far.index) + 1));
+            }
+        }
+        Ok(action)
     }
 
     /// Returns what the game waits for.
@@ -282,10 +400,7 @@ impl Game {
         let mut turns: Vec<(Side, Vec<Action>)> = Vec::new();
         let mut extra = false;
         for (i, action) in self.actions.iter().enumerate() {
-            let actor = match action {
-                Action::Sow(_) => self.positions[i].mover(),
-                _ => Side::North,
-            };
+            let (actor, _) = self.actor(i).expect("every action has its actor");
             match turns.last_mut() {
                 Some((side, list)) if extra && *side == actor => list.push(*action),
                 _ => turns.push((actor, vec![*action])),
@@ -363,6 +478,63 @@ mod tests {
         assert_eq!(game.phase(), Phase::Play);
         assert_eq!(game.act(Action::Swap), Err(PlayError::SwapNotAllowed));
         assert_eq!(game.turns().len(), 2);
+    }
+
+    #[test]
+    fn seats_follow_the_swap() {
+        assert_eq!(Seat::playing(Side::South, false), Seat::First);
+        assert_eq!(Seat::playing(Side::North, false), Seat::Second);
+        assert_eq!(Seat::playing(Side::South, true), Seat::Second);
+        assert_eq!(Seat::playing(Side::North, true), Seat::First);
+        let mut rules = Rules::standard(4, 3).unwrap();
+        rules.pie = true;
+        let mut game = Game::new(rules);
+        for action in ["1", "swap", "2"] {
+            game.act(action.parse().unwrap()).unwrap();
+        }
+        assert_eq!(game.actor(0), Some((Side::South, Seat::First)));
+        assert_eq!(game.actor(1), Some((Side::North, Seat::Second)), "the second player swaps");
+        assert_eq!(game.actor(2), Some((Side::North, Seat::First)), "after the swap the first player plays North");
+        assert_eq!(game.actor(3), None);
+        assert_eq!(game.seat_of(Side::South), Seat::Second);
+    }
+
+    #[test]
+    fn the_handicap_is_the_second_players_decision_and_an_ended_game_has_no_decider() {
+        let mut rules = Rules::standard(2, 1).unwrap();
+        rules.handicap = true;
+        let mut game = Game::new(rules);
+        assert_eq!(game.decider(), Some(Side::North));
+        game.act(Action::Keep).unwrap();
+        assert_eq!(game.actor(0), Some((Side::North, Seat::Second)));
+        assert_eq!(game.decider(), Some(Side::South));
+        while !game.is_over() {
+            game.act(game.legal_actions()[0]).unwrap();
+        }
+        assert_eq!(game.decider(), None);
+    }
+
+    #[test]
+    fn actions_are_read_for_the_board_of_the_game() {
+        let game = Game::new(Rules::standard(6, 4).unwrap());
+        for (text, expected) in [
+            ("0", ActionError::NoSuchHouse { house: 0, houses: 6 }),
+            ("7", ActionError::NoSuchHouse { house: 7, houses: 6 }),
+            ("99999999999", ActionError::NoSuchHouse { house: 99_999_999_999, houses: 6 }),
+            ("N1>S7", ActionError::NoSuchHouse { house: 7, houses: 6 }),
+            ("foo", ActionError::Syntax("foo".into())),
+            ("", ActionError::Syntax("".into())),
+        ] {
+            assert_eq!(game.parse_action(text), Err(expected), "{text:?}");
+        }
+        assert_eq!(game.parse_action(" Keep "), Ok(Action::Keep));
+        assert_eq!(
+            game.parse_action("s6>n1"),
+            Ok(Action::Handicap {
+                from: HouseRef { side: Side::South, index: 5 },
+                to: HouseRef { side: Side::North, index: 0 }
+            })
+        );
     }
 
     #[test]

@@ -2,9 +2,12 @@
 //!
 //! * [`Rules`]: the board size and every variant as data, with named presets.
 //! * [`Position`] and [`Move`]: small `Copy` values; [`Position::play`] checks a move,
-//!   [`Position::play_unchecked`] is the search's fast path.
-//! * [`notation`]: the position notation and KGP board literals.
-//! * [`Game`]: a game with its history, the pie rule and the handicap opening.
+//!   [`Position::play_unchecked`] is the search's fast path, and [`Position::sow_path`] gives
+//!   the same sowing seed by seed ([`Step`]) for a page to animate.
+//! * [`Setup`]: an unchecked position; [`Position::from_setup`] checks it.
+//! * [`notation`]: the position notation and KGP board literals, read into a `Setup`.
+//! * [`Game`]: a game with its history, the pie rule and the handicap opening; who decides now
+//!   and which [`Seat`] plays which side after a swap.
 //! * [`record`]: the game record format, read and written.
 //! * [`perft()`]: counts of move sequences, to test the rules.
 //!
@@ -26,12 +29,14 @@ pub mod perft;
 pub mod position;
 pub mod record;
 pub mod rules;
+pub mod setup;
 pub mod side;
 
-pub use error::{PlayError, PositionError, RulesError};
-pub use game::{Action, Game, Phase};
+pub use error::{NotationError, PlayError, PositionError, RulesError};
+pub use game::{Action, Game, Phase, Seat};
 pub use perft::{divide, perft};
-pub use position::{Move, MoveSet, Outcome, Position};
-pub use record::{Record, RecordError};
+pub use position::{Move, MoveSet, Outcome, Position, Step};
+pub use record::{Parsed, Record, RecordError, RecordWarning};
 pub use rules::{Capture, Direction, GameEnd, Leftover, Rules, Sowing};
+pub use setup::Setup;
 pub use side::{ByPlayer, Side};

@@ -9,13 +9,17 @@
 //!
 //! A KGP board `<m,south_store,north_store,south_1,…,south_m,north_1,…,north_m>` reads as a position
 //! with South to move (KGP always shows the board from the side of the player to move).
+//!
+//! Both read into a [`Setup`] (`text.parse::<Setup>()`), which [`Position::from_setup`] checks;
+//! [`Position::parse`] does both.
 
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::PositionError;
+use crate::error::{Cell, NotationError, PositionError};
 use crate::position::Position;
-use crate::rules::{Rules, MAX_HOUSES, MAX_TOTAL_SEEDS};
+use crate::rules::{Rules, MAX_HOUSES, MAX_TOTAL_SEEDS, MIN_HOUSES};
+use crate::setup::Setup;
 use crate::side::{ByPlayer, Side};
 
 impl fmt::Display for Position {
@@ -38,63 +42,61 @@ impl fmt::Display for Position {
     }
 }
 
-impl FromStr for Position {
+impl FromStr for Setup {
     type Err = PositionError;
 
-    /// Reads the position notation or a KGP board literal; see the module documentation.
-    fn from_str(text: &str) -> Result<Position, PositionError> {
+    /// Reads the position notation or a KGP board literal (see the module documentation) without
+    /// checking the board: [`Position::from_setup`] does that.
+    fn from_str(text: &str) -> Result<Setup, PositionError> {
+        let syntax = |problem| PositionError::Syntax { text: text.to_string(), problem };
         let trimmed = text.trim();
-        let syntax = |why: &str| PositionError::Syntax { text: text.to_string(), why: why.to_string() };
         if trimmed.starts_with('<') {
-            return parse_kgp(trimmed, MAX_TOTAL_SEEDS).map_err(|why| syntax(&why));
+            return parse_kgp(trimmed).map_err(syntax);
         }
-        // Accept a space before the side as well as a slash, as people type it both ways.
-        let normal = trimmed.replace(' ', "/");
-        let fields: Vec<&str> = normal.split('/').filter(|f| !f.is_empty()).collect();
-        if !(3..=4).contains(&fields.len()) {
-            return Err(syntax("expected three fields separated by '/': South, North, side to move"));
-        }
-        let south = parse_side(fields[0], "South").map_err(|why| syntax(&why))?;
-        let north = parse_side(fields[1], "North").map_err(|why| syntax(&why))?;
-        let mover = match fields[2] {
-            "S" | "s" => Side::South,
-            "N" | "n" => Side::North,
-            other => return Err(syntax(&format!("the side to move is {other:?}, not S or N"))),
-        };
-        let quiet = match fields.get(3) {
-            None => 0,
-            Some(q) => q
-                .parse::<u8>()
-                .map_err(|_| syntax(&format!("the no-progress count {q:?} is not a number from 0 to 255")))?,
-        };
-        build(south, north, mover, quiet)
+        parse_notation(trimmed).map_err(syntax)
     }
 }
 
-type SideParts = (Vec<u16>, u16);
+fn parse_notation(text: &str) -> Result<Setup, NotationError> {
+    // Accept a space before the side as well as a slash, as people type it both ways.
+    let normal = text.replace(' ', "/");
+    let fields: Vec<&str> = normal.split('/').filter(|f| !f.is_empty()).collect();
+    if !(3..=4).contains(&fields.len()) {
+        return Err(NotationError::Fields { found: fields.len() });
+    }
+    let (south, south_store) = parse_side(fields[0], Side::South)?;
+    let (north, north_store) = parse_side(fields[1], Side::North)?;
+    let mover = match fields[2] {
+        "S" | "s" => Side::South,
+        "N" | "n" => Side::North,
+        other => return Err(NotationError::SideToMove(other.to_string())),
+    };
+    let quiet = match fields.get(3) {
+        None => 0,
+        Some(q) => q.parse::<u8>().map_err(|_| NotationError::NoProgress(q.to_string()))?,
+    };
+    Ok(Setup {
+        houses: ByPlayer { south, north },
+        stores: ByPlayer { south: south_store, north: north_store },
+        mover,
+        quiet,
+    })
+}
 
-fn parse_side(field: &str, name: &str) -> Result<SideParts, String> {
+fn parse_side(field: &str, side: Side) -> Result<(Vec<u16>, u16), NotationError> {
     let (houses, store) =
-        field.split_once(':').ok_or_else(|| format!("{name}'s part {field:?} has no ':' before its store"))?;
-    let store = parse_count(store, &format!("{name}'s store"))?;
+        field.split_once(':').ok_or_else(|| NotationError::NoStore { side, field: field.to_string() })?;
+    let store = parse_count(store, Cell::Store(side))?;
     let houses = houses
         .split(',')
         .enumerate()
-        .map(|(i, h)| parse_count(h, &format!("{name}'s house {}", i + 1)))
+        .map(|(i, h)| parse_count(h, Cell::House { side, number: i + 1 }))
         .collect::<Result<Vec<_>, _>>()?;
     Ok((houses, store))
 }
 
-fn parse_count(text: &str, what: &str) -> Result<u16, String> {
-    parse_count_up_to(text, what, MAX_TOTAL_SEEDS)
-}
-
-fn parse_count_up_to(text: &str, what: &str, limit: u16) -> Result<u16, String> {
-    text.trim()
-        .parse::<u16>()
-        .ok()
-        .filter(|&n| n <= limit)
-        .ok_or_else(|| format!("{what} is {text:?}, not a number of seeds from 0 to {limit}"))
+fn parse_count(text: &str, cell: Cell) -> Result<u16, NotationError> {
+    text.trim().parse::<u16>().map_err(|_| NotationError::Count { cell, text: text.to_string() })
 }
 
 /// The most seeds a board read by [`Position::parse_kgp_any_total`] may hold: far more than any
@@ -102,91 +104,61 @@ fn parse_count_up_to(text: &str, what: &str, limit: u16) -> Result<u16, String> 
 /// or sum of a position can overflow.
 pub const MAX_SOWABLE_SEEDS: u16 = 4096;
 
-fn parse_kgp(text: &str, limit: u16) -> Result<Position, String> {
-    let inner = text
-        .strip_prefix('<')
-        .and_then(|t| t.strip_suffix('>'))
-        .ok_or_else(|| "a KGP board starts with '<' and ends with '>'".to_string())?;
-    let numbers = inner
-        .split(',')
-        .enumerate()
-        .map(|(i, n)| parse_count_up_to(n, &format!("KGP field {}", i + 1), limit))
-        .collect::<Result<Vec<_>, _>>()?;
-    let m = *numbers.first().ok_or("a KGP board is empty")? as usize;
-    if !(1..=MAX_HOUSES as usize).contains(&m) {
-        return Err(format!("a KGP board with {m} houses: m must be 1 to {MAX_HOUSES}"));
+fn parse_kgp(text: &str) -> Result<Setup, NotationError> {
+    let inner = text.strip_prefix('<').and_then(|t| t.strip_suffix('>')).ok_or(NotationError::KgpBrackets)?;
+    let mut fields = inner.split(',');
+    let first = fields.next().unwrap_or_default();
+    let m = first
+        .trim()
+        .parse::<u8>()
+        .ok()
+        .filter(|m| (MIN_HOUSES..=MAX_HOUSES).contains(m))
+        .ok_or_else(|| NotationError::KgpHouses(first.to_string()))?;
+    let numbers =
+        fields.enumerate().map(|(i, n)| parse_count(n, Cell::KgpField(i + 2))).collect::<Result<Vec<_>, _>>()?;
+    let m_usize = usize::from(m);
+    if numbers.len() != 2 + 2 * m_usize {
+        return Err(NotationError::KgpLength { houses: m, expected: 3 + 2 * m_usize, found: 1 + numbers.len() });
     }
-    if numbers.len() != 3 + 2 * m {
-        return Err(format!("a KGP board of {m} houses has {} numbers, not {}", 3 + 2 * m, numbers.len()));
-    }
-    let total: u32 = numbers[1..].iter().map(|&n| u32::from(n)).sum();
-    if total > u32::from(limit) {
-        return Err(format!("the board holds {total} seeds; at most {limit} are allowed"));
-    }
-    let south = (numbers[3..3 + m].to_vec(), numbers[1]);
-    let north = (numbers[3 + m..].to_vec(), numbers[2]);
-    build_up_to(south, north, Side::South, 0, limit).map_err(|e| e.to_string())
+    Ok(Setup {
+        houses: ByPlayer { south: numbers[2..2 + m_usize].to_vec(), north: numbers[2 + m_usize..].to_vec() },
+        stores: ByPlayer { south: numbers[0], north: numbers[1] },
+        // KGP shows the board from the side of the player to move.
+        mover: Side::South,
+        quiet: 0,
+    })
 }
 
-fn build(south: SideParts, north: SideParts, mover: Side, quiet: u8) -> Result<Position, PositionError> {
-    build_up_to(south, north, mover, quiet, MAX_TOTAL_SEEDS)
-}
+impl FromStr for Position {
+    type Err = PositionError;
 
-fn build_up_to(
-    south: SideParts,
-    north: SideParts,
-    mover: Side,
-    quiet: u8,
-    limit: u16,
-) -> Result<Position, PositionError> {
-    if south.0.len() != north.0.len() {
-        return Err(PositionError::Uneven { south: south.0.len(), north: north.0.len() });
+    /// Reads the position notation or a KGP board literal; see the module documentation.
+    ///
+    /// The board is checked for its shape and for at most [`MAX_TOTAL_SEEDS`] seeds, not against
+    /// any rules: [`Position::parse`] does that too.
+    fn from_str(text: &str) -> Result<Position, PositionError> {
+        text.parse::<Setup>()?.check(MAX_TOTAL_SEEDS)
     }
-    let m = south.0.len();
-    if m > MAX_HOUSES as usize {
-        return Err(PositionError::Houses { found: m, expected: format!("at most {MAX_HOUSES} are allowed") });
-    }
-    let total: u32 =
-        south.0.iter().chain(&north.0).map(|&n| u32::from(n)).sum::<u32>() + u32::from(south.1) + u32::from(north.1);
-    if total > u32::from(limit) {
-        return Err(PositionError::TooManySeeds(total));
-    }
-    Ok(Position::from_parts(
-        ByPlayer { south: &south.0, north: &north.0 },
-        ByPlayer { south: south.1, north: north.1 },
-        mover,
-        quiet,
-    ))
 }
 
 impl Position {
-    /// Reads a position (notation or KGP board) and checks that it fits `rules`' board.
-    ///
-    /// The seed total is not required to be 2mn: problems and endgames may hold fewer seeds.
+    /// Reads a position (notation or KGP board) and checks it against `rules` with
+    /// [`Position::from_setup`].
     ///
     /// ```
-    /// use kalah_rules::{Position, Rules, Side};
+    /// use kalah_rules::{Position, PositionError, Rules, Side};
     /// let rules = Rules::standard(6, 4).unwrap();
     /// let p = Position::parse("4,4,4,4,4,4:0/4,4,4,4,4,4:0/S", &rules).unwrap();
     /// assert_eq!(p, Position::start(&rules));
     /// let k = Position::parse("<6,1,0,4,4,0,5,5,5,4,4,4,4,4,4>", &rules).unwrap();
     /// assert_eq!(k.to_string(), "4,4,0,5,5,5:1/4,4,4,4,4,4:0/S");
-    /// assert!(Position::parse("4,4,4:0/4,4,4:0/S", &rules).is_err());
+    /// assert_eq!(
+    ///     Position::parse("4,4,4:0/4,4,4:0/S", &rules),
+    ///     Err(PositionError::WrongSize { found: 3, houses: 6, seeds: 4 })
+    /// );
     /// ```
     pub fn parse(text: &str, rules: &Rules) -> Result<Position, PositionError> {
-        let position: Position = text.parse()?;
-        if position.houses() != rules.houses() {
-            return Err(PositionError::Houses {
-                found: position.houses().into(),
-                expected: format!(
-                    "the rules are for Kalah({},{}) with {} houses",
-                    rules.houses(),
-                    rules.seeds(),
-                    rules.houses()
-                ),
-            });
-        }
-        Ok(position)
+        Position::from_setup(text.parse()?, rules)
     }
 
     /// Reads a KGP board literal (South to move) whose seed total may exceed [`MAX_TOTAL_SEEDS`], up
@@ -203,9 +175,12 @@ impl Position {
     /// assert!("<2,100,100,50,50,50,50>".parse::<Position>().is_err());
     /// ```
     pub fn parse_kgp_any_total(text: &str) -> Result<Position, PositionError> {
+        let syntax = |problem| PositionError::Syntax { text: text.to_string(), problem };
         let trimmed = text.trim();
-        parse_kgp(trimmed, MAX_SOWABLE_SEEDS)
-            .map_err(|why| PositionError::Syntax { text: text.to_string(), why: why.to_string() })
+        if !trimmed.starts_with('<') {
+            return Err(syntax(NotationError::KgpBrackets));
+        }
+        Position::from_setup_any_total(parse_kgp(trimmed).map_err(syntax)?)
     }
 
     /// Writes the position as a KGP board literal, seen from the player to move (who becomes South).
@@ -250,22 +225,46 @@ mod tests {
 
     #[test]
     fn malformed_positions_say_what_is_wrong() {
-        for bad in [
-            "",
-            "4,4:0/4,4:0",
-            "4,4:0/4,4:0/X",
-            "4,4/4,4:0/S",
-            "4,x:0/4,4:0/S",
-            "4,4:0/4,4,4:0/S",
-            "4,4:0/4,4:0/S/-1",
-            "<2,0,0,1,1,1>",
-            "<0,0,0>",
-            "<2,0,0,1,1,1,1",
-            "1,1,1,1,1,1,1,1,1,1,1,1,1:0/1,1,1,1,1,1,1,1,1,1,1,1,1:0/S",
-            "200,200:0/0,0:0/S",
-        ] {
-            let err = bad.parse::<Position>().expect_err(bad).to_string();
-            assert!(!err.contains('\n'), "one line: {err}");
+        use NotationError::*;
+        let south = |number| Cell::House { side: Side::South, number };
+        let syntax = [
+            ("", Fields { found: 0 }),
+            ("4,4:0/4,4:0", Fields { found: 2 }),
+            ("4,4:0/4,4:0/X", SideToMove("X".into())),
+            ("4,4/4,4:0/S", NoStore { side: Side::South, field: "4,4".into() }),
+            ("4,x:0/4,4:0/S", Count { cell: south(2), text: "x".into() }),
+            ("4,4:y/4,4:0/S", Count { cell: Cell::Store(Side::South), text: "y".into() }),
+            ("4,4:0/4,4:0/S/-1", NoProgress("-1".into())),
+            ("<2,0,0,1,1,1>", KgpLength { houses: 2, expected: 7, found: 6 }),
+            ("<0,0,0>", KgpHouses("0".into())),
+            ("<2,0,0,1,1,1,1", KgpBrackets),
+            ("<2,0,0,1,z,1,1>", Count { cell: Cell::KgpField(5), text: "z".into() }),
+        ];
+        for (bad, problem) in syntax {
+            let err = bad.parse::<Position>().expect_err(bad);
+            assert_eq!(err, PositionError::Syntax { text: bad.into(), problem }, "{bad}");
+            assert!(!err.to_string().contains('\n'), "one line: {err}");
         }
+        let board = [
+            ("4,4:0/4,4,4:0/S", PositionError::Uneven { south: 2, north: 3 }),
+            ("1,1,1,1,1,1,1,1,1,1,1,1,1:0/1,1,1,1,1,1,1,1,1,1,1,1,1:0/S", PositionError::HouseCount { found: 13 }),
+            ("200,200:0/0,0:0/S", PositionError::TooManySeeds { total: 400, limit: MAX_TOTAL_SEEDS }),
+        ];
+        for (bad, expected) in board {
+            assert_eq!(bad.parse::<Position>(), Err(expected), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_texts_people_see_stay_as_they_were() {
+        let err = "4,x:0/4,4:0/S".parse::<Position>().unwrap_err().to_string();
+        assert!(
+            err.starts_with("cannot read position \"4,x:0/4,4:0/S\": South's house 2 is \"x\", not a number"),
+            "{err}"
+        );
+        assert!(err.ends_with("or a KGP board <m,s_store,n_store,s_1..s_m,n_1..n_m>"), "{err}");
+        let rules = Rules::standard(6, 4).unwrap();
+        let err = Position::parse("1:0/1:0/S", &rules).unwrap_err().to_string();
+        assert_eq!(err, "the position has 1 houses a side but the rules are for Kalah(6,4) with 6 houses");
     }
 }

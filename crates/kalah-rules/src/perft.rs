@@ -2,7 +2,8 @@
 //!
 //! A sequence is `depth` sowings from the given position; an extra move is a sowing of its own. A
 //! position reached at exactly `depth` counts even when the game is over there; a sequence that
-//! ends the game earlier counts nothing (the definition of `shared/reference/perft.md`).
+//! ends the game earlier counts nothing (the definition two independent implementations, one in C
+//! and one in Python, agree on for every count of `tests/data/kalah.perft`).
 
 use crate::position::Position;
 use crate::rules::Rules;

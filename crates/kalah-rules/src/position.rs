@@ -108,6 +108,53 @@ pub struct Outcome {
     pub ended: bool,
 }
 
+/// One step of a sowing, seed by seed, for a page that animates it ([`Position::sow_path`]).
+///
+/// Cells are numbered counter-clockwise as the position notation reads: South's houses 1..m are
+/// cells 0..m-1, South's store is cell m, North's houses 1..m are cells m+1..2m and North's store
+/// is cell 2m+1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// Every seed of the cell goes into the hand: the house sown first, then each house a relay lifts.
+    Lift(u8),
+    /// One seed from the hand goes into the cell.
+    Drop(u8),
+    /// The last seed, in `house`, and the seeds of the house opposite go into the mover's store.
+    Capture {
+        /// The cell where the last seed fell.
+        house: u8,
+        /// The cell opposite it, on the other side.
+        opposite: u8,
+        /// The mover's store.
+        store: u8,
+    },
+}
+
+/// Hears the steps of a sowing. The sowing is written once, generic over this: the search's
+/// [`NoSteps`] compiles every step away and lets whole laps be sown at once.
+trait Steps {
+    /// Whether the steps are heard; when not, a sowing may drop whole laps in one go.
+    const HEARD: bool;
+    /// Hears one step.
+    fn step(&mut self, step: Step);
+}
+
+/// The listener of the fast path: hears nothing.
+struct NoSteps;
+
+impl Steps for NoSteps {
+    const HEARD: bool = false;
+    #[inline(always)]
+    fn step(&mut self, _: Step) {}
+}
+
+impl Steps for Vec<Step> {
+    const HEARD: bool = true;
+    fn step(&mut self, step: Step) {
+        self.push(step);
+    }
+}
+
 /// A position: the seeds in every house and store, the player to move, and (under clockwise
 /// sowing only) the count of sowings since a seed last reached a store.
 ///
@@ -298,6 +345,14 @@ impl Position {
     ///
     /// On an illegal move the error says why; `self` is never changed.
     pub fn play(&self, rules: &Rules, mv: Move) -> Result<(Position, Outcome), PlayError> {
+        self.check_move(rules, mv)?;
+        let mut next = *self;
+        let outcome = next.sow(rules, mv);
+        Ok((next, outcome))
+    }
+
+    /// Returns why `mv` cannot be played here, if it cannot.
+    fn check_move(&self, rules: &Rules, mv: Move) -> Result<(), PlayError> {
         if self.is_over(rules) {
             return Err(PlayError::GameOver);
         }
@@ -307,9 +362,31 @@ impl Position {
         if self.house(self.mover, mv.index()) == 0 {
             return Err(PlayError::EmptyHouse { house: mv.number() });
         }
+        Ok(())
+    }
+
+    /// Returns the sowing of `mv`, checked as [`Position::play`] checks it, seed by seed: the lift
+    /// of the house, a drop for each seed, a lift for each relay, and the capture if there is one.
+    ///
+    /// The steps come from the very sowing that plays the move. The end of the game's sweep of the
+    /// leftover seeds is not a step: the position after the move shows it.
+    ///
+    /// ```
+    /// use kalah_rules::{Move, Position, Rules, Step};
+    /// let rules = Rules::standard(2, 1).unwrap();
+    /// let before: Position = "6,0:0/0,1:0/S".parse().unwrap();
+    /// let path = before.sow_path(&rules, Move::from_number(1).unwrap()).unwrap();
+    /// // Cells 0,1: South's houses; 2: South's store; 3,4: North's houses; 5: North's store, skipped.
+    /// let drops = [1, 2, 3, 4, 0, 1].map(Step::Drop);
+    /// assert_eq!(path[0], Step::Lift(0));
+    /// assert_eq!(path[1..], drops);
+    /// ```
+    pub fn sow_path(&self, rules: &Rules, mv: Move) -> Result<Vec<Step>, PlayError> {
+        self.check_move(rules, mv)?;
+        let mut steps = Vec::new();
         let mut next = *self;
-        let outcome = next.sow(rules, mv);
-        Ok((next, outcome))
+        next.sow_heard(rules, mv, &mut steps);
+        Ok(steps)
     }
 
     /// Plays a legal move without checking it: the search's fast path.
@@ -321,7 +398,14 @@ impl Position {
     }
 
     /// Sows the mover's house `mv` in place: captures, extra moves, the end of the game and the sweep.
+    #[inline]
     pub fn sow(&mut self, rules: &Rules, mv: Move) -> Outcome {
+        self.sow_heard(rules, mv, &mut NoSteps)
+    }
+
+    /// Sows as [`Position::sow`] does, telling `steps` each seed's way.
+    #[inline]
+    fn sow_heard<S: Steps>(&mut self, rules: &Rules, mv: Move, steps: &mut S) -> Outcome {
         let m = self.houses as usize;
         let len = 2 * m + 2;
         let me = self.mover;
@@ -337,10 +421,12 @@ impl Position {
         let mut hand = self.cells[cursor];
         debug_assert!(hand > 0, "sowing an empty house");
         self.cells[cursor] = 0;
+        steps.step(Step::Lift(cursor as u8));
         loop {
-            // Whole laps first: every cell but the opponent's store gets one seed per lap.
+            // Whole laps first: every cell but the opponent's store gets one seed per lap (seed
+            // by seed instead when the steps are heard).
             let ring = (len - 1) as u16;
-            if hand > ring {
+            if !S::HEARD && hand > ring {
                 let laps = (hand - 1) / ring;
                 for (i, cell) in self.cells[..len].iter_mut().enumerate() {
                     if i != skip {
@@ -366,6 +452,7 @@ impl Position {
                 }
                 self.cells[cursor] += 1;
                 hand -= 1;
+                steps.step(Step::Drop(cursor as u8));
             }
             // Relay: a last seed in a house that held seeds lifts the house and sows on. Each lap
             // passes the mover's store and leaves a seed there, so a relay always ends.
@@ -373,6 +460,7 @@ impl Position {
                 hand = self.cells[cursor];
                 self.cells[cursor] = 0;
                 outcome.relays += 1;
+                steps.step(Step::Lift(cursor as u8));
                 continue;
             }
             break;
@@ -389,6 +477,7 @@ impl Position {
                 Capture::Never => false,
             };
             if take {
+                steps.step(Step::Capture { house: cursor as u8, opposite: opposite as u8, store: own_store as u8 });
                 outcome.captured = self.cells[opposite] + 1;
                 self.cells[own_store] += outcome.captured;
                 self.cells[opposite] = 0;

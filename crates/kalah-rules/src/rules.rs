@@ -459,6 +459,15 @@ mod tests {
     }
 
     #[test]
+    fn an_unknown_preset_lists_every_preset() {
+        let message = Rules::preset("chess", 6, 4).unwrap_err().to_string();
+        for (name, _) in PRESETS {
+            assert!(message.contains(name), "{name} missing from {message:?}");
+        }
+        assert!(message.ends_with("clockwise, kgp, mkagent"), "{message}");
+    }
+
+    #[test]
     fn sizes_out_of_range_are_refused() {
         assert_eq!(Rules::standard(0, 4), Err(RulesError::Houses(0)));
         assert_eq!(Rules::standard(6, 13), Err(RulesError::Seeds(13)));

@@ -1,4 +1,5 @@
-//! Reproduces the perft counts of `data/kalah.perft` (from `shared/reference/perft.md`).
+//! Reproduces the perft counts of `data/kalah.perft`, on which two independent implementations
+//! (one in C, one in Python) agree.
 
 use kalah_rules::{perft, Position, Rules};
 

@@ -1,6 +1,6 @@
 //! Invariants of the rules under every combination of variants, on random games.
 
-use kalah_rules::{Game, Leftover, Position, Record, Rules, Side};
+use kalah_rules::{Game, Leftover, Position, Record, Rules, Setup, Side};
 use proptest::prelude::*;
 
 fn any_rules() -> impl Strategy<Value = Rules> {
@@ -71,9 +71,10 @@ proptest! {
     }
 
     #[test]
-    fn the_notation_round_trips(rules in any_rules(), choices in prop::collection::vec(0usize..12, 1..40)) {
+    fn the_notation_and_the_setup_round_trip(rules in any_rules(), choices in prop::collection::vec(0usize..12, 1..40)) {
         for p in play_out(&rules, &choices) {
             prop_assert_eq!(Position::parse(&p.to_string(), &rules).unwrap(), p);
+            prop_assert_eq!(Position::from_setup(Setup::from(p), &rules), Ok(p));
             if p.quiet() == 0 {
                 let kgp = Position::parse(&p.to_kgp(), &rules).unwrap();
                 // A KGP board is the mover's view, read back with the mover as South.
@@ -108,7 +109,7 @@ proptest! {
             i += 1;
         }
         let text = Record::new(game.clone()).to_text();
-        prop_assert_eq!(Record::parse(&text).map(|r| r.game), Ok(game), "{}", text);
+        prop_assert_eq!(Record::parse(&text).map(|p| p.record.game), Ok(game), "{}", text);
     }
 }
 

@@ -2,12 +2,13 @@
 //! mode), as the KWARC tournament server speaks it. It connects, says who it is, asks for a
 //! mode, answers the server's commands, and reconnects with back-off when the connection ends.
 //!
-//! * [`message`]: the line grammar, without sockets.
-//! * [`session`]: one connection: handshake, every server command, the answers.
+//! The protocol itself (the line grammar, the session's state machine) is
+//! [`kalah_protocol::kgp`]; here is only what does input and output:
+//!
+//! * [`connection`]: one connection: the socket, the reader thread, the session's actions carried out.
 //! * [`worker`]: the search thread, which sends a better move after every finished depth.
 
-pub mod message;
-pub mod session;
+pub mod connection;
 pub mod worker;
 
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
@@ -15,11 +16,12 @@ use std::time::Duration;
 
 use anyhow::{anyhow, Result};
 use clap::Args;
+use kalah_protocol::kgp::{Config, Mode};
 use kalah_rules::Rules;
 
 use crate::engine::EngineArgs;
 use crate::error::bad;
-use session::{Config, End, Mode, Session};
+use connection::Closed;
 use worker::Worker;
 
 /// The port KGP servers listen on.
@@ -32,8 +34,12 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Flags of `kalah kgp`.
 #[derive(Args, Debug)]
 pub struct KgpArgs {
-    /// The server: HOST[:PORT], the port 2671 by default ([IPV6]:PORT for IPv6 addresses)
-    #[arg(default_value = "localhost")]
+    /// The server to connect to.
+    // The help is given as text: in a doc comment rustdoc would read its brackets as links.
+    #[arg(
+        default_value = "localhost",
+        help = "The server: HOST[:PORT], the port 2671 by default ([IPV6]:PORT for IPv6 addresses)"
+    )]
     pub server: String,
     /// The client's name (sent as info:name)
     #[arg(long, default_value = "kalah")]
@@ -103,10 +109,7 @@ pub fn address(text: &str) -> Result<(String, u16)> {
 
 /// Parses the mode word.
 fn mode(word: &str) -> Result<Mode> {
-    [Mode::Freeplay, Mode::Verify, Mode::Eval]
-        .into_iter()
-        .find(|m| m.word() == word)
-        .ok_or_else(|| bad(format!("--mode {word:?} is not a mode: freeplay, verify or eval")))
+    word.parse().map_err(|e| bad(format!("--mode {e}")))
 }
 
 fn connect(host: &str, port: u16) -> std::io::Result<TcpStream> {
@@ -148,7 +151,6 @@ pub fn run(args: KgpArgs) -> Result<()> {
         token: args.token.clone(),
         mode,
         time: Duration::from_millis(args.time),
-        verbose: args.verbose,
     };
     let first_delay = Duration::from_millis(args.retry_delay);
     let mut delay = first_delay;
@@ -161,7 +163,7 @@ pub fn run(args: KgpArgs) -> Result<()> {
             }
             Ok(stream) => {
                 notice(&format!("connected to {host}:{port}, asking for mode {}", mode.word()));
-                let report = Session::run(stream, &config, &worker)?;
+                let report = connection::run(stream, &config, args.verbose, &worker)?;
                 if report.worked {
                     delay = first_delay;
                     failures = 0;
@@ -169,13 +171,13 @@ pub fn run(args: KgpArgs) -> Result<()> {
                     failures += 1;
                 }
                 match (report.end, args.once) {
-                    (End::Goodbye, true) => {
+                    (Closed::Goodbye, true) => {
                         notice("the server said goodbye");
                         return Ok(());
                     }
-                    (End::Dropped(why), true) => return Err(anyhow!("{why} without a goodbye")),
-                    (End::Goodbye, false) => "the server said goodbye".to_string(),
-                    (End::Dropped(why), false) => why,
+                    (Closed::Dropped(why), true) => return Err(anyhow!("{why} without a goodbye")),
+                    (Closed::Goodbye, false) => "the server said goodbye".to_string(),
+                    (Closed::Dropped(why), false) => why,
                 }
             }
         };

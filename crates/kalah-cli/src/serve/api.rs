@@ -1,13 +1,11 @@
-//! The JSON of the API: what requests carry and what the server answers (documented in the README).
+//! The JSON of the API: what requests carry and what the server answers (documented in docs/web.md).
 
 use std::cmp::Ordering;
 
-use kalah_rules::{Action, Game, Outcome, Phase, Position, Side};
+use kalah_rules::{Action, Game, Outcome, Phase, Position, Rules, Side, Step};
 use serde::{Deserialize, Serialize};
 
 use super::games::Session;
-use super::sowing::{self, Step};
-use crate::play::actor_of;
 
 /// `POST /api/games`: a new game from rules and a position, or from a record.
 #[derive(Debug, Default, Deserialize)]
@@ -128,8 +126,36 @@ pub struct Last {
     pub before: Board,
     /// What the sowing did (`null` for swap and handicap decisions).
     pub sowed: Option<Sowed>,
-    /// The sowing seed by seed (see `sowing.rs` for the cell numbers); empty for other actions.
-    pub path: Vec<Step>,
+    /// The sowing seed by seed; empty for other actions.
+    pub path: Vec<PathStep>,
+}
+
+/// One step of a sowing as the page animates it: `{"kind": "lift", "cell": 2}`.
+///
+/// Cells are numbered as [`Step`] numbers them: South's houses 1..m are cells 0..m-1, South's
+/// store is cell m, North's houses 1..m are cells m+1..2m and North's store is cell 2m+1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase", tag = "kind", content = "cell")]
+pub enum PathStep {
+    /// Every seed of the cell is taken into the hand.
+    Lift(u8),
+    /// One seed from the hand goes into the cell.
+    Drop(u8),
+}
+
+/// Returns the lifts and drops of sowing `mv` from `before`, as the rules crate sows it. A capture
+/// and the sweep at the end of the game are not steps: the page shows them by going on to the
+/// position after the move.
+fn path(before: &Position, rules: &Rules, mv: kalah_rules::Move) -> Vec<PathStep> {
+    let steps = before.sow_path(rules, mv).unwrap_or_default();
+    steps
+        .into_iter()
+        .filter_map(|step| match step {
+            Step::Lift(cell) => Some(PathStep::Lift(cell)),
+            Step::Drop(cell) => Some(PathStep::Drop(cell)),
+            Step::Capture { .. } => None,
+        })
+        .collect()
 }
 
 /// The end of the game.
@@ -188,6 +214,9 @@ pub struct GameState {
     pub result: Option<Finish>,
     /// One line saying whose turn it is, or how the game ended.
     pub status: String,
+    /// What loading a record warns of (only in the answer to a new game from a record).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// Who holds each side.
@@ -248,6 +277,11 @@ fn phase_word(phase: Phase) -> &'static str {
     }
 }
 
+/// Returns the name of the side that took action `i`.
+fn actor_name(game: &Game, i: usize) -> &'static str {
+    game.actor(i).map_or("", |(side, _)| side.name())
+}
+
 /// Returns what the sowing of action `i` did, if it was a sowing.
 fn sowed(game: &Game, i: usize) -> Option<Sowed> {
     let Action::Sow(mv) = game.actions()[i] else { return None };
@@ -264,7 +298,7 @@ pub fn state(id: &str, session: &Session) -> GameState {
     let moves = (0..line.actions().len())
         .map(|i| MoveEntry {
             ply: i + 1,
-            side: actor_of(&line, i).0.name(),
+            side: actor_name(&line, i),
             action: line.actions()[i].to_string(),
             sowed: sowed(&line, i),
             played: i < played,
@@ -274,12 +308,12 @@ pub fn state(id: &str, session: &Session) -> GameState {
         let before = &game.positions()[i];
         let action = game.actions()[i];
         Last {
-            side: actor_of(game, i).0.name(),
+            side: actor_name(game, i),
             action: action.to_string(),
             before: Board::of(before),
             sowed: sowed(game, i),
             path: match action {
-                Action::Sow(mv) => sowing::path(before, rules, mv),
+                Action::Sow(mv) => path(before, rules, mv),
                 _ => Vec::new(),
             },
         }
@@ -319,6 +353,7 @@ pub fn state(id: &str, session: &Session) -> GameState {
         last,
         status: status(session, result.as_ref()),
         result,
+        warnings: Vec::new(),
     }
 }
 

@@ -8,10 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use kalah_rules::{Action, Game, Phase, Side};
+use kalah_rules::{Action, Game, Side};
 
 use super::engines::{DEFAULT_LEVEL, LEVELS};
-use crate::play::{actor_of, deciding_side, seat_index};
 
 /// Who holds a seat: a person at the page, or the engine at a level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,12 +95,13 @@ impl Session {
 
     /// Returns the side that decides now and its seat, or `None` once the game is over.
     pub fn decider(&self) -> Option<(Side, Seat)> {
-        decider_of(&self.game, &self.seats)
+        let side = self.game.decider()?;
+        Some((side, self.seat_of(side)))
     }
 
     /// Returns the seat that plays `side` now.
     pub fn seat_of(&self, side: Side) -> Seat {
-        self.seats[seat_index(side, self.game.swapped())]
+        self.seats[self.game.seat_of(side).index()]
     }
 
     /// Marks a change: stops the searches of the old version and starts a new one.
@@ -137,7 +137,9 @@ impl Session {
             Some(n) => n.min(self.game.actions().len()),
             None => {
                 let actions = self.game.actions().len();
-                let last_human = (0..actions).rev().find(|&i| self.seats[actor_of(&self.game, i).1].is_human());
+                let last_human = (0..actions)
+                    .rev()
+                    .find(|&i| self.game.actor(i).is_some_and(|(_, seat)| self.seats[seat.index()].is_human()));
                 match last_human {
                     Some(i) if self.seats.iter().any(|s| s.is_human()) => actions - i,
                     _ => actions.min(1),
@@ -205,15 +207,6 @@ impl Session {
         }
         game
     }
-}
-
-/// Returns the side that decides in `game` and its seat, or `None` once the game is over.
-pub fn decider_of(game: &Game, seats: &[Seat; 2]) -> Option<(Side, Seat)> {
-    if game.phase() == Phase::Over {
-        return None;
-    }
-    let side = deciding_side(game);
-    Some((side, seats[seat_index(side, game.swapped())]))
 }
 
 /// Why a game could not be had.

@@ -1,7 +1,7 @@
 //! `kalah serve`: a local web server where people play Kalah in the browser.
 //!
-//! The page (`/web`: index.html, app.js, style.css, built into the binary) talks to a JSON API
-//! under `/api` (documented in the README). Each game has its own id and lives in [`games`];
+//! The page (this crate's `web/`: index.html, app.js, style.css, built into the binary) talks to a
+//! JSON API under `/api` (documented in docs/web.md). Each game has its own id and lives in [`games`];
 //! the engine's searches run on blocking threads ([`engines`]) within a time limit, and stop
 //! when their game is undone, replaced or closed. Idle games expire, the number of games and
 //! the size of a request are bounded, and every bad request gets status 400 and a message.
@@ -9,7 +9,6 @@
 pub mod api;
 pub mod engines;
 pub mod games;
-pub mod sowing;
 
 #[cfg(test)]
 mod tests;
@@ -27,11 +26,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use clap::Args;
+use kalah_engine::decide::decide;
+use kalah_engine::time::Limits;
 use kalah_rules::rules::{
     CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MAX_HOUSES, MAX_SEEDS, MIN_HOUSES, MIN_SEEDS, PRESETS,
     SOWING_WORDS,
 };
-use kalah_rules::{Action, Game, Position, Record, Rules};
+use kalah_rules::{Game, Position, Record, RecordWarning, Rules, Side};
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
@@ -41,9 +42,9 @@ use self::games::{lock, Games, Missing, Seat, Session};
 use crate::error::bad;
 
 /// The page, built into the binary so that `kalah serve` works from any folder with no network.
-const INDEX_HTML: &str = include_str!("../../../../web/index.html");
-const APP_JS: &str = include_str!("../../../../web/app.js");
-const STYLE_CSS: &str = include_str!("../../../../web/style.css");
+const INDEX_HTML: &str = include_str!("../../web/index.html");
+const APP_JS: &str = include_str!("../../web/app.js");
+const STYLE_CSS: &str = include_str!("../../web/style.css");
 
 /// The largest request body: a long game record fits many times over.
 const MAX_BODY: usize = 256 * 1024;
@@ -233,7 +234,7 @@ async fn not_found(method: Method, uri: Uri) -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
         message: format!(
-            "nothing at {method} {}: the page is at / and the API under /api/games (see the README)",
+            "nothing at {method} {}: the page is at / and the API under /api/games (see docs/web.md)",
             uri.path()
         ),
     }
@@ -295,14 +296,15 @@ fn fields(rules: &Rules) -> serde_json::Value {
     })
 }
 
-/// Builds the game a new-game request asks for.
-fn new_game(request: &NewGame) -> Result<Game, ApiError> {
+/// Builds the game a new-game request asks for, with what loading its record warns of.
+fn new_game(request: &NewGame) -> Result<(Game, Vec<RecordWarning>), ApiError> {
     if let Some(text) = &request.record {
         if request.rules.is_some() || request.position.is_some() {
             return Err(bad_request("a record brings its own rules and start: leave out rules and position"));
         }
+        // The request body is at most MAX_BODY, well under the record limit of `kalah play --load`.
         return Record::parse(text)
-            .map(|record| record.game)
+            .map(|parsed| (parsed.record.game, parsed.warnings))
             .map_err(|e| bad_request(format!("cannot load the record: {e}")));
     }
     let parsed = match &request.position {
@@ -323,7 +325,7 @@ fn new_game(request: &NewGame) -> Result<Game, ApiError> {
         Some(text) => Position::parse(text, &rules).map_err(|e| bad_request(e.to_string()))?,
         None => Position::start(&rules),
     };
-    Ok(Game::from_position(rules, start))
+    Ok((Game::from_position(rules, start), Vec::new()))
 }
 
 /// `POST /api/games`: starts a game.
@@ -334,10 +336,12 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<(StatusCode,
         Some(t) => t.parse::<Seat>().map_err(|e| bad_request(format!("{which}: {e}"))),
     };
     let seats = [seat(&request.south, Seat::Human, "south")?, seat(&request.north, Seat::Engine(3), "north")?];
-    let game = new_game(&request)?;
+    let (game, warnings) = new_game(&request)?;
     let id = app.games.add(Session::new(game, seats)).map_err(|why| missing(&app, "", why))?;
     let game = session(&app, &id)?;
-    Ok((StatusCode::CREATED, state_of(&id, &game)))
+    let mut state = api::state(&id, &lock(&game));
+    state.warnings = warnings.iter().map(RecordWarning::to_string).collect();
+    Ok((StatusCode::CREATED, Json(state)))
 }
 
 /// `GET /api/games/{id}`.
@@ -357,16 +361,11 @@ async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -
     let request: MoveRequest = read(&body, None)?;
     let game = session(&app, &id)?;
     let mut s = lock(&game);
-    let houses = s.game.rules().houses();
-    let action: Action = match &request.action {
-        ActionText::Number(n) if (1..=u64::from(houses)).contains(n) => {
-            n.to_string().parse().map_err(|e: kalah_rules::game::ActionError| bad_request(e.to_string()))?
-        }
-        ActionText::Number(n) => {
-            return Err(bad_request(format!("there is no house {n}: houses are numbered 1 to {houses}")))
-        }
-        ActionText::Text(t) => t.parse().map_err(|e: kalah_rules::game::ActionError| bad_request(e.to_string()))?,
+    let text = match &request.action {
+        ActionText::Number(n) => n.to_string(),
+        ActionText::Text(t) => t.clone(),
     };
+    let action = s.game.parse_action(&text).map_err(|e| bad_request(e.to_string()))?;
     match s.decider() {
         None => return Err(bad_request("the game is over: no more moves can be played")),
         Some((side, Seat::Engine(_))) => {
@@ -416,7 +415,7 @@ async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
     let rules = *snapshot.rules();
     let decision = app
         .engines
-        .run(&id, rules, move |engine| engines::decide(engine, &snapshot, limits, &stop))
+        .run(&id, rules, move |engine| decide(engine, &snapshot, limits, Some(&stop)))
         .await
         .map_err(|_| engine_failed())?;
     let mut s = lock(&game);
@@ -472,10 +471,10 @@ async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Jso
         (s.game.clone(), Arc::clone(&s.stop), s.version, side)
     };
     let rules = *snapshot.rules();
-    let limits = kalah_engine::search::Limits::time(app.engine_time);
+    let limits = Limits::time(app.engine_time);
     let decision = app
         .engines
-        .run(&id, rules, move |engine| engines::decide(engine, &snapshot, limits, &stop))
+        .run(&id, rules, move |engine| decide(engine, &snapshot, limits, Some(&stop)))
         .await
         .map_err(|_| engine_failed())?
         .ok_or_else(engine_failed)?;
@@ -486,8 +485,8 @@ async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Jso
         version,
         side: side.name(),
         action: decision.action.to_string(),
-        value: decision.value,
-        exact: decision.exact,
+        value: decision.score.seeds(),
+        exact: decision.score.is_exact(),
         depth: decision.depth,
     }))
 }
@@ -521,7 +520,7 @@ async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result
         }
         (position, rules, Arc::clone(&s.stop), s.version)
     };
-    let limits = kalah_engine::search::Limits::time(app.engine_time);
+    let limits = Limits::time(app.engine_time);
     let info = app
         .engines
         .run(&id, rules, move |engine| engines::analyse(engine, &position, &rules, limits, &stop))
@@ -529,8 +528,9 @@ async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result
         .map_err(|_| engine_failed())?;
     let analysis = Analysis {
         version,
-        value: engines::seeds(info.score * position.mover().sign()),
-        exact: info.exact,
+        // The page shows South's view.
+        value: if position.mover() == Side::South { info.score } else { -info.score }.seeds(),
+        exact: info.score.is_exact(),
         depth: info.depth,
         side: position.mover().name(),
         best: info.best.map(|m| m.number()),

@@ -246,10 +246,12 @@ async fn a_person_against_the_engine_plays_to_the_end_and_the_record_reloads() {
     let (status, text) = call(&app, "GET", &format!("{url}/record"), "").await;
     assert_eq!(status, StatusCode::OK);
     let text = text.as_str().unwrap().to_string();
-    let record = Record::parse(&text).expect("the saved record reads back");
+    let record = Record::parse(&text).expect("the saved record reads back").record;
     assert_eq!(record.game.actions().len(), state["ply"].as_u64().unwrap() as usize);
     assert!(text.contains("[North \"engine level 2\"]"), "{text}");
+    assert!(text.contains(&format!("[End \"{}\"]", state["position"].as_str().unwrap())), "{text}");
     let loaded = create(&app, json!({"record": text, "north": "human"})).await;
+    assert_eq!(loaded.get("warnings"), None, "a record with its End tag loads without a warning");
     assert_eq!(loaded["position"], state["position"]);
     assert_eq!(loaded["moves"].as_array().unwrap().len(), state["moves"].as_array().unwrap().len());
     assert_eq!(loaded["result"], state["result"]);
@@ -258,6 +260,30 @@ async fn a_person_against_the_engine_plays_to_the_end_and_the_record_reloads() {
     let undone = ok(&app, "POST", &format!("{url}/undo"), "", StatusCode::OK).await;
     assert_eq!(undone["engine_to_move"], false);
     assert_eq!(undone["to_move"], "South");
+}
+
+#[tokio::test]
+async fn records_without_an_end_tag_load_with_a_warning_and_damaged_ones_are_refused() {
+    let (app, _) = server(10, 10);
+    let old = "[Rules \"kalah(6,4) standard\"]\n[Result \"*\"]\n\n1. 2 1\n2. 1 2\n*\n";
+    let loaded = create(&app, json!({"record": old, "north": "human"})).await;
+    assert_eq!(loaded["ply"], 4);
+    let warnings = loaded["warnings"].as_array().expect("a warning");
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].as_str().unwrap().starts_with("the record has no [End"), "{warnings:?}");
+    // The next state of the game carries no warning.
+    let url = format!("/api/games/{}", id(&loaded));
+    assert_eq!(ok(&app, "GET", &url, "", StatusCode::OK).await.get("warnings"), None);
+    for (record, says) in [
+        ("[Rules \"kalah(6,4) standard\"]\n\n1. 2 1\n2. 1 2\n", "line 4: the moves do not end with the result token"),
+        (
+            "[Rules \"kalah(6,4) standard\"]\n[End \"4,4,4,4,4,4:0/4,4,4,4,4,4:0/S\"]\n\n1. 1 2\n*\n",
+            "line 2: the End tag says",
+        ),
+    ] {
+        let body = json!({ "record": record }).to_string();
+        refused(&app, "POST", "/api/games", &body, StatusCode::BAD_REQUEST, says).await;
+    }
 }
 
 #[tokio::test]

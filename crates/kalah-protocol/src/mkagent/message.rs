@@ -12,7 +12,59 @@
 
 use std::fmt;
 
-use kalah_rules::{Move, Position, Rules, Side};
+use kalah_rules::{Move, Position, PositionError, Rules, Side};
+
+/// How much of a field an error quotes.
+const QUOTED: usize = 40;
+
+/// Returns the start of a field for an error message, so that a long line gives a short error.
+fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTED) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// Why a line from the referee is not a message; each says what is accepted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MessageError {
+    /// Not one of the messages.
+    #[error("unknown message: expected START;South, START;North, CHANGE;MOVE;BOARD;TURN or END")]
+    Unknown,
+    /// `START` with another word than a side.
+    #[error("START names the side {0:?}: expected South or North")]
+    Side(String),
+    /// `CHANGE` without its three fields.
+    #[error("CHANGE has {0} fields after CHANGE, expected 3: MOVE;BOARD;TURN")]
+    Fields(usize),
+    /// The move field is neither a house nor `SWAP`.
+    #[error("CHANGE reports the move {text:?}: expected SWAP or a house from 1 to {houses}")]
+    Move {
+        /// The field (its start, if long).
+        text: String,
+        /// Houses a side.
+        houses: u8,
+    },
+    /// The board holds something other than numbers.
+    #[error("the board {0:?} holds something other than seed counts from 0 to 65535")]
+    Cells(String),
+    /// The board has the wrong number of cells.
+    #[error(
+        "the board {text:?} has {found} numbers, expected {}: North's {houses} houses and store, then South's",
+        2 * (usize::from(*houses) + 1)
+    )]
+    Length {
+        /// The field (its start, if long).
+        text: String,
+        /// The numbers found.
+        found: usize,
+        /// Houses a side.
+        houses: u8,
+    },
+    /// The turn field is not one of the three words.
+    #[error("CHANGE gives the turn {0:?}: expected YOU, OPP or END")]
+    Turn(String),
+}
 
 /// What the last `CHANGE` reports was done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +105,7 @@ impl Board {
     }
 
     /// Returns the position of this board with `mover` to move, checked against the rules' size.
-    pub fn position(&self, mover: Side, rules: &Rules) -> Result<Position, String> {
+    pub fn position(&self, mover: Side, rules: &Rules) -> Result<Position, PositionError> {
         let row = |side: Side| self.rows[side.index()].iter().map(u16::to_string).collect::<Vec<_>>().join(",");
         let text = format!(
             "{}:{}/{}:{}/{}",
@@ -63,7 +115,7 @@ impl Board {
             self.stores[1],
             mover.letter()
         );
-        Position::parse(&text, rules).map_err(|e| e.to_string())
+        Position::parse(&text, rules)
     }
 }
 
@@ -141,10 +193,7 @@ impl fmt::Display for Reply {
 }
 
 /// Reads one line from the referee (without its line end) for a board of `houses` houses a side.
-///
-/// The error says what is wrong and what is accepted.
-pub fn parse_message(line: &str, houses: u8) -> Result<Message, String> {
-    let accepted = "expected START;South, START;North, CHANGE;MOVE;BOARD;TURN or END";
+pub fn parse_message(line: &str, houses: u8) -> Result<Message, MessageError> {
     if line == "END" {
         return Ok(Message::End);
     }
@@ -152,15 +201,15 @@ pub fn parse_message(line: &str, houses: u8) -> Result<Message, String> {
         return match side {
             "South" => Ok(Message::Start(Side::South)),
             "North" => Ok(Message::Start(Side::North)),
-            _ => Err(format!("START names the side {side:?}: expected South or North")),
+            _ => Err(MessageError::Side(quoted(side))),
         };
     }
     let Some(rest) = line.strip_prefix("CHANGE;") else {
-        return Err(format!("unknown message: {accepted}"));
+        return Err(MessageError::Unknown);
     };
     let fields: Vec<&str> = rest.split(';').collect();
     let [change, board, turn] = fields[..] else {
-        return Err(format!("CHANGE has {} fields after CHANGE, expected 3: MOVE;BOARD;TURN", fields.len()));
+        return Err(MessageError::Fields(fields.len()));
     };
     let change = match change {
         "SWAP" => Change::Swap,
@@ -170,32 +219,46 @@ pub fn parse_message(line: &str, houses: u8) -> Result<Message, String> {
             .filter(|&k| (1..=u32::from(houses)).contains(&k))
             .and_then(Move::from_number)
             .map(Change::Sow)
-            .ok_or_else(|| format!("CHANGE reports the move {text:?}: expected SWAP or a house from 1 to {houses}"))?,
+            .ok_or_else(|| MessageError::Move { text: quoted(text), houses })?,
     };
     let board = parse_board(board, houses)?;
     let turn = match turn {
         "YOU" => Turn::You,
         "OPP" => Turn::Opp,
         "END" => Turn::End,
-        other => return Err(format!("CHANGE gives the turn {other:?}: expected YOU, OPP or END")),
+        other => return Err(MessageError::Turn(quoted(other))),
     };
     Ok(Message::Change { change, board, turn })
 }
 
+/// Reads an agent's reply (without its line end), as the referee does: `MOVE;k` for a house k
+/// from 1 to `houses`, or `SWAP`.
+pub fn parse_reply(line: &str, houses: u8) -> Option<Reply> {
+    if line == "SWAP" {
+        return Some(Reply::Swap);
+    }
+    let number = line.strip_prefix("MOVE;")?;
+    if !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    number
+        .parse::<u32>()
+        .ok()
+        .filter(|&k| (1..=u32::from(houses)).contains(&k))
+        .and_then(Move::from_number)
+        .map(Reply::Move)
+}
+
 /// Reads the board field: 2(m+1) seed counts, North's side first.
-fn parse_board(text: &str, houses: u8) -> Result<Board, String> {
+fn parse_board(text: &str, houses: u8) -> Result<Board, MessageError> {
     let m = usize::from(houses);
     let cells: Vec<u16> = text
         .split(',')
         .map(|cell| cell.parse::<u16>())
         .collect::<Result<_, _>>()
-        .map_err(|_| format!("the board {text:?} holds something other than seed counts from 0 to 65535"))?;
+        .map_err(|_| MessageError::Cells(quoted(text)))?;
     if cells.len() != 2 * (m + 1) {
-        return Err(format!(
-            "the board {text:?} has {} numbers, expected {}: North's {m} houses and store, then South's",
-            cells.len(),
-            2 * (m + 1)
-        ));
+        return Err(MessageError::Length { text: quoted(text), found: cells.len(), houses });
     }
     Ok(Board { rows: [cells[m + 1..2 * m + 1].to_vec(), cells[..m].to_vec()], stores: [cells[2 * m + 1], cells[m]] })
 }
@@ -204,18 +267,8 @@ fn parse_board(text: &str, houses: u8) -> Result<Board, String> {
 mod tests {
     use super::*;
 
-    /// Reads an agent's answer (without its line end), as the referee does.
-    fn parse_reply(line: &str) -> Result<Reply, String> {
-        if line == "SWAP" {
-            return Ok(Reply::Swap);
-        }
-        let number = line.strip_prefix("MOVE;").ok_or_else(|| format!("{line:?} is neither MOVE;k nor SWAP"))?;
-        number
-            .parse::<u32>()
-            .ok()
-            .and_then(Move::from_number)
-            .map(Reply::Move)
-            .ok_or_else(|| format!("{line:?} does not name a house from 1 to 12"))
+    fn parse_reply(line: &str) -> Option<Reply> {
+        super::parse_reply(line, 7)
     }
 
     fn board(text: &str) -> Board {
@@ -273,11 +326,11 @@ mod tests {
             ("CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,x,1;YOU", "seed counts"),
             ("CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;ME", "expected YOU, OPP or END"),
         ] {
-            let error = parse_message(line, 7).unwrap_err();
+            let error = parse_message(line, 7).unwrap_err().to_string();
             assert!(error.contains(why), "{line:?}: {error}");
         }
-        for bad in ["MOVE;0", "MOVE;13", "MOVE; 3", "move;3", "SWAP ", "MOVE;"] {
-            assert!(parse_reply(bad).is_err(), "{bad}");
+        for bad in ["MOVE;0", "MOVE;8", "MOVE; 3", "MOVE;+3", "move;3", "SWAP ", "MOVE;"] {
+            assert!(parse_reply(bad).is_none(), "{bad}");
         }
     }
 }

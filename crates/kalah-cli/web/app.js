@@ -460,6 +460,7 @@ async function newGame(request) {
   }
   analysed = -1;
   await show(state, false);
+  return state;
 }
 
 function stepTo(ply) {
@@ -550,8 +551,9 @@ async function load(file) {
   try {
     const record = await file.text();
     const seats = game ? { south: game.seats[0], north: game.seats[1] } : {};
-    await newGame({ record, ...seats });
-    note(`Loaded ${file.name}.`);
+    const state = await newGame({ record, ...seats });
+    const warnings = state.warnings || [];
+    note(warnings.length ? `Loaded ${file.name}; warning: ${warnings.join(' ')}` : `Loaded ${file.name}.`);
   } catch (error) {
     note(`cannot load ${file.name}: ${error.message}`, true);
   }

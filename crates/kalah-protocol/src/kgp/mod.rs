@@ -1,0 +1,11 @@
+//! The Kalah Game Protocol (KGP 1.0.1 and the 1.1.0 draft's verify mode) from the client's side,
+//! as the KWARC tournament server (go-kgp) speaks it.
+//!
+//! * [`message`]: one line of the protocol, read and written.
+//! * [`session`]: one connection as a state machine: lines in, actions out.
+
+pub mod message;
+pub mod session;
+
+pub use message::{Arg, Message, MessageError, MAX_LINE};
+pub use session::{Action, Answer, Config, End, Fatal, Mode, Notice, Refusal, SearchId, Session, Think};

@@ -1,0 +1,20 @@
+//! The tournament protocols of Kalah as state machines without I/O: no sockets, no standard
+//! input, no threads, no clocks. The program reads and writes; these modules say what the lines
+//! mean and what to do next, the same way every time for the same input.
+//!
+//! * [`line`](mod@line): lines out of a byte stream, each kept to a limit however long it is.
+//! * [`kgp`]: the Kalah Game Protocol client: [`kgp::message`] reads and writes a line,
+//!   [`kgp::session`] takes the server's lines and the search's answers and returns the lines to
+//!   send, the search to start or stop, notices and the end.
+//! * [`mkagent`]: the Manchester referee's protocol: [`mkagent::message`] reads the referee's
+//!   lines and writes the agent's replies, [`mkagent::session`] follows the game and says when
+//!   the agent is to move.
+//!
+//! The program does the rest: it connects, reads lines with [`line::LineReader`], runs the engine
+//! when a session asks for a move, and writes what the session returns.
+
+pub mod kgp;
+pub mod line;
+pub mod mkagent;
+
+pub use line::{Frame, LineReader};
