@@ -11,6 +11,8 @@
 //! * [`decide`]: one decision for every player: a move, the pie swap and opening, the handicap.
 //! * [`solver`]: the exact solver: MTD(f) over null-window proofs to the end of the game.
 //! * [`tt`]: the transposition table shared by the search threads.
+//! * [`busy`]: the threads' table of nodes being searched now, shared by the search and the solver.
+//! * [`board`]: the solver's byte board for the common rules: sowing and table keys seen from the mover.
 //! * [`bench`](mod@bench): fixed positions at a fixed depth: the node signature and the speed.
 //! * [`chain`]: chains of extra moves: the rows one turn can clear (Tchoukaillon), and the longest chain from a position.
 //! * [`checkpoint`]: saving and resuming a long solve.
@@ -21,6 +23,8 @@
 
 pub mod arena;
 pub mod bench;
+pub mod board;
+pub mod busy;
 pub mod chain;
 pub mod checkpoint;
 pub mod classic;

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use kalah_rules::{Move, Position, Rules, Side};
 
+use crate::busy::Busy;
 use crate::eval::{evaluate, Weights, SEED};
 use crate::score::Score;
 use crate::tt::{Bound, Entry, Table};
@@ -25,8 +26,6 @@ use crate::tt::{Bound, Entry, Table};
 pub const INFINITE: i32 = 30_000;
 /// The deepest iteration.
 pub const MAX_DEPTH: u32 = 120;
-/// Slots of the table of nodes being searched (a power of two).
-const BUSY_SLOTS: usize = 1 << 16;
 /// The least remaining depth at which threads mark nodes and put off each other's.
 const SHARE_DEPTH: i32 = 3;
 /// Nodes between looks at the clock and the stop flag.
@@ -133,8 +132,8 @@ impl Default for Options {
 pub struct Engine {
     table: Table,
     options: Options,
-    /// Keys of nodes being searched now, for the threads to keep out of each other's way.
-    busy: Vec<AtomicU64>,
+    /// Nodes being searched now, for the threads to keep out of each other's way.
+    busy: Busy,
 }
 
 /// What the threads of one search share: the deepest completed iteration and its result.
@@ -168,7 +167,7 @@ struct Worker<'a> {
     /// Nodes this worker has visited, never reset: subtree sizes for the table.
     visited: u64,
     /// The engine's table of nodes being searched.
-    busy: &'a [AtomicU64],
+    busy: &'a Busy,
     /// More than one thread searches.
     parallel: bool,
     /// The threads' shared progress, and the depth this thread is on.
@@ -188,8 +187,7 @@ struct MainClock<'a> {
 impl Engine {
     /// Returns an engine with an empty table.
     pub fn new(options: Options) -> Engine {
-        let busy = (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect();
-        Engine { table: Table::with_bytes(options.table_bytes), options, busy }
+        Engine { table: Table::with_bytes(options.table_bytes), options, busy: Busy::new(true) }
     }
 
     /// Gives the engine a source of exact values (or takes it away).
@@ -415,16 +413,6 @@ impl Worker<'_> {
         (score, proven, self.root_best)
     }
 
-    #[inline]
-    fn is_busy(&self, key: u64) -> bool {
-        self.busy[(key as usize) & (BUSY_SLOTS - 1)].load(Ordering::Relaxed) == key
-    }
-
-    #[inline]
-    fn set_busy(&self, key: u64, value: u64) {
-        self.busy[(key as usize) & (BUSY_SLOTS - 1)].store(value, Ordering::Relaxed);
-    }
-
     /// Principal-variation search of `position`: its relative score and whether it is proven.
     fn search(
         &mut self,
@@ -522,18 +510,18 @@ impl Worker<'_> {
         let mut m = 0;
         if share {
             for (i, child) in children[..n].iter().enumerate() {
-                if i == 0 || !self.is_busy(child.key) {
+                if i == 0 || !self.busy.contains(child.key) {
                     order[m] = i;
                     m += 1;
                 }
             }
             for (i, child) in children[..n].iter().enumerate() {
-                if i > 0 && self.is_busy(child.key) {
+                if i > 0 && self.busy.contains(child.key) {
                     order[m] = i;
                     m += 1;
                 }
             }
-            self.set_busy(key, key);
+            self.busy.enter(key);
         } else {
             for (i, slot) in order[..n].iter_mut().enumerate() {
                 *slot = i;
@@ -580,7 +568,7 @@ impl Worker<'_> {
             all_proven &= proven;
         }
         if share {
-            self.set_busy(key, 0);
+            self.busy.leave(key);
         }
         let (bound, proven) = if best >= beta {
             (Bound::Lower, cutoff_proven)

@@ -13,6 +13,12 @@
 //!   the estimate, which also searches the first moves of the game deeply), then from the
 //!   evaluation of the position each move leads to, less a cost for each reply it leaves the
 //!   opponent (fastest first: a refutation with fewer replies to search is cheaper to prove);
+//! * **the byte board**: without an endgame database, and under the rules [`crate::board`]
+//!   plays, every node below the root is searched on bytes instead of `Position`s, with a move
+//!   order that costs almost nothing: moves that give another turn first (the house nearest the
+//!   store first, which leaves the other such houses as they are), then the store gain less the
+//!   same cost for each reply. Nearly every node there is small and cheap, so ordering by the
+//!   evaluation had cost more time than the nodes it saved (the measurements are in the docs);
 //! * **cut-offs without a search**: a position is worth no more than the seeds in its houses and no
 //!   less than their negative; finished games and endgame-database positions are read, not
 //!   searched; and before a node with many seeds searches its children it looks them all up
@@ -31,10 +37,12 @@ use std::time::Instant;
 
 use kalah_rules::{Move, Position, Rules};
 
+use crate::board::{Board, Layout, Step};
+use crate::busy::Busy;
 use crate::eval::{evaluate, Weights, SEED};
 use crate::score::Score;
 use crate::search::{Engine, Info, Limits, Options, Oracle};
-use crate::tt::Table;
+use crate::tt::{read_slot, write_slot, Slot, Table};
 
 /// Depth of the heuristic search whose value is the first guess and whose table orders moves.
 const ESTIMATE_DEPTH: u32 = 14;
@@ -57,8 +65,12 @@ const SHARE_SEEDS: i32 = 12;
 /// it, 24.4 M at 25, 22.4 M at 50, 25.2 M at 75, 42.9 M at 150; empty-capture 42.7 M without,
 /// 19.7 M at 30, 17.1 M at 50, 18.3 M at 100.
 const REPLY_COST: i32 = 50;
-/// Slots of the table of nodes being searched (a power of two).
-const BUSY_SLOTS: usize = 1 << 16;
+/// On the byte board, nodes with at least this many seeds in the houses look their children up
+/// before searching any (the byte board's children are fetched from the table anyway, so the
+/// lookups cost less there than in the nodes of [`ETC_SEEDS`]).
+const BOARD_ETC_SEEDS: i32 = 16;
+/// Order of a move that gives another turn on the byte board: before every other.
+const AGAIN_ORDER: i32 = 100_000;
 
 /// Bytes one proof-table entry takes.
 pub const PROOF_BYTES: usize = 16;
@@ -78,10 +90,13 @@ pub struct Proof {
 
 /// The proof table: proven bounds of positions, shared by the solving threads.
 ///
-/// Entries are two words, the key XOR the data and the data, written with relaxed atomics: an
-/// entry torn by two threads writing at once fails the check on reading and is only a miss.
+/// Entries are the heuristic table's lockless slots ([`crate::tt`]): two words, the key XOR the
+/// data and the data, written with relaxed atomics, so that an entry torn by two threads writing
+/// at once fails the check on reading and is only a miss. The buckets are the proof table's own:
+/// four entries to a cache line, the cheapest to prove again making room (the heuristic table's
+/// two-entry buckets cost the proofs more nodes, and its layout fixes the search's signature).
 pub struct ProofTable {
-    slots: Vec<[AtomicU64; 2]>,
+    slots: Vec<Slot>,
     /// Buckets of [`WAYS`] slots.
     buckets: u64,
     /// Slots before the first bucket, so that every bucket starts a cache line (the allocator
@@ -140,10 +155,7 @@ impl ProofTable {
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Proof> {
         let bucket = self.bucket(key);
-        self.slots[bucket..bucket + WAYS].iter().find_map(|slot| {
-            let data = slot[1].load(Ordering::Relaxed);
-            (slot[0].load(Ordering::Relaxed) ^ data == key).then(|| ProofTable::unpack(data)).flatten()
-        })
+        self.slots[bucket..bucket + WAYS].iter().find_map(|slot| read_slot(slot, key).and_then(ProofTable::unpack))
     }
 
     /// Stores `proof` for `key`, in its own slot if it has one, else in place of the cheapest.
@@ -153,20 +165,18 @@ impl ProofTable {
         let mut victim = bucket;
         let mut cheapest = u16::MAX;
         for i in bucket..bucket + WAYS {
-            let data = self.slots[i][1].load(Ordering::Relaxed);
-            if self.slots[i][0].load(Ordering::Relaxed) ^ data == key {
+            if read_slot(&self.slots[i], key).is_some() {
                 victim = i;
                 break;
             }
-            let cost = ProofTable::unpack(data).map_or(0, |p| u16::from(p.work) + 1);
+            let cost =
+                ProofTable::unpack(self.slots[i][1].load(Ordering::Relaxed)).map_or(0, |p| u16::from(p.work) + 1);
             if cost < cheapest {
                 cheapest = cost;
                 victim = i;
             }
         }
-        let data = ProofTable::pack(&proof);
-        self.slots[victim][0].store(key ^ data, Ordering::Relaxed);
-        self.slots[victim][1].store(data, Ordering::Relaxed);
+        write_slot(&self.slots[victim], key, ProofTable::pack(&proof));
     }
 
     /// Calls `f` with every filled slot as (key word, data word), to save the table.
@@ -226,8 +236,8 @@ pub struct Solver {
     engine: Engine,
     proofs: ProofTable,
     threads: usize,
-    /// Keys of nodes being searched now, for the threads to keep out of each other's way.
-    busy: Vec<AtomicU64>,
+    /// Nodes being searched now, for the threads to keep out of each other's way.
+    busy: Busy,
     /// The estimate's depth (tests lower it, so that small games reach the proofs).
     estimate_depth: u32,
     /// Nodes the solve under way has searched so far (updated every few thousand nodes).
@@ -253,7 +263,7 @@ impl Solver {
         let total = options.table_bytes.max(64 * PROOF_BYTES * 1024);
         let threads = options.threads.max(1);
         let engine = Engine::new(Options { table_bytes: total / HINT_SHARE, threads: 1, ..options });
-        let busy = (0..if threads > 1 { BUSY_SLOTS } else { 0 }).map(|_| AtomicU64::new(0)).collect();
+        let busy = Busy::new(threads > 1);
         Solver {
             engine,
             proofs: ProofTable::with_bytes(total - total / HINT_SHARE),
@@ -322,6 +332,9 @@ impl Solver {
         let never = AtomicBool::new(false);
         let stop = stop.unwrap_or(&never);
         let mut prover = self.prover(rules, stop, nodes);
+        if prover.oracle.is_none() {
+            prover.layout = Layout::of(rules, position);
+        }
         let key = prover.key(position);
         // Exact values are whole seeds: round the estimate to one.
         let mut guess = ((estimate.score.hundredths() / SEED) as f64 - f64::from(base)).round() as i32;
@@ -371,6 +384,7 @@ impl Solver {
             local: 0,
             busy: &self.busy,
             root_best: None,
+            layout: None,
         }
     }
 
@@ -387,10 +401,11 @@ impl Solver {
         std::thread::scope(|scope| {
             for _ in 1..self.threads {
                 let quit = &quit;
-                let (rules, stop, nodes) = (main.rules, main.stop, main.nodes);
+                let (rules, stop, nodes, layout) = (main.rules, main.stop, main.nodes, main.layout);
                 scope.spawn(move || {
                     let mut helper = self.prover(rules, stop, nodes);
                     helper.quit = Some(quit);
+                    helper.layout = layout;
                     helper.test(position, key, beta, 0);
                     helper.flush();
                 });
@@ -418,8 +433,10 @@ struct Prover<'a> {
     nodes: &'a AtomicU64,
     local: u64,
     /// The solver's table of nodes being searched (empty with one thread).
-    busy: &'a [AtomicU64],
+    busy: &'a Busy,
     root_best: Option<Move>,
+    /// The byte board's rules, when small nodes are searched on it.
+    layout: Option<Layout>,
 }
 
 /// A child in the move list.
@@ -440,10 +457,13 @@ struct Child {
 }
 
 impl Prover<'_> {
-    /// Returns the table key: the houses alone, unless the stores can end the game.
+    /// Returns the table key: the houses alone, unless the stores can end the game; seen from
+    /// the mover when the byte board is in use, so that its keys and these agree.
     #[inline]
     fn key(&self, position: &Position) -> u64 {
-        if self.rules.majority_ends {
+        if let Some(layout) = &self.layout {
+            layout.board(position).key()
+        } else if self.rules.majority_ends {
             position.key()
         } else {
             position.houses_key()
@@ -503,7 +523,8 @@ impl Prover<'_> {
         // The estimate's table holds positions near the root only: below them a look would be a
         // cache miss for nothing.
         let hint = if entry.and_then(|e| e.best).is_none() && ply <= self.hint_plies {
-            self.hints.probe(key).and_then(|e| e.best)
+            let hint_key = if self.layout.is_some() { position.houses_key() } else { key };
+            self.hints.probe(hint_key).and_then(|e| e.best)
         } else {
             None
         };
@@ -526,12 +547,10 @@ impl Prover<'_> {
         if bound_from_children < beta && ply > 0 {
             return bound_from_children;
         }
-        let share = !self.busy.is_empty() && left >= SHARE_SEEDS;
-        let slot = key as usize & (BUSY_SLOTS - 1);
+        let share = self.busy.is_shared() && left >= SHARE_SEEDS;
         if share {
-            self.busy[slot].store(key, Ordering::Relaxed);
+            self.busy.enter(key);
         }
-        let is_busy = |c: &Child| self.busy[c.key as usize & (BUSY_SLOTS - 1)].load(Ordering::Relaxed) == c.key;
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
         // A child another thread is searching right now is put off to a second pass (all but the
@@ -543,7 +562,7 @@ impl Prover<'_> {
                     continue;
                 }
                 let exact = matches!(child.known, Some((lo, hi)) if lo == hi);
-                if pass == 0 && share && i > 0 && !exact && is_busy(child) {
+                if pass == 0 && share && i > 0 && !exact && self.busy.contains(child.key) {
                     deferred[i] = true;
                     continue;
                 }
@@ -556,12 +575,14 @@ impl Prover<'_> {
                             child.gain - lo
                         }
                     }
-                    _ if child.again => child.gain + self.test(&child.position, child.key, beta - child.gain, ply + 1),
-                    _ => child.gain - self.test(&child.position, child.key, child.gain - beta + 1, ply + 1),
+                    _ if child.again => {
+                        child.gain + self.test_any(&child.position, child.key, beta - child.gain, ply + 1)
+                    }
+                    _ => child.gain - self.test_any(&child.position, child.key, child.gain - beta + 1, ply + 1),
                 };
                 if self.halted() {
                     if share {
-                        self.busy[slot].store(0, Ordering::Relaxed);
+                        self.busy.leave(key);
                     }
                     return 0;
                 }
@@ -575,7 +596,7 @@ impl Prover<'_> {
                     lower = lower.max(value);
                     self.store(key, lower, upper, Some(child.mv), started);
                     if share {
-                        self.busy[slot].store(0, Ordering::Relaxed);
+                        self.busy.leave(key);
                     }
                     return value;
                 }
@@ -587,7 +608,161 @@ impl Prover<'_> {
         upper = upper.min(best);
         self.store(key, lower, upper, entry.and_then(|e| e.best), started);
         if share {
-            self.busy[slot].store(0, Ordering::Relaxed);
+            self.busy.leave(key);
+        }
+        best
+    }
+
+    /// [`Prover::test`] of a position below the root: on the byte board when there is one.
+    #[inline]
+    fn test_any(&mut self, position: &Position, key: u64, beta: i32, ply: u32) -> i32 {
+        match self.layout {
+            Some(layout) => self.test_board(&layout, &layout.board(position), key, beta),
+            None => self.test(position, key, beta, ply),
+        }
+    }
+
+    /// [`Prover::test`] on the byte board, for every node below the root when no database is in
+    /// use: no heuristic hints, no evaluation; finished games first, then moves that give another
+    /// turn, then the others by what they put in the store less half a seed for each reply they
+    /// leave. Keys agree with [`Prover::key`].
+    fn test_board(&mut self, layout: &Layout, board: &Board, key: u64, beta: i32) -> i32 {
+        self.local += 1;
+        if self.local >= CHECK_EVERY {
+            self.flush();
+        }
+        if self.halted() {
+            return 0;
+        }
+        let left = board.seeds();
+        if beta > left {
+            return left;
+        }
+        if beta <= -left {
+            return -left;
+        }
+        let entry = self.proofs.probe(key);
+        let (mut lower, mut upper) = (-left, left);
+        let mut first = None;
+        if let Some(e) = entry {
+            lower = lower.max(i32::from(e.lower));
+            upper = upper.min(i32::from(e.upper));
+            if lower >= beta {
+                return lower;
+            }
+            if upper < beta {
+                return upper;
+            }
+            first = e.best.map(Move::index);
+        }
+        let started = self.local + self.nodes.load(Ordering::Relaxed);
+        let mut best = i32::MIN;
+        // Children in search order: (order, house, key, step), sorted by insertion as they come.
+        let blank = (0, 0, 0, Step { board: *board, gain: 0, again: false, over: true });
+        let mut list = [blank; 12];
+        let mut n = 0;
+        // Houses nearest the store first: of two moves that give another turn, the nearer one
+        // leaves the other's count as it is.
+        for house in (0..layout.houses()).rev() {
+            if board.house(house) == 0 {
+                continue;
+            }
+            let step = layout.play(board, house);
+            if step.over {
+                // A finished game is worth what the move gained: no search.
+                if step.gain >= beta {
+                    lower = lower.max(step.gain);
+                    self.store(key, lower, upper, Some(Move::from_index(house)), started);
+                    return step.gain;
+                }
+                best = best.max(step.gain);
+                continue;
+            }
+            // Asked for now, the children's entries arrive while the others are sown.
+            let child_key = step.board.key();
+            self.proofs.prefetch(child_key);
+            let order = if Some(house) == first {
+                i32::MAX
+            } else if step.again {
+                AGAIN_ORDER + step.gain * SEED
+            } else {
+                // Fastest first, as in `children`.
+                step.gain * SEED - REPLY_COST * layout.moves(&step.board).count_ones() as i32
+            };
+            let mut j = n;
+            while j > 0 && list[j - 1].0 < order {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = (order, house, child_key, step);
+            n += 1;
+        }
+        // Enhanced transposition cut-off, as in `test`.
+        if left >= BOARD_ETC_SEEDS {
+            let mut reach_all = best;
+            for &(_, house, child_key, step) in &list[..n] {
+                let (floor, reach) = match self.proofs.probe(child_key) {
+                    Some(e) if step.again => (step.gain + i32::from(e.lower), step.gain + i32::from(e.upper)),
+                    Some(e) => (step.gain - i32::from(e.upper), step.gain - i32::from(e.lower)),
+                    None => (i32::MIN, step.gain + step.board.seeds()),
+                };
+                if floor >= beta {
+                    lower = lower.max(floor);
+                    self.store(key, lower, upper, Some(Move::from_index(house)), started);
+                    return floor;
+                }
+                reach_all = reach_all.max(reach);
+            }
+            if reach_all < beta {
+                upper = upper.min(reach_all);
+                self.store(key, lower, upper, entry.and_then(|e| e.best), started);
+                return reach_all;
+            }
+        }
+        let share = self.busy.is_shared() && left >= SHARE_SEEDS;
+        if share {
+            self.busy.enter(key);
+        }
+        // As in `test`: a child another thread is searching now waits for a second pass.
+        let mut deferred = [false; 12];
+        for pass in 0..2 {
+            for (i, &(_, house, child_key, step)) in list[..n].iter().enumerate() {
+                if pass == 1 && !deferred[i] {
+                    continue;
+                }
+                if pass == 0 && share && i > 0 && self.busy.contains(child_key) {
+                    deferred[i] = true;
+                    continue;
+                }
+                let value = if step.again {
+                    step.gain + self.test_board(layout, &step.board, child_key, beta - step.gain)
+                } else {
+                    step.gain - self.test_board(layout, &step.board, child_key, step.gain - beta + 1)
+                };
+                if self.halted() {
+                    if share {
+                        self.busy.leave(key);
+                    }
+                    return 0;
+                }
+                best = best.max(value);
+                if value >= beta {
+                    lower = lower.max(value);
+                    self.store(key, lower, upper, Some(Move::from_index(house)), started);
+                    if share {
+                        self.busy.leave(key);
+                    }
+                    return value;
+                }
+            }
+            if !share || !deferred.contains(&true) {
+                break;
+            }
+        }
+        upper = upper.min(best);
+        self.store(key, lower, upper, entry.and_then(|e| e.best), started);
+        if share {
+            self.busy.leave(key);
         }
         best
     }
@@ -679,9 +854,9 @@ impl Prover<'_> {
                 // The child's own value must be v - gain (same mover) or gain - v (the opponent's).
                 let target = if child.again { v - child.gain } else { child.gain - v };
                 let keeps = if child.again {
-                    self.test(&child.position, child.key, target, 1) >= target
+                    self.test_any(&child.position, child.key, target, 1) >= target
                 } else {
-                    self.test(&child.position, child.key, target + 1, 1) <= target
+                    self.test_any(&child.position, child.key, target + 1, 1) <= target
                 };
                 if self.halted() {
                     self.flush();
@@ -738,6 +913,27 @@ mod tests {
                 assert_eq!(solved.score.hundredths(), exact, "{rules} {position}");
             }
         }
+    }
+
+    #[test]
+    fn the_byte_board_proves_the_values_of_plain_minimax_under_every_rule_it_plays() {
+        let mut boards = 0;
+        for (m, n) in [(3, 2), (2, 3)] {
+            // The byte board's rules: the others (clockwise sowing, store majorities) stay on
+            // `Position`, which the tests above check.
+            let played = |r: &Rules| r.direction == kalah_rules::Direction::CounterClockwise && !r.majority_ends;
+            for rules in Rules::variants(m, n).unwrap().into_iter().filter(played) {
+                let mut positions = sample_positions(&rules, 3, 17);
+                positions.push(Position::start(&rules));
+                for position in positions {
+                    let exact = classic_search(&position, &rules, 200, Algorithm::Minimax, &Weights::STORE).value;
+                    let solved = solver().solve(&position, &rules, None, None, |_, _, _| {}).unwrap();
+                    assert_eq!(solved.score.hundredths(), exact, "{rules} {position}");
+                    boards += usize::from(Layout::of(&rules, &position).is_some());
+                }
+            }
+        }
+        assert!(boards > 200, "only {boards} solves on the byte board");
     }
 
     #[test]

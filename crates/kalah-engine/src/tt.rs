@@ -57,6 +57,25 @@ impl Entry {
 /// Bytes one entry takes.
 pub const ENTRY_BYTES: usize = 16;
 
+/// One lockless slot of a table: the key XOR the data, then the data. The heuristic table and
+/// the solver's proof table both keep their entries in these (with their own packing of the
+/// data and their own buckets).
+pub(crate) type Slot = [AtomicU64; 2];
+
+/// Returns the data word of `slot` if the slot holds `key`; a torn, empty or foreign slot is a miss.
+#[inline]
+pub(crate) fn read_slot(slot: &Slot, key: u64) -> Option<u64> {
+    let data = slot[1].load(Ordering::Relaxed);
+    (slot[0].load(Ordering::Relaxed) ^ data == key).then_some(data)
+}
+
+/// Writes `data` for `key` into `slot`.
+#[inline]
+pub(crate) fn write_slot(slot: &Slot, key: u64, data: u64) {
+    slot[0].store(key ^ data, Ordering::Relaxed);
+    slot[1].store(data, Ordering::Relaxed);
+}
+
 /// A transposition table of a power-of-two number of entries, in buckets of two: the first keeps
 /// the deeper result, the second always takes the newest.
 pub struct Table {
@@ -164,9 +183,7 @@ impl Table {
         }
         let bucket = (key & self.mask) as usize;
         for i in 0..2 {
-            let slot = &self.slots[bucket + i];
-            let data = slot[1].load(Ordering::Relaxed);
-            if slot[0].load(Ordering::Relaxed) ^ data == key {
+            if let Some(data) = read_slot(&self.slots[bucket + i], key) {
                 return Table::unpack(data);
             }
         }
@@ -183,12 +200,10 @@ impl Table {
         let bucket = (key & self.mask) as usize;
         let data = Table::pack(&entry);
         let first = &self.slots[bucket];
-        let first_data = first[1].load(Ordering::Relaxed);
-        let first_same = first[0].load(Ordering::Relaxed) ^ first_data == key;
-        let first_priority = Table::unpack(first_data).map_or(0, |e| e.priority());
+        let first_same = read_slot(first, key).is_some();
+        let first_priority = Table::unpack(first[1].load(Ordering::Relaxed)).map_or(0, |e| e.priority());
         let slot = if first_same || entry.priority() >= first_priority { first } else { &self.slots[bucket + 1] };
-        slot[0].store(key ^ data, Ordering::Relaxed);
-        slot[1].store(data, Ordering::Relaxed);
+        write_slot(slot, key, data);
     }
 }
 
