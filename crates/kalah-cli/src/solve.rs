@@ -100,6 +100,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
         None => None,
     };
 
+    let stop = Arc::new(AtomicBool::new(false));
+    let handler_stop = Arc::clone(&stop);
+    // A second handler cannot be installed in one process; only tests would try, so ignore that.
+    let _ = ctrlc::set_handler(move || handler_stop.store(true, Ordering::SeqCst));
+    // After the handler: a Ctrl-C once this line is out saves the checkpoint.
     if args.verbose {
         let saved = match &checkpoint {
             Some(file) => format!("; a stop saves {}", file.path().display()),
@@ -107,11 +112,6 @@ pub fn run(args: SolveArgs) -> Result<()> {
         };
         eprintln!("solving {rules}, {position}{saved}");
     }
-
-    let stop = Arc::new(AtomicBool::new(false));
-    let handler_stop = Arc::clone(&stop);
-    // A second handler cannot be installed in one process; only tests would try, so ignore that.
-    let _ = ctrlc::set_handler(move || handler_stop.store(true, Ordering::SeqCst));
     let bar = ProgressBar::new_spinner();
     bar.set_style(ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}").expect("a valid template"));
     bar.enable_steady_tick(std::time::Duration::from_millis(200));

@@ -71,6 +71,9 @@ fn an_interrupted_solve_resumes_from_its_checkpoint() {
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut line = String::new();
     stderr.read_line(&mut line).unwrap();
+    assert!(line.starts_with("solving kalah(5,4)"), "{line}");
+    line.clear();
+    stderr.read_line(&mut line).unwrap();
     assert!(line.contains("value between"), "{line}");
     let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(status.success());
