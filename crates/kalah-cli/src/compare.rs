@@ -77,7 +77,7 @@ pub fn run(args: CompareArgs) -> Result<()> {
     }
     let mut all: Vec<Row> = Vec::new();
     for depth in args.from..=args.to {
-        let rows = compare_at(&positions, &rules, depth, &weights).map_err(anyhow::Error::msg)?;
+        let rows = compare_at(&positions, &rules, depth, &weights)?;
         if !args.json {
             for row in &rows {
                 writeln!(

@@ -49,13 +49,15 @@ impl fmt::Display for Algorithm {
     }
 }
 
+/// A search name that is not one of the three.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown search {0:?}: the searches are minimax, alphabeta, ordered")]
+pub struct UnknownAlgorithm(pub String);
+
 impl FromStr for Algorithm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Algorithm, String> {
-        Algorithm::ALL
-            .into_iter()
-            .find(|a| a.name() == s)
-            .ok_or_else(|| format!("unknown search {s:?}: the searches are minimax, alphabeta, ordered"))
+    type Err = UnknownAlgorithm;
+    fn from_str(s: &str) -> Result<Algorithm, UnknownAlgorithm> {
+        Algorithm::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| UnknownAlgorithm(s.to_string()))
     }
 }
 

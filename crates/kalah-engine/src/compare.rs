@@ -76,9 +76,26 @@ pub struct Row {
 
 /// Runs each search at `depth` on every position, checks they agree on every value, and averages the counts.
 ///
+/// The searches found different values for one position: a bug, never expected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the searches disagree at depth {depth} on {position}")]
+pub struct Disagreement {
+    /// The depth searched.
+    pub depth: u32,
+    /// The position whose values differ.
+    pub position: Position,
+}
+
+/// Runs each search at `depth` on every position, checks they agree on every value, and averages the counts.
+///
 /// # Errors
-/// Returns the position as text if the searches disagree on its value (a bug, never expected).
-pub fn compare_at(positions: &[Position], rules: &Rules, depth: u32, weights: &Weights) -> Result<Vec<Row>, String> {
+/// [`Disagreement`] if the searches disagree on a position's value.
+pub fn compare_at(
+    positions: &[Position],
+    rules: &Rules,
+    depth: u32,
+    weights: &Weights,
+) -> Result<Vec<Row>, Disagreement> {
     let mut rows: Vec<Row> = Vec::new();
     let mut values: Vec<Vec<i32>> = Vec::new();
     for algorithm in Algorithm::ALL {
@@ -107,7 +124,7 @@ pub fn compare_at(positions: &[Position], rules: &Rules, depth: u32, weights: &W
     }
     for (i, position) in positions.iter().enumerate() {
         if values.iter().any(|v| v[i] != values[0][i]) {
-            return Err(format!("the searches disagree at depth {depth} on {position}"));
+            return Err(Disagreement { depth, position: *position });
         }
     }
     Ok(rows)
