@@ -130,7 +130,8 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let rules = args.rules.rules()?;
     let build = |spec: &PlayerSpec, seed: u64| -> BoxedPlayer {
         // Humans were refused above, so every spec builds; the greedy player stands in for safety.
-        spec.build(strength, seed).unwrap_or_else(|| Box::new(kalah_engine::player::GreedyPlayer))
+        spec.build(strength, seed, kalah_engine::egdb::default_dir().as_deref())
+            .unwrap_or_else(|| Box::new(kalah_engine::player::GreedyPlayer))
     };
     let first_factory = |seed: u64| build(&first, seed);
     let second_factory = |seed: u64| build(&second, seed);

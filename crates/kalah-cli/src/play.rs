@@ -73,17 +73,38 @@ pub struct PlayArgs {
     /// Continue the game saved in FILE; the record's rules apply, so rule flags and --position are refused with it
     #[arg(long, value_name = "FILE")]
     pub load: Option<PathBuf>,
+    /// Folder of the endgame databases the engine uses [default: the user's cache folder, kalah/egdb]
+    #[arg(long, value_name = "DIR")]
+    pub egdb_dir: Option<PathBuf>,
+    /// The engine uses no endgame database even if one is there
+    #[arg(long, conflicts_with = "egdb_dir")]
+    pub no_egdb: bool,
     #[command(flatten)]
     pub rules: RuleArgs,
+}
+
+/// Returns the folder of endgame databases the engine players use, checked: `None` with
+/// `--no-egdb` or when there is no cache folder.
+fn egdb_dir(args: &PlayArgs) -> Result<Option<PathBuf>> {
+    match &args.egdb_dir {
+        _ if args.no_egdb => Ok(None),
+        Some(dir) if !dir.is_dir() => Err(bad(format!(
+            "--egdb-dir {}: no such folder; give the folder `kalah egdb build --dir` wrote",
+            dir.display()
+        ))),
+        Some(dir) => Ok(Some(dir.clone())),
+        None => Ok(kalah_engine::egdb::default_dir()),
+    }
 }
 
 /// Runs `kalah play`.
 pub fn run(args: PlayArgs) -> Result<()> {
     let strength = strength_from_flags(args.depth, args.time, args.clock.as_deref(), Strength::Time(DEFAULT_TIME))?;
     let seed = args.seed.unwrap_or_else(clock_seed);
+    let dir = egdb_dir(&args)?;
     let seats = [
-        Seat::new("south", &args.south, strength, seed)?,
-        Seat::new("north", &args.north, strength, seed.wrapping_add(1))?,
+        Seat::new("south", &args.south, strength, seed, dir.as_deref())?,
+        Seat::new("north", &args.north, strength, seed.wrapping_add(1), dir.as_deref())?,
     ];
     let (game, warnings) = starting_game(&args)?;
     if let Some(path) = &args.load {
@@ -146,10 +167,10 @@ struct Seat {
 
 impl Seat {
     /// Builds the seat from the text of the `--south` or `--north` flag.
-    fn new(flag: &str, text: &str, strength: Strength, seed: u64) -> Result<Seat> {
+    fn new(flag: &str, text: &str, strength: Strength, seed: u64, egdb_dir: Option<&Path>) -> Result<Seat> {
         let spec: PlayerSpec = text.parse().map_err(|e| bad(format!("--{flag}: {e}")))?;
         let label = text.split(':').next().unwrap_or(text).to_string();
-        Ok(Seat { label, player: spec.build(strength, seed) })
+        Ok(Seat { label, player: spec.build(strength, seed, egdb_dir) })
     }
 
     fn is_human(&self) -> bool {

@@ -4,6 +4,7 @@
 //! engine of [`kalah_engine::search`]) or one of the assignment's `minimax`, `alphabeta`,
 //! `ordered`. Without a strength a search uses the command's `--depth`, `--time` or `--clock`.
 
+use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -108,8 +109,9 @@ pub fn strength_from_flags(
 }
 
 impl PlayerSpec {
-    /// Builds the player, or `None` for a human; `default` is the strength when the spec has none.
-    pub fn build(&self, default: Strength, seed: u64) -> Option<Box<dyn Player + Send>> {
+    /// Builds the player, or `None` for a human; `default` is the strength when the spec has none,
+    /// `egdb_dir` the folder of the endgame databases the engine may use (none: no database).
+    pub fn build(&self, default: Strength, seed: u64, egdb_dir: Option<&Path>) -> Option<Box<dyn Player + Send>> {
         match self {
             PlayerSpec::Human => None,
             PlayerSpec::Random => Some(Box::new(RandomPlayer::new(seed))),
@@ -119,7 +121,7 @@ impl PlayerSpec {
             }
             PlayerSpec::Engine(strength) => {
                 let player = StrongPlayer::new(Options::default(), strength.unwrap_or(default));
-                Some(Box::new(player.with_egdb_dir(kalah_engine::egdb::default_dir())))
+                Some(Box::new(player.with_egdb_dir(egdb_dir.map(Path::to_path_buf))))
             }
         }
     }

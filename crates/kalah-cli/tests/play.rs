@@ -424,3 +424,25 @@ fn bad_flags_exit_with_status_2_and_one_line() {
         assert!(stderr.starts_with("kalah: ") && !stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn the_engine_takes_a_database_folder_or_none() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("db");
+    let built = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["egdb", "build", "--seeds", "6", "--size", "3,2", "--threads", "1", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let engines = ["--size", "3,2", "--south", "engine:depth=3", "--north", "engine:depth=3"];
+    let with = transcript(&[&engines[..], &["--egdb-dir", dir.to_str().unwrap()]].concat(), "");
+    let without = transcript(&[&engines[..], &["--no-egdb"]].concat(), "");
+    // Both play Kalah(3,2) to its end; the database only makes the engine's values exact.
+    assert!(with.contains("Game over") && without.contains("Game over"), "{with}\n{without}");
+    let missing = play(&[&engines[..], &["--egdb-dir", "/no/such/folder"]].concat(), "");
+    let message = String::from_utf8_lossy(&missing.stderr);
+    assert_eq!(missing.status.code(), Some(2), "{message}");
+    assert_eq!(message.trim_end().lines().count(), 1, "{message}");
+    assert!(message.contains("--egdb-dir /no/such/folder: no such folder"), "{message}");
+}
