@@ -8,7 +8,7 @@ use anyhow::{anyhow, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_egdb::{self as egdb, BuildEvent, BuildOptions, Egdb, EgdbError, MAX_SEEDS};
-use kalah_rules::rules::{CAPTURE_WORDS, END_WORDS, LEFTOVER_WORDS, SOWING_WORDS};
+use kalah_rules::rules::{word_of, CAPTURE_WORDS, END_WORDS, LEFTOVER_WORDS, SOWING_WORDS};
 use kalah_rules::Rules;
 
 use crate::args::RuleArgs;
@@ -74,16 +74,13 @@ fn checked_rules(flags: &RuleArgs) -> Result<Rules> {
 
 /// Describes the rules a database is for: n does not matter, so it is not named.
 fn describe(rules: &Rules) -> String {
-    fn word<T: PartialEq + Copy>(table: &[(&'static str, T)], value: T) -> &'static str {
-        table.iter().find(|(_, v)| *v == value).map_or("?", |(w, _)| *w)
-    }
     format!(
         "Kalah({},·) capture={} end={} leftover={} sowing={}",
         rules.houses(),
-        word(&CAPTURE_WORDS, rules.capture),
-        word(&END_WORDS, rules.end),
-        word(&LEFTOVER_WORDS, rules.leftover),
-        word(&SOWING_WORDS, rules.sowing)
+        word_of(&CAPTURE_WORDS, rules.capture),
+        word_of(&END_WORDS, rules.end),
+        word_of(&LEFTOVER_WORDS, rules.leftover),
+        word_of(&SOWING_WORDS, rules.sowing)
     )
 }
 

@@ -115,7 +115,7 @@ mod solve;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use kalah_rules::rules::{CAPTURE_WORDS, END_WORDS, LEFTOVER_WORDS, SOWING_WORDS};
+use kalah_rules::rules::{word_of, CAPTURE_WORDS, END_WORDS, LEFTOVER_WORDS, SOWING_WORDS};
 use kalah_rules::{Move, Position, Rules, Side};
 use thiserror::Error;
 
@@ -263,16 +263,13 @@ fn first_move(rules: &Rules) -> Option<u8> {
 /// Returns the name of the folder of `rules`' databases: m and the variant fields, e.g.
 /// `m6-capture-standard-end-side-empty-leftover-owner-sowing-single`.
 pub fn rules_key(rules: &Rules) -> String {
-    fn word<T: PartialEq + Copy>(table: &[(&'static str, T)], value: T) -> &'static str {
-        table.iter().find(|(_, v)| *v == value).map_or("?", |(w, _)| *w)
-    }
     format!(
         "m{}-capture-{}-end-{}-leftover-{}-sowing-{}",
         rules.houses(),
-        word(&CAPTURE_WORDS, rules.capture),
-        word(&END_WORDS, rules.end),
-        word(&LEFTOVER_WORDS, rules.leftover),
-        word(&SOWING_WORDS, rules.sowing)
+        word_of(&CAPTURE_WORDS, rules.capture),
+        word_of(&END_WORDS, rules.end),
+        word_of(&LEFTOVER_WORDS, rules.leftover),
+        word_of(&SOWING_WORDS, rules.sowing)
     )
 }
 

@@ -293,11 +293,11 @@ impl fmt::Display for Rules {
         match preset {
             Some(name) => write!(f, " {name}")?,
             None => {
-                write!(f, " capture={}", enum_word(&CAPTURE_WORDS, self.capture))?;
-                write!(f, " end={}", enum_word(&END_WORDS, self.end))?;
-                write!(f, " leftover={}", enum_word(&LEFTOVER_WORDS, self.leftover))?;
-                write!(f, " direction={}", enum_word(&DIRECTION_WORDS, self.direction))?;
-                write!(f, " sowing={}", enum_word(&SOWING_WORDS, self.sowing))?;
+                write!(f, " capture={}", word_of(&CAPTURE_WORDS, self.capture))?;
+                write!(f, " end={}", word_of(&END_WORDS, self.end))?;
+                write!(f, " leftover={}", word_of(&LEFTOVER_WORDS, self.leftover))?;
+                write!(f, " direction={}", word_of(&DIRECTION_WORDS, self.direction))?;
+                write!(f, " sowing={}", word_of(&SOWING_WORDS, self.sowing))?;
                 if self.majority_ends {
                     write!(f, " majority-ends")?;
                 }
@@ -334,7 +334,8 @@ pub const DIRECTION_WORDS: [(&str, Direction); 2] =
 /// Words for [`Sowing`].
 pub const SOWING_WORDS: [(&str, Sowing); 2] = [("single", Sowing::Single), ("relay", Sowing::Relay)];
 
-fn enum_word<T: PartialEq + Copy>(table: &[(&'static str, T)], value: T) -> &'static str {
+/// Returns the word of `value` in one of the word tables (each table names every value).
+pub fn word_of<T: PartialEq + Copy>(table: &[(&'static str, T)], value: T) -> &'static str {
     table.iter().find(|(_, v)| *v == value).map(|(w, _)| *w).expect("every value has a word")
 }
 

@@ -29,8 +29,8 @@ use clap::Args;
 use kalah_engine::decide::decide;
 use kalah_engine::time::Limits;
 use kalah_rules::rules::{
-    CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MAX_HOUSES, MAX_SEEDS, MIN_HOUSES, MIN_SEEDS, PRESETS,
-    SOWING_WORDS,
+    word_of, CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MAX_HOUSES, MAX_SEEDS, MIN_HOUSES, MIN_SEEDS,
+    PRESETS, SOWING_WORDS,
 };
 use kalah_rules::{Game, Position, Record, RecordWarning, Rules, Side};
 use serde::de::DeserializeOwned;
@@ -283,15 +283,12 @@ async fn variants() -> Json<serde_json::Value> {
 
 /// Returns the variant fields of `rules` as a JSON object of their words.
 fn fields(rules: &Rules) -> serde_json::Value {
-    fn word<T: PartialEq + Copy>(table: &[(&'static str, T)], value: T) -> &'static str {
-        table.iter().find(|(_, v)| *v == value).map_or("", |(w, _)| *w)
-    }
     json!({
-        "capture": word(&CAPTURE_WORDS, rules.capture),
-        "end": word(&END_WORDS, rules.end),
-        "leftover": word(&LEFTOVER_WORDS, rules.leftover),
-        "direction": word(&DIRECTION_WORDS, rules.direction),
-        "sowing": word(&SOWING_WORDS, rules.sowing),
+        "capture": word_of(&CAPTURE_WORDS, rules.capture),
+        "end": word_of(&END_WORDS, rules.end),
+        "leftover": word_of(&LEFTOVER_WORDS, rules.leftover),
+        "direction": word_of(&DIRECTION_WORDS, rules.direction),
+        "sowing": word_of(&SOWING_WORDS, rules.sowing),
         "majority_ends": rules.majority_ends,
     })
 }
