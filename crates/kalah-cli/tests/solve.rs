@@ -162,3 +162,31 @@ fn a_file_put_there_during_the_solve_survives_the_stop() {
     }
     assert_eq!(fs::read(&path).unwrap(), b"data\n");
 }
+
+#[test]
+fn a_solve_without_a_database_names_the_one_that_would_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["solve", "--size", "6,4", "--hash", "16", "--egdb-dir"])
+        .arg(dir.path())
+        .arg("--checkpoint")
+        .arg(dir.path().join("solve.ckpt"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the kalah binary starts");
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let build = format!(
+        "`kalah egdb build --seeds 24 --size 6,4 --capture standard --end side-empty --leftover owner --sowing single --dir {}`",
+        dir.path().display()
+    );
+    assert!(line.starts_with("kalah: no endgame database is built for these rules") && line.contains(&build), "{line}");
+    assert!(line.contains("(780 MB on disk)"), "{line}");
+    // A small solve, or one told to use none, is not told about it.
+    let (status, _, stderr) = solve(&dir.path().join("small.ckpt"));
+    assert_eq!(status, 0);
+    assert!(!stderr.contains("endgame database"), "{stderr}");
+}
