@@ -16,5 +16,7 @@
 pub mod kgp;
 pub mod line;
 pub mod mkagent;
+#[cfg(test)]
+mod testing;
 
 pub use line::{Frame, LineReader};

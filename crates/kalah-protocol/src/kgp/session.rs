@@ -796,6 +796,7 @@ pub fn kgp_rules(position: &Position) -> Result<Rules, RulesError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Rng;
 
     fn config(mode: Mode) -> Config {
         Config {
@@ -1097,18 +1098,6 @@ mod tests {
         let decided: Position = "<6,40,0,1,1,1,1,1,1,1,1,1,1,1,1>".parse().unwrap();
         let rules = kgp_rules(&decided).unwrap();
         assert!(!rules.majority_ends && !decided.is_over(&rules));
-    }
-
-    /// A small seeded generator, so the random sessions are the same on every run.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
     }
 
     /// Drives sessions with random lines and random search answers and checks the guarantees of

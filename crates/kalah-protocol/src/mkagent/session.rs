@@ -341,6 +341,7 @@ impl Session {
 mod tests {
     use super::super::message::parse_message;
     use super::*;
+    use crate::testing::Rng;
 
     fn receive(session: &mut Session, line: &str) -> Next {
         session.receive(&parse_message(line, 7).unwrap()).unwrap()
@@ -434,18 +435,6 @@ mod tests {
         assert!(s.is_over());
         assert!(s.receive(&parse_message("CHANGE;1;0,0,0,0,0,0,0,48,0,0,0,0,0,0,0,50;END", 7).unwrap()).is_err());
         assert_eq!(receive(&mut s, "END"), Next::Stop);
-    }
-
-    /// A small seeded generator, so the random games are the same on every run.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
     }
 
     /// Random lines, well formed or not, in any order: the session never panics, a line it
