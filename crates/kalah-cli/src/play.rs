@@ -16,7 +16,7 @@ use kalah_engine::player::{Player, SearchPlayer, Strength};
 use kalah_engine::score::Score;
 use kalah_rules::game::ActionError;
 use kalah_rules::record::{self, RecordWarning};
-use kalah_rules::{Action, Game, Phase, Record, Side};
+use kalah_rules::{Action, Game, History, Phase, Record, Side};
 
 use crate::args::RuleArgs;
 use crate::board;
@@ -254,12 +254,6 @@ fn parse_action(line: &str, game: &Game) -> Result<Action, String> {
     })
 }
 
-/// Returns today's date (UTC) as records write it: YYYY.MM.DD.
-pub(crate) fn today() -> String {
-    let seconds = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    record::date_text(seconds)
-}
-
 /// Whether the session goes on after a command.
 enum Flow {
     Continue,
@@ -488,17 +482,13 @@ impl<R: BufRead, W: Write> Session<R, W> {
     /// Takes back every action since, and including, the last one a person made: one action
     /// between people, a move and the engine's reply against the engine.
     fn undo(&mut self) -> io::Result<()> {
-        let actions = self.game.actions().len();
-        let last_human = (0..actions)
-            .rev()
-            .find(|&i| self.game.actor(i).is_some_and(|(_, seat)| self.seats[seat.index()].is_human()));
-        let Some(first_undone) = last_human else {
+        // The terminal keeps no line to replay, so the history lives only for this step.
+        let mut history = History::new(self.game.clone());
+        let people = [0, 1].map(|i| self.seats[i].is_human());
+        let Some(count) = people.contains(&true).then(|| history.undo_turn(people).ok()).flatten() else {
             return writeln!(self.out, "nothing to undo: no move of a person is on the board");
         };
-        for _ in first_undone..actions {
-            self.game.undo();
-        }
-        let count = actions - first_undone;
+        self.game = history.game().clone();
         writeln!(self.out, "Took back {count} action{}.", if count == 1 { "" } else { "s" })?;
         self.show(true)
     }
@@ -548,7 +538,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let mut record = Record::new(self.game.clone());
         record.tags = vec![
             ("Event".to_string(), "Casual game".to_string()),
-            ("Date".to_string(), today()),
+            ("Date".to_string(), record::today()),
             ("South".to_string(), self.seats[0].description()),
             ("North".to_string(), self.seats[1].description()),
         ];
@@ -592,7 +582,7 @@ mod tests {
 
     #[test]
     fn today_is_written_as_records_write_dates() {
-        let date = today();
+        let date = record::today();
         assert_eq!(date.len(), "YYYY.MM.DD".len());
         assert_eq!((date.as_bytes()[4], date.as_bytes()[7]), (b'.', b'.'));
     }

@@ -8,6 +8,7 @@
 //! * [`notation`]: the position notation and KGP board literals, read into a `Setup`.
 //! * [`Game`]: a game with its history, the pie rule and the handicap opening; who decides now
 //!   and which [`Seat`] plays which side after a swap.
+//! * [`History`]: a game with the actions taken back, to replay them or show any ply.
 //! * [`record`]: the game record format, read and written.
 //! * [`perft()`]: counts of move sequences, to test the rules.
 //!
@@ -24,6 +25,7 @@
 
 pub mod error;
 pub mod game;
+pub mod history;
 pub mod notation;
 pub mod perft;
 pub mod position;
@@ -34,6 +36,7 @@ pub mod side;
 
 pub use error::{NotationError, PlayError, PositionError, RulesError};
 pub use game::{Action, Game, Phase, Seat};
+pub use history::{History, HistoryError};
 pub use perft::{divide, perft};
 pub use position::{Move, MoveSet, Outcome, Position, Step};
 pub use record::{Parsed, Record, RecordError, RecordWarning};

@@ -317,6 +317,12 @@ impl Record {
     }
 }
 
+/// Returns today's date (UTC) as the `Date` tag writes it: `YYYY.MM.DD`.
+pub fn today() -> String {
+    let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    date_text(seconds)
+}
+
 /// Returns the date of `unix_seconds` (seconds since 1970-01-01 UTC) as the `Date` tag writes
 /// it: `YYYY.MM.DD`, in UTC.
 ///

@@ -11,11 +11,19 @@ use kalah_rules::Record;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use super::{router, App};
+use crate::{router, App, Config};
 
 /// A server whose engine thinks `ms` milliseconds at most, with room for `max_games`.
 fn server(ms: u64, max_games: usize) -> (Router, Arc<App>) {
-    let app = Arc::new(App::new(Duration::from_millis(ms), 2, 1 << 20, None, max_games, Duration::from_secs(600)));
+    let config = Config {
+        engine_time: Duration::from_millis(ms),
+        searches: 2,
+        table_bytes: 1 << 20,
+        egdb_dir: None,
+        max_games,
+        idle: Duration::from_secs(600),
+    };
+    let app = Arc::new(App::new(&config));
     (router(Arc::clone(&app)), app)
 }
 
@@ -129,7 +137,7 @@ async fn bad_new_games_are_refused_with_what_is_wrong() {
     ] {
         refused(&app, "POST", "/api/games", body, bad, says).await;
     }
-    let huge = format!(r#"{{"rules": "{}"}}"#, "x".repeat(super::MAX_BODY));
+    let huge = format!(r#"{{"rules": "{}"}}"#, "x".repeat(crate::server::MAX_BODY));
     let (status, _) = call(&app, "POST", "/api/games", &huge).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
 }
@@ -199,6 +207,14 @@ async fn undo_redo_and_goto_step_through_the_line() {
     refused(&app, "POST", &format!("{url}/goto"), r#"{"ply": 4}"#, StatusCode::BAD_REQUEST, "plies 0 to 3").await;
     refused(&app, "POST", &format!("{url}/goto"), r#"{"ply": "x"}"#, StatusCode::BAD_REQUEST, "invalid type").await;
     refused(&app, "POST", &format!("{url}/undo"), r#"{"plies": -2}"#, StatusCode::BAD_REQUEST, "invalid value").await;
+    // Undo, redo and goto all refuse an overshoot, and a refused one changes nothing.
+    refused(&app, "POST", &format!("{url}/undo"), r#"{"plies": 4}"#, StatusCode::BAD_REQUEST, "3 were played").await;
+    ok(&app, "POST", &format!("{url}/goto"), r#"{"ply": 1}"#, StatusCode::OK).await;
+    refused(&app, "POST", &format!("{url}/redo"), r#"{"plies": 3}"#, StatusCode::BAD_REQUEST, "2 were taken back")
+        .await;
+    refused(&app, "POST", &format!("{url}/undo"), r#"{"plies": 0}"#, StatusCode::BAD_REQUEST, "at least 1").await;
+    let still = ok(&app, "GET", &url, "", StatusCode::OK).await;
+    assert_eq!(still["ply"], 1);
 }
 
 #[tokio::test]

@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use kalah_rules::{Action, Game, Side};
+use thiserror::Error;
+
+use kalah_rules::{Action, Game, History, HistoryError, PlayError, Side};
 
 use super::engines::{DEFAULT_LEVEL, LEVELS};
 
@@ -28,14 +30,17 @@ impl Seat {
     }
 }
 
+/// A player text that is not `human`, `engine` or `engine:LEVEL`.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown player {0:?}: write human, engine, or engine:LEVEL with a level from 1 to {n}", n = LEVELS.len())]
+pub struct SeatError(pub String);
+
 impl FromStr for Seat {
-    type Err = String;
+    type Err = SeatError;
 
     /// Reads `human`, `engine` (level 3) or `engine:LEVEL`.
-    fn from_str(text: &str) -> Result<Seat, String> {
-        let levels = LEVELS.len();
-        let bad =
-            || format!("unknown player {text:?}: write human, engine, or engine:LEVEL with a level from 1 to {levels}");
+    fn from_str(text: &str) -> Result<Seat, SeatError> {
+        let bad = || SeatError(text.to_string());
         match text.split_once(':') {
             None if text == "human" => Ok(Seat::Human),
             None if text == "engine" => Ok(Seat::Engine(DEFAULT_LEVEL)),
@@ -61,12 +66,10 @@ impl fmt::Display for Seat {
 
 /// One game and everything the server keeps about it.
 pub struct Session {
-    /// The game up to the move shown.
-    pub game: Game,
+    /// The game up to the move shown, and the actions taken back.
+    pub history: History,
     /// The first player's seat (South at the start), then the second player's.
     pub seats: [Seat; 2],
-    /// Actions taken back, the next one to redo last.
-    pub redo: Vec<Action>,
     /// Counts the changes of the game, so that a search's answer is used only for the game it searched.
     pub version: u64,
     /// Set to stop the searches of this version of the game.
@@ -82,9 +85,8 @@ impl Session {
     /// Starts a session of `game` with its seats.
     pub fn new(game: Game, seats: [Seat; 2]) -> Session {
         Session {
-            game,
+            history: History::new(game),
             seats,
-            redo: Vec::new(),
             version: 0,
             stop: Arc::new(AtomicBool::new(false)),
             thinking: false,
@@ -93,15 +95,25 @@ impl Session {
         }
     }
 
+    /// Returns the game up to the move shown.
+    pub fn game(&self) -> &Game {
+        self.history.game()
+    }
+
     /// Returns the side that decides now and its seat, or `None` once the game is over.
     pub fn decider(&self) -> Option<(Side, Seat)> {
-        let side = self.game.decider()?;
+        let side = self.game().decider()?;
         Some((side, self.seat_of(side)))
     }
 
     /// Returns the seat that plays `side` now.
     pub fn seat_of(&self, side: Side) -> Seat {
-        self.seats[self.game.seat_of(side).index()]
+        self.seats[self.game().seat_of(side).index()]
+    }
+
+    /// Which seats a person holds, first player first.
+    fn people(&self) -> [bool; 2] {
+        self.seats.map(Seat::is_human)
     }
 
     /// Marks a change: stops the searches of the old version and starts a new one.
@@ -118,94 +130,41 @@ impl Session {
     }
 
     /// Takes an action; an illegal one is refused with a message and changes nothing.
-    pub fn act(&mut self, action: Action) -> Result<(), String> {
-        self.game.act(action).map_err(|e| e.to_string())?;
-        // Playing the action that was taken back keeps the rest of the line to redo.
-        if self.redo.last() == Some(&action) {
-            self.redo.pop();
-        } else {
-            self.redo.clear();
-        }
+    pub fn act(&mut self, action: Action) -> Result<(), PlayError> {
+        self.history.act(action)?;
         self.changed();
         Ok(())
     }
 
     /// Takes back `plies` actions, or with `None` every action back to, and including, the last
     /// one a person took (one action when no person plays); returns how many were taken back.
-    pub fn undo(&mut self, plies: Option<usize>) -> usize {
+    /// Asking for more than was played is refused and changes nothing.
+    pub fn undo(&mut self, plies: Option<usize>) -> Result<usize, HistoryError> {
         let count = match plies {
-            Some(n) => n.min(self.game.actions().len()),
-            None => {
-                let actions = self.game.actions().len();
-                let last_human = (0..actions)
-                    .rev()
-                    .find(|&i| self.game.actor(i).is_some_and(|(_, seat)| self.seats[seat.index()].is_human()));
-                match last_human {
-                    Some(i) if self.seats.iter().any(|s| s.is_human()) => actions - i,
-                    _ => actions.min(1),
-                }
-            }
+            Some(n) => self.history.undo(n).map(|()| n)?,
+            None => self.history.undo_turn(self.people())?,
         };
-        for _ in 0..count {
-            if let Some(action) = self.game.undo() {
-                self.redo.push(action);
-            }
-        }
-        if count > 0 {
-            self.changed();
-        }
-        count
+        self.changed();
+        Ok(count)
     }
 
     /// Replays `plies` taken-back actions, or with `None` up to the next point where a person
-    /// decides (one action when no person plays); returns how many were replayed.
-    pub fn redo(&mut self, plies: Option<usize>) -> usize {
-        let limit = plies.unwrap_or(usize::MAX).min(self.redo.len());
-        let mut count = 0;
-        while count < limit {
-            let Some(&action) = self.redo.last() else { break };
-            if self.game.act(action).is_err() {
-                // Cannot happen: the line was played before. Drop a line that no longer fits.
-                self.redo.clear();
-                break;
-            }
-            self.redo.pop();
-            count += 1;
-            let person_decides = self.decider().is_some_and(|(_, seat)| seat.is_human());
-            if plies.is_none() && (person_decides || !self.seats.iter().any(|s| s.is_human())) {
-                break;
-            }
-        }
-        if count > 0 {
-            self.changed();
-        }
-        count
+    /// decides (one action when no person plays); returns how many were replayed. Asking for more
+    /// than was taken back is refused and changes nothing.
+    pub fn redo(&mut self, plies: Option<usize>) -> Result<usize, HistoryError> {
+        let count = match plies {
+            Some(n) => self.history.redo(n).map(|()| n)?,
+            None => self.history.redo_turn(self.people())?,
+        };
+        self.changed();
+        Ok(count)
     }
 
     /// Goes to the position after `ply` actions of the whole line (played and taken back).
-    pub fn goto(&mut self, ply: usize) -> Result<(), String> {
-        let played = self.game.actions().len();
-        let total = played + self.redo.len();
-        if ply > total {
-            return Err(format!("there is no ply {ply}: the game has plies 0 to {total}"));
-        }
-        if ply < played {
-            self.undo(Some(played - ply));
-        } else {
-            self.redo(Some(ply - played));
-        }
+    pub fn goto(&mut self, ply: usize) -> Result<(), HistoryError> {
+        self.history.goto(ply)?;
+        self.changed();
         Ok(())
-    }
-
-    /// Returns the whole line, played and taken back, as a game with every action played.
-    pub fn whole_line(&self) -> Game {
-        let mut game = self.game.clone();
-        for &action in self.redo.iter().rev() {
-            if game.act(action).is_err() {
-                break;
-            }
-        }
-        game
     }
 }
 
@@ -280,7 +239,7 @@ impl Games {
 
     /// Returns the number of games held.
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.map().len()
     }
 
@@ -337,34 +296,32 @@ mod tests {
         play(&mut s, &["1", "1"]);
         let version = s.version;
         let stop = Arc::clone(&s.stop);
-        assert_eq!(s.undo(None), 2, "the engine's reply and the person's move");
+        assert_eq!(s.undo(None), Ok(2), "the engine's reply and the person's move");
         assert!(stop.load(Ordering::Relaxed), "the old version's searches are stopped");
         assert!(s.version > version);
-        assert_eq!(s.game.actions().len(), 0);
-        assert_eq!(s.redo(None), 2, "up to the person's next decision");
-        assert_eq!(s.game.actions().len(), 2);
+        assert_eq!(s.game().actions().len(), 0);
+        assert_eq!(s.redo(None), Ok(2), "up to the person's next decision");
+        assert_eq!(s.game().actions().len(), 2);
         s.goto(1).unwrap();
-        assert_eq!(s.whole_line().actions().len(), 2);
+        assert_eq!(s.history.whole_line().actions().len(), 2);
+        let version = s.version;
         assert!(s.goto(3).is_err());
-        // A different action drops the line taken back; the same one keeps it.
-        s.goto(0).unwrap();
-        play(&mut s, &["1"]);
-        assert_eq!(s.redo.len(), 1);
-        play(&mut s, &["2"]);
-        assert!(s.redo.is_empty());
-        assert_eq!(s.undo(Some(99)), 2);
-        assert_eq!(s.undo(None), 0, "nothing left to take back");
+        assert!(s.undo(Some(2)).is_err(), "one ply is played: two are refused");
+        assert!(s.redo(Some(2)).is_err(), "one ply was taken back: two are refused");
+        assert_eq!(s.version, version, "a refused step changes nothing");
+        assert_eq!(s.undo(Some(1)), Ok(1));
+        assert_eq!(s.undo(None), Err(HistoryError::NothingToUndo));
     }
 
     #[test]
     fn an_illegal_action_is_refused_and_changes_nothing() {
         let mut s = session([Seat::Human, Seat::Human]);
         play(&mut s, &["1"]);
-        let (game, version) = (s.game.clone(), s.version);
+        let (history, version) = (s.history.clone(), s.version);
         for bad in ["9", "swap", "keep", "S1>N1"] {
             assert!(s.act(bad.parse().unwrap()).is_err(), "{bad}");
         }
-        assert_eq!(s.game, game);
+        assert_eq!(s.history, history);
         assert_eq!(s.version, version);
     }
 

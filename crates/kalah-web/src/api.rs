@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use kalah_rules::{Action, Game, Outcome, Phase, Position, Rules, Side, Step};
 use serde::{Deserialize, Serialize};
 
-use super::games::Session;
+use crate::games::Session;
 
 /// `POST /api/games`: a new game from rules and a position, or from a record.
 #[derive(Debug, Default, Deserialize)]
@@ -290,10 +290,10 @@ fn sowed(game: &Game, i: usize) -> Option<Sowed> {
 
 /// Builds the state of a session's game.
 pub fn state(id: &str, session: &Session) -> GameState {
-    let game = &session.game;
+    let game = session.game();
     let rules = game.rules();
     let position = game.position();
-    let line = session.whole_line();
+    let line = session.history.whole_line();
     let played = game.actions().len();
     let moves = (0..line.actions().len())
         .map(|i| MoveEntry {
@@ -374,7 +374,7 @@ fn status(session: &Session, result: Option<&Finish>) -> String {
         };
     }
     let side = session.decider().map_or(Side::South, |(side, _)| side);
-    match session.game.phase() {
+    match session.game().phase() {
         Phase::Handicap => format!("{} decides the handicap: keep the board, or move one seed", who(session, side)),
         Phase::PieOffer => format!("{} to move: sow a house, or swap sides", who(session, side)),
         _ => format!("{} to move", who(session, side)),

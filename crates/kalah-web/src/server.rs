@@ -1,162 +1,76 @@
-//! `kalah serve`: a local web server where people play Kalah in the browser.
-//!
-//! The page (this crate's `web/`: index.html, app.js, style.css, built into the binary) talks to a
-//! JSON API under `/api` (documented in docs/web.md). Each game has its own id and lives in [`games`];
-//! the engine's searches run on blocking threads ([`engines`]) within a time limit, and stop
-//! when their game is undone, replaced or closed. Idle games expire, the number of games and
-//! the size of a request are bounded, and every bad request gets status 400 and a message.
+//! The HTTP side: the routes of the page and the API, and the handlers. What a request does to
+//! a game is in the functions [`start`], [`person_move`], [`undo`], [`redo`] and [`goto`], which
+//! take the request's body as bytes, so that they can be tested (and fuzzed) without a socket.
 
-pub mod api;
-pub mod engines;
-pub mod games;
-
-#[cfg(test)]
-mod tests;
-
-use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use clap::Args;
 use kalah_engine::decide::decide;
 use kalah_engine::time::Limits;
 use kalah_rules::rules::{
     word_of, CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MAX_HOUSES, MAX_SEEDS, MIN_HOUSES, MIN_SEEDS,
     PRESETS, SOWING_WORDS,
 };
-use kalah_rules::{Game, Position, Record, RecordWarning, Rules, Side};
+use kalah_rules::{record, Game, Position, Record, RecordWarning, Rules, Side};
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
-use self::api::{ActionText, Analysis, GameState, Goto, Hint, MoveRequest, NewGame, Plies};
-use self::engines::{Engines, LEVELS};
-use self::games::{lock, Games, Missing, Seat, Session};
-use crate::error::bad;
+use crate::api::{self, ActionText, Analysis, GameState, Goto, Hint, MoveRequest, NewGame, Plies};
+use crate::engines::{self, Engines, LEVELS};
+use crate::games::{lock, Games, Missing, Seat, Session};
+use crate::Config;
 
 /// The page, built into the binary so that `kalah serve` works from any folder with no network.
-const INDEX_HTML: &str = include_str!("../../web/index.html");
-const APP_JS: &str = include_str!("../../web/app.js");
-const STYLE_CSS: &str = include_str!("../../web/style.css");
+const INDEX_HTML: &str = include_str!("../web/index.html");
+const APP_JS: &str = include_str!("../web/app.js");
+const STYLE_CSS: &str = include_str!("../web/style.css");
 
 /// The largest request body: a long game record fits many times over.
-const MAX_BODY: usize = 256 * 1024;
-
-/// Flags of `kalah serve`.
-#[derive(Args, Debug)]
-pub struct ServeArgs {
-    /// Address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network)
-    #[arg(long, default_value = "127.0.0.1")]
-    pub host: String,
-    /// Port to listen on; 0 picks a free one (the address is printed)
-    #[arg(long, default_value_t = 8080)]
-    pub port: u16,
-    /// Most time the engine thinks for a move, a hint or an analysis, in milliseconds (1-60000)
-    #[arg(long, value_name = "MS", default_value_t = 1000)]
-    pub engine_time: u64,
-    /// Searches that may run at once (1-64) [default: the number of cores]
-    #[arg(long, value_name = "N")]
-    pub searches: Option<usize>,
-    /// Transposition table of each engine in MiB (1-4096)
-    #[arg(long, value_name = "MIB", default_value_t = 16)]
-    pub hash: usize,
-    /// Most games held at once (1-100000); more are refused until some expire or close
-    #[arg(long, value_name = "N", default_value_t = 1000)]
-    pub max_games: usize,
-    /// A game with no request for this many minutes is closed (1-10080)
-    #[arg(long, value_name = "MINUTES", default_value_t = 30)]
-    pub idle_minutes: u64,
-    /// Folder of the endgame databases [default: the user's cache folder, kalah/egdb]
-    #[arg(long, value_name = "DIR")]
-    pub egdb_dir: Option<PathBuf>,
-    /// Do not use endgame databases even if they are there
-    #[arg(long)]
-    pub no_egdb: bool,
-}
+pub(crate) const MAX_BODY: usize = 256 * 1024;
 
 /// What the handlers share.
 pub struct App {
-    games: Games,
+    pub(crate) games: Games,
     engines: Arc<Engines>,
     engine_time: Duration,
 }
 
 impl App {
-    /// Returns the server's state: `searches` engines of `table_bytes`, games bounded by
-    /// `max_games` and `idle`, and `engine_time` for every search.
-    pub fn new(
-        engine_time: Duration,
-        searches: usize,
-        table_bytes: usize,
-        egdb_dir: Option<PathBuf>,
-        max_games: usize,
-        idle: Duration,
-    ) -> App {
+    /// Returns the server's state for `config`.
+    pub fn new(config: &Config) -> App {
         App {
-            games: Games::new(max_games, idle),
-            engines: Arc::new(Engines::new(searches, table_bytes, egdb_dir)),
-            engine_time,
+            games: Games::new(config.max_games, config.idle),
+            engines: Arc::new(Engines::new(config.searches, config.table_bytes, config.egdb_dir.clone())),
+            engine_time: config.engine_time,
         }
     }
 }
 
-/// Checks that a flag's value is in range.
-fn check<T: PartialOrd + std::fmt::Display>(flag: &str, value: T, low: T, high: T, unit: &str) -> Result<()> {
-    if value < low || value > high {
-        return Err(bad(format!("--{flag} {value} is out of range: {low} to {high} {unit}")));
-    }
-    Ok(())
-}
-
-/// Runs `kalah serve` until Ctrl-C.
-pub fn run(args: ServeArgs) -> Result<()> {
-    check("engine-time", args.engine_time, 1, 60_000, "milliseconds")?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let searches = args.searches.unwrap_or(cores);
-    check("searches", searches, 1, 64, "searches")?;
-    check("hash", args.hash, 1, 4096, "MiB")?;
-    check("max-games", args.max_games, 1, 100_000, "games")?;
-    check("idle-minutes", args.idle_minutes, 1, 10_080, "minutes")?;
-    let egdb_dir = if args.no_egdb { None } else { args.egdb_dir.clone().or_else(kalah_engine::egdb::default_dir) };
-    let app = Arc::new(App::new(
-        Duration::from_millis(args.engine_time),
-        searches,
-        args.hash << 20,
-        egdb_dir,
-        args.max_games,
-        Duration::from_secs(args.idle_minutes * 60),
-    ));
-    let runtime =
-        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server")?;
-    runtime.block_on(async move {
-        let address = format!("{}:{}", args.host, args.port);
-        let listener = tokio::net::TcpListener::bind(&address).await.map_err(|e| {
-            bad(format!("cannot listen on {address}: {e}; pick another --port (0 picks a free one) or --host"))
-        })?;
-        let bound: SocketAddr = listener.local_addr().context("cannot read the address listened on")?;
-        println!("kalah serve: play at http://{bound}/ (Ctrl-C stops)");
-        let sweeper = Arc::clone(&app);
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval((sweeper.games.idle() / 4).min(Duration::from_secs(60)));
-            loop {
-                tick.tick().await;
-                sweeper.games.expire(Instant::now());
-            }
-        });
-        axum::serve(listener, router(app))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .context("the server stopped")
-    })
+/// Serves the page and the API on `listener` until `shutdown` completes, closing idle games as
+/// they expire.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    app: Arc<App>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let sweeper = Arc::clone(&app);
+    let sweeping = tokio::spawn(async move {
+        let mut tick = tokio::time::interval((sweeper.games.idle() / 4).min(Duration::from_secs(60)));
+        loop {
+            tick.tick().await;
+            sweeper.games.expire(Instant::now());
+        }
+    });
+    let served = axum::serve(listener, router(app)).with_graceful_shutdown(shutdown).await;
+    sweeping.abort();
+    served
 }
 
 /// Returns the routes of the page and the API.
@@ -170,9 +84,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}", get(show).delete(close))
         .route("/api/games/{id}/move", post(act))
         .route("/api/games/{id}/engine", post(engine_move))
-        .route("/api/games/{id}/undo", post(undo))
-        .route("/api/games/{id}/redo", post(redo))
-        .route("/api/games/{id}/goto", post(goto))
+        .route("/api/games/{id}/undo", post(undo_route))
+        .route("/api/games/{id}/redo", post(redo_route))
+        .route("/api/games/{id}/goto", post(goto_route))
         .route("/api/games/{id}/hint", get(hint))
         .route("/api/games/{id}/analysis", get(analysis))
         .route("/api/games/{id}/record", get(record))
@@ -186,11 +100,31 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
 }
 
 /// An answer other than success: a status and a one-line message, sent as `{"error": "..."}`.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiError {
     status: StatusCode,
     message: String,
 }
+
+impl ApiError {
+    /// Returns the HTTP status.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// Returns the one-line message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.status.as_u16(), self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -241,7 +175,7 @@ async fn not_found(method: Method, uri: Uri) -> ApiError {
 }
 
 /// Reads a JSON body; an empty body is the request's defaults when it has some.
-fn read<T: DeserializeOwned>(body: &Bytes, empty: Option<T>) -> Result<T, ApiError> {
+fn read<T: DeserializeOwned>(body: &[u8], empty: Option<T>) -> Result<T, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return empty.ok_or_else(|| bad_request("the request needs a JSON body"));
     }
@@ -325,17 +259,24 @@ fn new_game(request: &NewGame) -> Result<(Game, Vec<RecordWarning>), ApiError> {
     Ok((Game::from_position(rules, start), Vec::new()))
 }
 
-/// `POST /api/games`: starts a game.
-async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<(StatusCode, Json<GameState>), ApiError> {
-    let request: NewGame = read(&body, Some(NewGame::default()))?;
+/// Reads a new-game request body (empty: the defaults) into a session and what loading its
+/// record warns of.
+pub fn start(body: &[u8]) -> Result<(Session, Vec<RecordWarning>), ApiError> {
+    let request: NewGame = read(body, Some(NewGame::default()))?;
     let seat = |text: &Option<String>, default: Seat, which: &str| match text {
         None => Ok(default),
         Some(t) => t.parse::<Seat>().map_err(|e| bad_request(format!("{which}: {e}"))),
     };
     let seats = [seat(&request.south, Seat::Human, "south")?, seat(&request.north, Seat::Engine(3), "north")?];
     let (game, warnings) = new_game(&request)?;
-    let id = app.games.add(Session::new(game, seats)).map_err(|why| missing(&app, "", why))?;
-    let game = session(&app, &id)?;
+    Ok((Session::new(game, seats), warnings))
+}
+
+/// `POST /api/games`: starts a game.
+async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<(StatusCode, Json<GameState>), ApiError> {
+    let (session, warnings) = start(&body)?;
+    let id = app.games.add(session).map_err(|why| missing(&app, "", why))?;
+    let game = self::session(&app, &id)?;
     let mut state = api::state(&id, &lock(&game));
     state.warnings = warnings.iter().map(RecordWarning::to_string).collect();
     Ok((StatusCode::CREATED, Json(state)))
@@ -353,16 +294,15 @@ async fn close(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<St
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// `POST /api/games/{id}/move`: a person's action.
-async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -> Result<Json<GameState>, ApiError> {
-    let request: MoveRequest = read(&body, None)?;
-    let game = session(&app, &id)?;
-    let mut s = lock(&game);
+/// Plays a person's action from a move request body on game `id`; a refused request changes
+/// nothing.
+pub fn person_move(s: &mut Session, id: &str, body: &[u8]) -> Result<(), ApiError> {
+    let request: MoveRequest = read(body, None)?;
     let text = match &request.action {
         ActionText::Number(n) => n.to_string(),
         ActionText::Text(t) => t.clone(),
     };
-    let action = s.game.parse_action(&text).map_err(|e| bad_request(e.to_string()))?;
+    let action = s.game().parse_action(&text).map_err(|e| bad_request(e.to_string()))?;
     match s.decider() {
         None => return Err(bad_request("the game is over: no more moves can be played")),
         Some((side, Seat::Engine(_))) => {
@@ -373,7 +313,14 @@ async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -
         Some(_) if s.thinking => return Err(conflict("the engine is thinking")),
         Some(_) => {}
     }
-    s.act(action).map_err(bad_request)?;
+    s.act(action).map_err(|e| bad_request(e.to_string()))
+}
+
+/// `POST /api/games/{id}/move`: a person's action.
+async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -> Result<Json<GameState>, ApiError> {
+    let game = session(&app, &id)?;
+    let mut s = lock(&game);
+    person_move(&mut s, &id, &body)?;
     Ok(Json(api::state(&id, &s)))
 }
 
@@ -406,7 +353,7 @@ async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
             Some((_, Seat::Engine(level))) => level,
         };
         s.thinking = true;
-        (s.game.clone(), engines::level_limits(level, app.engine_time), Arc::clone(&s.stop), s.version)
+        (s.game().clone(), engines::level_limits(level, app.engine_time), Arc::clone(&s.stop), s.version)
     };
     let _thinking = Thinking { game: Arc::clone(&game), version };
     let rules = *snapshot.rules();
@@ -424,37 +371,64 @@ async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
     Ok(Json(api::state(&id, &s)))
 }
 
-/// `POST /api/games/{id}/undo`.
-async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -> Result<Json<GameState>, ApiError> {
-    let request: Plies = read(&body, Some(Plies::default()))?;
-    let game = session(&app, &id)?;
+/// Takes back what an undo request body asks (empty: back to a person's last decision); more
+/// plies than were played are refused and change nothing.
+pub fn undo(s: &mut Session, body: &[u8]) -> Result<(), ApiError> {
+    let request: Plies = read(body, Some(Plies::default()))?;
+    s.undo(request.plies).map(drop).map_err(|e| bad_request(e.to_string()))
+}
+
+/// Replays what a redo request body asks (empty: up to a person's next decision); more plies
+/// than were taken back are refused and change nothing.
+pub fn redo(s: &mut Session, body: &[u8]) -> Result<(), ApiError> {
+    let request: Plies = read(body, Some(Plies::default()))?;
+    s.redo(request.plies).map(drop).map_err(|e| bad_request(e.to_string()))
+}
+
+/// Shows the ply a goto request body names; a ply past the whole line is refused.
+pub fn goto(s: &mut Session, body: &[u8]) -> Result<(), ApiError> {
+    let request: Goto = read(body, None)?;
+    s.goto(request.ply).map_err(|e| bad_request(e.to_string()))
+}
+
+/// Runs one of the request functions above on game `id` and answers with the game's state.
+fn change(
+    app: &App,
+    id: &str,
+    body: &[u8],
+    f: impl FnOnce(&mut Session, &[u8]) -> Result<(), ApiError>,
+) -> Result<Json<GameState>, ApiError> {
+    let game = session(app, id)?;
     let mut s = lock(&game);
-    if s.game.actions().is_empty() {
-        return Err(bad_request("nothing to undo: the game is at its start"));
-    }
-    s.undo(request.plies);
-    Ok(Json(api::state(&id, &s)))
+    f(&mut s, body)?;
+    Ok(Json(api::state(id, &s)))
+}
+
+/// `POST /api/games/{id}/undo`.
+async fn undo_route(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<GameState>, ApiError> {
+    change(&app, &id, &body, undo)
 }
 
 /// `POST /api/games/{id}/redo`.
-async fn redo(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -> Result<Json<GameState>, ApiError> {
-    let request: Plies = read(&body, Some(Plies::default()))?;
-    let game = session(&app, &id)?;
-    let mut s = lock(&game);
-    if s.redo.is_empty() {
-        return Err(bad_request("nothing to redo: no action was taken back"));
-    }
-    s.redo(request.plies);
-    Ok(Json(api::state(&id, &s)))
+async fn redo_route(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<GameState>, ApiError> {
+    change(&app, &id, &body, redo)
 }
 
 /// `POST /api/games/{id}/goto`: shows the position after a ply of the whole line.
-async fn goto(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -> Result<Json<GameState>, ApiError> {
-    let request: Goto = read(&body, None)?;
-    let game = session(&app, &id)?;
-    let mut s = lock(&game);
-    s.goto(request.ply).map_err(bad_request)?;
-    Ok(Json(api::state(&id, &s)))
+async fn goto_route(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Json<GameState>, ApiError> {
+    change(&app, &id, &body, goto)
 }
 
 /// `GET /api/games/{id}/hint`: the engine's choice for the player to decide, and its value.
@@ -465,7 +439,7 @@ async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Jso
         let Some((side, _)) = s.decider() else {
             return Err(bad_request("the game is over: there is no move to hint"));
         };
-        (s.game.clone(), Arc::clone(&s.stop), s.version, side)
+        (s.game().clone(), Arc::clone(&s.stop), s.version, side)
     };
     let rules = *snapshot.rules();
     let limits = Limits::time(app.engine_time);
@@ -498,9 +472,9 @@ async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result
                 return Ok(Json(cached.clone()));
             }
         }
-        let position = *s.game.position();
-        let rules = *s.game.rules();
-        if s.game.is_over() {
+        let position = *s.game().position();
+        let rules = *s.game().rules();
+        if s.game().is_over() {
             let value = f64::from(position.final_difference(&rules));
             let side = position.mover().name();
             return Ok(Json(Analysis {
@@ -547,14 +521,14 @@ async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result
 async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let game = session(&app, &id)?;
     let s = lock(&game);
-    let mut record = Record::new(s.game.clone());
+    let mut record = Record::new(s.game().clone());
     let describe = |seat: Seat| match seat {
         Seat::Human => "human".to_string(),
         Seat::Engine(level) => format!("engine level {level}"),
     };
     record.tags = vec![
         ("Event".to_string(), "Casual game".to_string()),
-        ("Date".to_string(), crate::play::today()),
+        ("Date".to_string(), record::today()),
         ("South".to_string(), describe(s.seats[0])),
         ("North".to_string(), describe(s.seats[1])),
     ];

@@ -1,0 +1,87 @@
+//! `kalah serve`: the browser game ([`kalah_web`]) on a local port.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use kalah_web::{App, Config};
+
+use crate::error::bad;
+
+/// Flags of `kalah serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network)
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port to listen on; 0 picks a free one (the address is printed)
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Most time the engine thinks for a move, a hint or an analysis, in milliseconds (1-60000)
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    pub engine_time: u64,
+    /// Searches that may run at once (1-64) [default: the number of cores]
+    #[arg(long, value_name = "N")]
+    pub searches: Option<usize>,
+    /// Transposition table of each engine in MiB (1-4096)
+    #[arg(long, value_name = "MIB", default_value_t = 16)]
+    pub hash: usize,
+    /// Most games held at once (1-100000); more are refused until some expire or close
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub max_games: usize,
+    /// A game with no request for this many minutes is closed (1-10080)
+    #[arg(long, value_name = "MINUTES", default_value_t = 30)]
+    pub idle_minutes: u64,
+    /// Folder of the endgame databases [default: the user's cache folder, kalah/egdb]
+    #[arg(long, value_name = "DIR")]
+    pub egdb_dir: Option<PathBuf>,
+    /// Do not use endgame databases even if they are there
+    #[arg(long)]
+    pub no_egdb: bool,
+}
+
+/// Checks that a flag's value is in range.
+fn check<T: PartialOrd + std::fmt::Display>(flag: &str, value: T, low: T, high: T, unit: &str) -> Result<()> {
+    if value < low || value > high {
+        return Err(bad(format!("--{flag} {value} is out of range: {low} to {high} {unit}")));
+    }
+    Ok(())
+}
+
+/// Runs `kalah serve` until Ctrl-C.
+pub fn run(args: ServeArgs) -> Result<()> {
+    check("engine-time", args.engine_time, 1, 60_000, "milliseconds")?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let searches = args.searches.unwrap_or(cores);
+    check("searches", searches, 1, 64, "searches")?;
+    check("hash", args.hash, 1, 4096, "MiB")?;
+    check("max-games", args.max_games, 1, 100_000, "games")?;
+    check("idle-minutes", args.idle_minutes, 1, 10_080, "minutes")?;
+    let egdb_dir = if args.no_egdb { None } else { args.egdb_dir.clone().or_else(kalah_engine::egdb::default_dir) };
+    let config = Config {
+        engine_time: Duration::from_millis(args.engine_time),
+        searches,
+        table_bytes: args.hash << 20,
+        egdb_dir,
+        max_games: args.max_games,
+        idle: Duration::from_secs(args.idle_minutes * 60),
+    };
+    let app = Arc::new(App::new(&config));
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server")?;
+    runtime.block_on(async move {
+        let address = format!("{}:{}", args.host, args.port);
+        let listener = tokio::net::TcpListener::bind(&address).await.map_err(|e| {
+            bad(format!("cannot listen on {address}: {e}; pick another --port (0 picks a free one) or --host"))
+        })?;
+        let bound: SocketAddr = listener.local_addr().context("cannot read the address listened on")?;
+        println!("kalah serve: play at http://{bound}/ (Ctrl-C stops)");
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        kalah_web::serve(listener, app, shutdown).await.context("the server stopped")
+    })
+}

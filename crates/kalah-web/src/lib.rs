@@ -1,0 +1,43 @@
+//! The browser game of Kalah: a web server where people play against each other or the engine.
+//!
+//! * [`server`]: the routes of the page and the JSON API (documented in the repository's
+//!   docs/web.md), and what each request does to a game; [`serve`] runs them on a listener.
+//! * [`games`]: the games being played, each a [`kalah_rules::History`] with its seats, a
+//!   version that counts its changes and a stop flag for its searches; idle games expire.
+//! * [`engines`]: the strength levels and a pool of engines shared by every game; every engine
+//!   move and hint is [`kalah_engine::decide`]'s decision, as for every other player.
+//! * [`api`]: the JSON bodies the API answers with.
+//!
+//! The page (`web/`: index.html, app.js, style.css) is built into the crate, so a server needs
+//! no files and no network. The `kalah serve` command parses its flags into a [`Config`] and
+//! calls [`serve`].
+
+pub mod api;
+pub mod engines;
+pub mod games;
+pub mod server;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub use server::{goto, person_move, redo, router, serve, start, undo, ApiError, App};
+
+/// How a server runs: its engines' time and memory, and how many games it holds.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Most time the engine thinks for a move, a hint or an analysis.
+    pub engine_time: Duration,
+    /// Searches that may run at once.
+    pub searches: usize,
+    /// Bytes of each engine's transposition table.
+    pub table_bytes: usize,
+    /// Folder of the endgame databases, if any are to be used.
+    pub egdb_dir: Option<PathBuf>,
+    /// Most games held at once.
+    pub max_games: usize,
+    /// A game with no request for this long is closed.
+    pub idle: Duration,
+}
