@@ -1,11 +1,14 @@
-//! The builder's own sowing, on the houses alone with the mover's side first.
+//! Sowing on the houses alone, as bytes, with the mover's side first: the database build's and
+//! the engine's proof search's one byte-level sowing.
 //!
-//! A build sows every move of hundreds of millions of positions. The rules crate's `Position`
-//! carries what the database does not need (stores, side sums kept up to date, the no-progress
-//! count, the first-move rule, wider cells); the same sowing on a bare array of bytes makes a
-//! build take about half the CPU time. A property test checks it against
-//! `Position::play_unchecked` under every supported rule, so the two cannot drift, and the
-//! database tests check the values against a search that uses `Position`.
+//! A build sows every move of hundreds of millions of positions, and most nodes of a proof are
+//! small positions near the end where a node costs little more than its sowings. The rules
+//! crate's `Position` carries what neither needs (stores, side sums kept up to date, the
+//! no-progress count, the first-move rule, wider cells); the same sowing on a bare array of
+//! bytes makes a build take about half the CPU time. A property test (and the fuzz target
+//! `egdb_sowing`) checks it against `Position::play_unchecked` under every supported rule, so
+//! the two cannot drift, and the database tests check the values against a search that uses
+//! `Position`.
 
 use kalah_rules::{Capture, GameEnd, Leftover, Rules, Sowing};
 
@@ -13,15 +16,16 @@ use crate::EgdbError;
 use kalah_rules::rules::MAX_HOUSES;
 
 /// Cells of the largest board in sowing order: 12 houses, the mover's store, 12 houses.
-pub(crate) const CELLS: usize = 2 * MAX_HOUSES as usize + 1;
+pub const CELLS: usize = 2 * MAX_HOUSES as usize + 1;
 
 /// The houses of a database position in sowing order: the mover's houses at 0..m, the mover's
 /// store at m (empty between moves), the opponent's houses at m + 1..=2m.
-pub(crate) type Board = [u8; CELLS];
+pub type Board = [u8; CELLS];
 
-/// The store-independent rules a database is built for: everything its values depend on.
+/// The store-independent rules a [`Board`] is sown under: everything the value of the rest of a
+/// game depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Variant {
+pub struct Variant {
     /// Houses a side.
     pub(crate) houses: u8,
     pub(crate) capture: Capture,
@@ -32,7 +36,7 @@ pub(crate) struct Variant {
 
 /// What a move leads to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Step {
+pub enum Step {
     /// The game ended: the mover's gain from the position before the move to the end.
     Over(i32),
     /// The game goes on; the board now holds the child with its mover's side first.
@@ -47,8 +51,9 @@ pub(crate) enum Step {
 }
 
 impl Variant {
-    /// Returns the variant of `rules`, or why a database cannot be built for them.
-    pub(crate) fn of(rules: &Rules) -> Result<Variant, EgdbError> {
+    /// Returns the variant of `rules`, or why a byte board cannot play them (clockwise sowing,
+    /// whose no-progress count is part of a position; an end on a store majority).
+    pub fn of(rules: &Rules) -> Result<Variant, EgdbError> {
         let why = if rules.direction != kalah_rules::Direction::CounterClockwise {
             Some("clockwise sowing counts sowings without progress, so a position's value depends on more than its houses")
         } else if rules.majority_ends {
@@ -84,7 +89,7 @@ impl Variant {
 
     /// Returns the mover's gain to the end if the game is already over at `board`, else `None`.
     #[inline]
-    pub(crate) fn settled(&self, board: &Board) -> Option<i32> {
+    pub fn settled(&self, board: &Board) -> Option<i32> {
         let m = self.houses as usize;
         let mine: u32 = board[..m].iter().map(|&c| u32::from(c)).sum();
         let theirs: u32 = board[m + 1..2 * m + 1].iter().map(|&c| u32::from(c)).sum();
@@ -98,9 +103,16 @@ impl Variant {
         to_move == 0 || (self.end == GameEnd::EitherSideEmpty && other == 0)
     }
 
-    /// Sows the mover's house `house` (0-based, non-empty) of `board` in place and says what followed.
+    /// Returns the number of houses a side.
     #[inline]
-    pub(crate) fn play(&self, board: &mut Board, house: usize) -> Step {
+    pub fn houses(&self) -> usize {
+        usize::from(self.houses)
+    }
+
+    /// Sows the mover's house `house` (0-based, non-empty) of `board` in place and says what
+    /// followed. When the game ends the board is left as the sowing left it (no longer a position).
+    #[inline]
+    pub fn play(&self, board: &mut Board, house: usize) -> Step {
         let m = self.houses as usize;
         let len = 2 * m + 1;
         let store = m;
@@ -109,6 +121,14 @@ impl Variant {
         debug_assert!(hand > 0, "sowing an empty house");
         board[house] = 0;
         loop {
+            // Whole laps first: every cell of the ring gets one seed a lap.
+            if usize::from(hand) > len {
+                let laps = (hand - 1) / len as u8;
+                for cell in &mut board[..len] {
+                    *cell += laps;
+                }
+                hand -= laps * len as u8;
+            }
             while hand > 0 {
                 cursor += 1;
                 if cursor == len {

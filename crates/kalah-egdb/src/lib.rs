@@ -5,8 +5,9 @@
 //!
 //! * this module: the database ([`Egdb`]: open, probe, prefetch), [`build`], [`inspect`], where
 //!   the files live ([`default_dir`], [`layer_path`]) and the errors ([`EgdbError`]);
-//! * `board`, `index`, `solve`: the builder's byte-level sowing, the rank of a position in its
-//!   layer, and the computation of a layer from the layers below;
+//! * [`board`]: the byte-level sowing the build and the engine's proof search share;
+//! * `index`, `solve`: the rank of a position in its layer, and the computation of a layer from
+//!   the layers below;
 //! * `file`: the layer file format: header, values, checksum, atomic writes, checked reads;
 //! * [`fault`]: one line and a documented exit status instead of "Bus error" when a mapped file
 //!   is cut short by another program;
@@ -105,7 +106,7 @@
 //! assert!(gain.abs() <= 4);
 //! ```
 
-mod board;
+pub mod board;
 pub mod fault;
 mod file;
 mod index;

@@ -1,4 +1,5 @@
-//! The proof search's own board: the houses alone, as bytes, the mover's side first.
+//! The proof search's board: the houses alone, as bytes, the mover's side first, sown by the
+//! endgame database's byte-level sowing ([`kalah_egdb::board`]).
 //!
 //! Most nodes of a proof are small positions near the end of the game, and there a node costs
 //! little more than its sowings and one table lookup. The rules crate's `Position` serves every
@@ -13,30 +14,24 @@
 //! The tests check every sowing against `Position::play_unchecked` under every rule this board
 //! plays.
 
-use kalah_rules::{Capture, Direction, GameEnd, Leftover, Position, Rules, Sowing};
-
-/// Cells of the largest board in sowing order: 12 houses, the mover's store, 12 houses.
-const CELLS: usize = 25;
+use kalah_egdb::board::{Variant, CELLS};
+use kalah_rules::{Position, Rules};
 
 /// The rules a [`Board`] plays: everything the value of the rest of a game depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
-    houses: usize,
-    capture: Capture,
-    end: GameEnd,
-    leftover: Leftover,
-    relay: bool,
+    variant: Variant,
 }
 
 /// What a move leads to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
-    /// The position after the move with its mover's side first (all houses empty when the game ended).
+    /// The position after the move with its mover's side first (not a position when the game ended).
     pub board: Board,
     /// What the move put into the mover's store minus the opponent's, the seeds dealt out at the
     /// end of the game included.
     pub gain: i32,
-    /// The mover moves again.
+    /// The mover moves again (false when the game ended).
     pub again: bool,
     /// The move ended the game.
     pub over: bool,
@@ -55,24 +50,17 @@ impl Layout {
     /// store majority (it depends on the stores), the first move of a game whose first move
     /// gives no extra turn, or more than 255 seeds in the houses (a byte holds a house).
     pub fn of(rules: &Rules, position: &Position) -> Option<Layout> {
-        let supported = rules.direction == Direction::CounterClockwise
-            && !rules.majority_ends
-            && (rules.first_move_extra || !rules.is_first_move(position))
+        let variant = Variant::of(rules).ok()?;
+        let supported = (rules.first_move_extra || !rules.is_first_move(position))
             && position.seeds_in_houses() <= u16::from(u8::MAX);
-        supported.then_some(Layout {
-            houses: usize::from(rules.houses()),
-            capture: rules.capture,
-            end: rules.end,
-            leftover: rules.leftover,
-            relay: rules.sowing == Sowing::Relay,
-        })
+        supported.then_some(Layout { variant })
     }
 
     /// Returns the board of `position`, which must be a position of these rules with at most
     /// 255 seeds in its houses.
     #[inline]
     pub fn board(&self, position: &Position) -> Board {
-        let m = self.houses;
+        let m = self.houses();
         let me = position.mover();
         let mut cells = [0; CELLS];
         for (cell, &seeds) in cells[..m].iter_mut().zip(position.row(me)) {
@@ -87,22 +75,14 @@ impl Layout {
     /// Returns the number of houses a side.
     #[inline]
     pub fn houses(&self) -> usize {
-        self.houses
-    }
-
-    /// Returns the seeds in the mover's houses and in the opponent's.
-    #[inline]
-    fn sides(&self, board: &Board) -> (u32, u32) {
-        let m = self.houses;
-        let sum = |cells: &[u8]| cells.iter().map(|&c| u32::from(c)).sum::<u32>();
-        (sum(&board.cells[..m]), sum(&board.cells[m + 1..2 * m + 1]))
+        self.variant.houses()
     }
 
     /// Returns the moves of `board`: bit i is set when the mover's house i holds seeds.
     #[inline]
     pub fn moves(&self, board: &Board) -> u16 {
         let mut bits = 0;
-        for (i, &seeds) in board.cells[..self.houses].iter().enumerate() {
+        for (i, &seeds) in board.cells[..self.houses()].iter().enumerate() {
             bits |= u16::from(seeds != 0) << i;
         }
         bits
@@ -111,73 +91,11 @@ impl Layout {
     /// Sows the mover's house `house` (0-based from the mover's house 1; it must hold seeds).
     #[inline]
     pub fn play(&self, board: &Board, house: usize) -> Step {
-        let m = self.houses;
-        let ring = 2 * m + 1;
-        let mut cells = board.cells;
-        let mut cursor = house;
-        let mut hand = usize::from(cells[house]);
-        debug_assert!(hand > 0, "sowing an empty house");
-        cells[house] = 0;
-        loop {
-            // Whole laps first: every cell of the ring gets one seed a lap.
-            if hand > ring {
-                let laps = ((hand - 1) / ring) as u8;
-                for cell in &mut cells[..ring] {
-                    *cell += laps;
-                }
-                hand -= usize::from(laps) * ring;
-            }
-            for _ in 0..hand {
-                cursor += 1;
-                if cursor == ring {
-                    cursor = 0;
-                }
-                cells[cursor] += 1;
-            }
-            // Relay: a last seed in a house that held seeds lifts the house and sows on. Every
-            // lap passes the mover's store, so this ends.
-            if self.relay && cursor != m && cells[cursor] > 1 {
-                hand = usize::from(cells[cursor]);
-                cells[cursor] = 0;
-                continue;
-            }
-            break;
+        let mut next = *board;
+        match self.variant.play(&mut next.cells, house) {
+            kalah_egdb::board::Step::Over(gain) => Step { board: next, gain, again: false, over: true },
+            kalah_egdb::board::Step::Next { gain, again, .. } => Step { board: next, gain, again, over: false },
         }
-        let again = cursor == m;
-        if cursor < m && cells[cursor] == 1 {
-            let opposite = 2 * m - cursor;
-            let take = match self.capture {
-                Capture::Standard => cells[opposite] > 0,
-                Capture::Empty => true,
-                Capture::Never => false,
-            };
-            if take {
-                cells[m] += cells[opposite] + 1;
-                cells[opposite] = 0;
-                cells[cursor] = 0;
-            }
-        }
-        let mut gain = i32::from(cells[m]);
-        cells[m] = 0;
-        let mut next = Board { cells };
-        let (mine, theirs) = self.sides(&next);
-        let (to_move, other) = if again { (mine, theirs) } else { (theirs, mine) };
-        let over = to_move == 0 || (self.end == GameEnd::EitherSideEmpty && other == 0);
-        if over {
-            let (mine, theirs) = (mine as i32, theirs as i32);
-            gain += match self.leftover {
-                Leftover::Owner => mine - theirs,
-                Leftover::Emptier if mine == 0 => theirs,
-                Leftover::Emptier if theirs == 0 => -mine,
-                Leftover::Emptier => mine - theirs,
-                Leftover::Discard => 0,
-            };
-            next.cells = [0; CELLS];
-        } else if !again {
-            let (own, rest) = next.cells.split_at_mut(m);
-            own.swap_with_slice(&mut rest[1..m + 1]);
-        }
-        Step { board: next, gain, again, over }
     }
 }
 
@@ -271,8 +189,6 @@ mod tests {
                             assert_eq!(step.again, child.mover() == me, "{what}");
                             assert_eq!(step.board, layout.board(&child), "{what}");
                             assert_eq!(step.board.key(), layout.board(&child).key(), "{what}");
-                        } else {
-                            assert_eq!(step.board.seeds(), 0, "{what}");
                         }
                         checked += 1;
                     }
