@@ -132,12 +132,22 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// Returns `message` on one line: a control character (a line break in a JSON key the client
+/// sent, which the JSON reader's message repeats) is written as its escape.
+fn one_line(message: impl Into<String>) -> String {
+    let message = message.into();
+    if !message.chars().any(char::is_control) {
+        return message;
+    }
+    message.chars().map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() }).collect()
+}
+
 fn bad_request(message: impl Into<String>) -> ApiError {
-    ApiError { status: StatusCode::BAD_REQUEST, message: message.into() }
+    ApiError { status: StatusCode::BAD_REQUEST, message: one_line(message) }
 }
 
 fn conflict(message: impl Into<String>) -> ApiError {
-    ApiError { status: StatusCode::CONFLICT, message: message.into() }
+    ApiError { status: StatusCode::CONFLICT, message: one_line(message) }
 }
 
 fn missing(app: &App, id: &str, why: Missing) -> ApiError {

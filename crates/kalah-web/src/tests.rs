@@ -183,6 +183,17 @@ async fn moves_play_and_illegal_moves_change_nothing() {
 }
 
 #[tokio::test]
+async fn a_json_key_with_a_line_break_gets_a_one_line_error() {
+    // Found by the fuzz target web_request: the JSON reader's message repeats the unknown key.
+    let (app, _) = server(10, 10);
+    let (status, body) = call(&app, "POST", "/api/games", "{\"ru\\nles\": 1}").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let message = body["error"].as_str().expect("a JSON error");
+    assert!(message.contains("unknown field `ru\\nles`"), "{message}");
+    assert!(!message.contains('\n'), "{message:?}");
+}
+
+#[tokio::test]
 async fn undo_redo_and_goto_step_through_the_line() {
     let (app, _) = server(10, 10);
     let game = create(&app, json!({"rules": "kalah(4,3) standard", "north": "human"})).await;
