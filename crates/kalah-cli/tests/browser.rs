@@ -184,6 +184,67 @@ async fn keys_alone(client: &Client, url: &str) {
     assert_eq!(current, "1. South 2 +", "the left arrow steps back to the first move");
 }
 
+/// Waits until `css` shows a text that `done` accepts, and returns it.
+async fn wait_for(client: &Client, css: &str, done: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let shown = text(client, css).await;
+        if done(&shown) {
+            return shown;
+        }
+        assert!(Instant::now() < deadline, "{css} still shows {shown:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// A link to a position where the engine is to move opens at that position and waits; a reload
+/// keeps the game; stepping back to a position where the engine is to move does not claim it is
+/// thinking; the engine's moves start no analysis that the server must refuse (409); while North
+/// decides the handicap the evaluation names North's decision.
+async fn links_reloads_and_the_engine(client: &Client, url: &str) {
+    let position = "0,4,4,4:0/3,3,3,3:0/N";
+    let link = format!("{url}?rules=kalah(4,3)%20standard&position={position}&south=human&north=engine:1");
+    client.goto(&link).await.expect("the link");
+    idle(client).await;
+    let status = text(client, "#status").await;
+    assert!(status.contains("North (engine:1) to move") && status.contains("Engine, move"), "{status}");
+    assert!(!status.contains("thinking"), "{status}");
+    assert_eq!(count(client, 0).await, 0, "the link's position, not the engine's reply");
+    assert_eq!(count(client, 5).await, 3);
+    let game = script(client, "return sessionStorage.getItem('kalah-game')").await;
+    client.refresh().await.expect("a reload");
+    idle(client).await;
+    let address = client.current_url().await.expect("the address");
+    assert!(address.query().is_none(), "the link's query is gone from the address bar: {address}");
+    assert_eq!(script(client, "return sessionStorage.getItem('kalah-game')").await, game, "a reload keeps the game");
+    assert_eq!(count(client, 0).await, 0, "still the shared position after the reload");
+    client.find(Locator::Id("engine-go")).await.expect("the Engine, move button").click().await.expect("a click");
+    idle(client).await;
+    let status = wait_for(client, "#status", |s| s.starts_with("South (human) to move")).await;
+    assert!(!status.contains("thinking"), "{status}");
+    // Back to where the engine was to move: it waits for the line to be stepped forward.
+    press(client, "\u{E012}").await;
+    let status = text(client, "#status").await;
+    assert!(status.contains("North (engine:1) to move") && !status.contains("thinking"), "{status}");
+    press(client, "\u{E014}").await;
+    wait_for(client, "#eval-text", |t| !t.starts_with("Evaluating")).await;
+    let refused = script(
+        client,
+        "return String(performance.getEntriesByType('resource')
+            .filter((e) => e.name.includes('/analysis') && e.responseStatus === 409).length)",
+    )
+    .await;
+    assert_eq!(refused, "0", "analyses refused because the engine moved under them");
+    // The handicap: North decides, and the evaluation says what North should do.
+    client
+        .goto(&format!("{url}?rules=kalah(6,4)%20standard%20handicap&south=human&north=human"))
+        .await
+        .expect("the handicap link");
+    idle(client).await;
+    let eval = wait_for(client, "#eval-text", |t| !t.starts_with("Evaluating")).await;
+    assert!(eval.contains("best for North:") && !eval.contains("house"), "{eval}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_people_by_keys() {
     let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
@@ -233,6 +294,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     assert!(moves > clicks, "the move list holds the start and every action ({moves} entries, {clicks} clicks)");
 
     keys_alone(&client, &url).await;
+    links_reloads_and_the_engine(&client, &url).await;
 
     if std::env::var_os("KALAH_SCREENSHOT").is_some_and(|v| v == "1") {
         new_game(&client, "6", "4", "engine:3").await;

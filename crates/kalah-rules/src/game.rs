@@ -69,10 +69,19 @@ pub enum ActionError {
     },
 }
 
+/// Reads a house number written as `Display` writes numbers: decimal digits with no sign and no
+/// leading zero (`03`, `+3` and ` 3` are not house numbers).
+fn house_number(text: &str) -> Option<u64> {
+    let canonical =
+        !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && (text == "0" || !text.starts_with('0'));
+    canonical.then(|| text.parse().unwrap_or(u64::MAX))
+}
+
 impl FromStr for Action {
     type Err = ActionError;
 
-    /// Reads a house number from 1 to 12, `swap`, `keep` or a handicap move such as `S3>N2`.
+    /// Reads a house number from 1 to 12, `swap`, `keep` or a handicap move such as `S3>N2`,
+    /// exactly as [`Action`]'s `Display` writes them: no spaces around, no sign, no leading zero.
     fn from_str(text: &str) -> Result<Action, ActionError> {
         let bad = || ActionError::Syntax(text.to_string());
         let house = |t: &str| -> Result<HouseRef, ActionError> {
@@ -81,18 +90,18 @@ impl FromStr for Action {
                 Some('N' | 'n') => Side::North,
                 _ => return Err(bad()),
             };
-            let number: u32 = t[1..].parse().map_err(|_| bad())?;
-            let mv = Move::from_number(number).ok_or_else(bad)?;
+            let number = house_number(&t[1..]).ok_or_else(bad)?;
+            let mv = Move::from_number(u32::try_from(number).map_err(|_| bad())?).ok_or_else(bad)?;
             Ok(HouseRef { side, index: mv.index() as u8 })
         };
-        match text.trim() {
+        match text {
             "swap" => Ok(Action::Swap),
             "keep" => Ok(Action::Keep),
             t => match t.split_once('>') {
                 Some((from, to)) => Ok(Action::Handicap { from: house(from)?, to: house(to)? }),
                 None => {
-                    let number: u32 = t.parse().map_err(|_| bad())?;
-                    Move::from_number(number).map(Action::Sow).ok_or_else(bad)
+                    let number = house_number(t).ok_or_else(bad)?;
+                    Move::from_number(u32::try_from(number).map_err(|_| bad())?).map(Action::Sow).ok_or_else(bad)
                 }
             },
         }
@@ -263,7 +272,8 @@ impl Game {
         Some((side, Seat::playing(side, swapped_before)))
     }
 
-    /// Reads an action typed for this game, in any letter case: a house number of this board,
+    /// Reads an action typed for this game, in any letter case but otherwise exactly as actions are
+    /// written (no spaces around, no sign or leading zero): a house number of this board,
     /// `swap`, `keep` or a handicap move such as `S3>N2`. Whether the action is allowed now is
     /// [`Game::act`]'s to say.
     ///
@@ -280,8 +290,7 @@ impl Game {
     pub fn parse_action(&self, text: &str) -> Result<Action, ActionError> {
         let houses = self.rules.houses();
         let no_such = |house: u64| ActionError::NoSuchHouse { house, houses };
-        let text = text.trim();
-        if let Ok(house) = text.parse::<u64>() {
+        if let Some(house) = house_number(text) {
             if !(1..=u64::from(houses)).contains(&house) {
                 return Err(no_such(house));
             }
@@ -527,7 +536,11 @@ mod tests {
         ] {
             assert_eq!(game.parse_action(text), Err(expected), "{text:?}");
         }
-        assert_eq!(game.parse_action(" Keep "), Ok(Action::Keep));
+        assert_eq!(game.parse_action("Keep"), Ok(Action::Keep));
+        // Strict: what is not written as actions are written is not an action.
+        for loose in [" 3 ", "3 ", "+3", "03", "[3]", " Keep", "S03>N1", "S3 > N1", "3.0", "-0"] {
+            assert!(matches!(game.parse_action(loose), Err(ActionError::Syntax(_))), "{loose:?}");
+        }
         assert_eq!(
             game.parse_action("s6>n1"),
             Ok(Action::Handicap {

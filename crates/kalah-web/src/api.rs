@@ -239,10 +239,14 @@ pub struct Analysis {
     pub exact: bool,
     /// The depth searched, in sowings (0 for a finished game).
     pub depth: u32,
-    /// The side to move in the position.
+    /// The side that decides now: the side to move, or North while it decides the pie offer or
+    /// the handicap opening.
     pub side: &'static str,
-    /// The best house to sow, if the game goes on.
+    /// The best house to sow, when the decision is a sowing.
     pub best: Option<u8>,
+    /// The best action for `side`, as records write it (a house, `swap`, `keep`, `N4>S3`), if
+    /// the game goes on.
+    pub action: Option<String>,
     /// The expected line, as house numbers.
     pub line: Vec<u8>,
     /// Nodes searched.

@@ -3,6 +3,7 @@
 //! take the request's body as bytes, so that they can be tested (and fuzzed) without a socket.
 
 use std::future::Future;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -18,7 +19,7 @@ use kalah_rules::rules::{
     word_of, CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MAX_HOUSES, MAX_SEEDS, MIN_HOUSES, MIN_SEEDS,
     PRESETS, SOWING_WORDS,
 };
-use kalah_rules::{record, Game, Position, Record, RecordWarning, Rules, Side};
+use kalah_rules::{record, Action, Game, Phase, Position, Record, RecordWarning, Rules, Side};
 use serde::de::DeserializeOwned;
 use serde_json::json;
 
@@ -92,7 +93,58 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/record", get(record))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(finish))
         .with_state(app)
+}
+
+/// Returns the methods the route at `path` takes (for a 405's message and `Allow` header).
+fn allowed(path: &str) -> &'static str {
+    match path.trim_end_matches('/').rsplit('/').next() {
+        _ if path == "/api/games" => "POST",
+        Some("move" | "engine" | "undo" | "redo" | "goto") => "POST",
+        _ if path.starts_with("/api/games/") && path.matches('/').count() == 3 => "GET, DELETE",
+        _ => "GET",
+    }
+}
+
+/// The page's content security policy: its own script, style and requests only (it has no inline
+/// script or style and loads nothing from elsewhere), and no framing.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Finishes every response: an error that a layer below the handlers answered in plain text (a
+/// body over the limit: 413; a method a route does not take: 405) becomes the API's one-line JSON
+/// error, and every response gets the security headers.
+async fn finish(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let (method, path) = (request.method().clone(), request.uri().path().to_string());
+    let mut response = next.run(request).await;
+    let status = response.status();
+    let json =
+        response.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if (status.is_client_error() || status.is_server_error()) && !json {
+        let allow = response.headers().get(header::ALLOW).cloned();
+        let message = match status {
+            StatusCode::PAYLOAD_TOO_LARGE => {
+                format!("the request body is larger than {} KiB, the most a request may send", MAX_BODY / 1024)
+            }
+            StatusCode::METHOD_NOT_ALLOWED => {
+                format!("{method} is not taken at {path}: use {} (see docs/web.md)", allowed(&path))
+            }
+            _ => format!("{method} {path}: {}", status.canonical_reason().unwrap_or("the request failed")),
+        };
+        let mut fixed = ApiError { status, message: one_line(message) }.into_response();
+        if status == StatusCode::METHOD_NOT_ALLOWED {
+            let allow = allow.unwrap_or_else(|| header::HeaderValue::from_static(allowed(&path)));
+            fixed.headers_mut().insert(header::ALLOW, allow);
+        }
+        response = fixed;
+    }
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_SECURITY_POLICY, header::HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, header::HeaderValue::from_static("nosniff"));
+    headers.insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
+    headers.insert(header::X_FRAME_OPTIONS, header::HeaderValue::from_static("DENY"));
+    response
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
@@ -472,59 +524,97 @@ async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Jso
     }))
 }
 
-/// `GET /api/games/{id}/analysis`: the value of the position shown, South's view.
+/// `GET /api/games/{id}/analysis`: the value of the position shown, South's view, and the best
+/// action of the side that decides. While North decides the pie offer or the handicap opening,
+/// that is North's decision (the one a hint gives), not a sowing of the side to move.
 async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Analysis>, ApiError> {
     let game = session(&app, &id)?;
-    let (position, rules, stop, version) = {
+    let (snapshot, stop, version) = {
         let s = lock(&game);
         if let Some((v, cached)) = &s.analysis {
             if *v == s.version {
                 return Ok(Json(cached.clone()));
             }
         }
-        let position = *s.game().position();
-        let rules = *s.game().rules();
         if s.game().is_over() {
-            let value = f64::from(position.final_difference(&rules));
-            let side = position.mover().name();
+            let position = s.game().position();
             return Ok(Json(Analysis {
                 version: s.version,
-                value,
+                value: f64::from(position.final_difference(s.game().rules())),
                 exact: true,
                 depth: 0,
-                side,
+                side: position.mover().name(),
                 best: None,
+                action: None,
                 line: Vec::new(),
                 nodes: 0,
                 millis: 0,
             }));
         }
-        (position, rules, Arc::clone(&s.stop), s.version)
+        (s.game().clone(), Arc::clone(&s.stop), s.version)
     };
     let limits = Limits::time(app.engine_time);
-    let info = app
+    let rules = *snapshot.rules();
+    let analysis = app
         .engines
-        .run(&id, rules, move |engine| engines::analyse(engine, &position, &rules, limits, &stop))
+        .run(&id, rules, move |engine| analyse_game(engine, &snapshot, limits, &stop, version))
         .await
-        .map_err(|_| engine_failed())?;
-    let analysis = Analysis {
-        version,
-        // The page shows South's view.
-        value: if position.mover() == Side::South { info.score } else { -info.score }.seeds(),
-        exact: info.score.is_exact(),
-        depth: info.depth,
-        side: position.mover().name(),
-        best: info.best.map(|m| m.number()),
-        line: info.pv.iter().map(|m| m.number()).collect(),
-        nodes: info.nodes,
-        millis: info.elapsed.as_millis() as u64,
-    };
+        .map_err(|_| engine_failed())?
+        .ok_or_else(engine_failed)?;
     let mut s = lock(&game);
     if s.version != version {
         return Err(changed_meanwhile());
     }
     s.analysis = Some((version, analysis.clone()));
     Ok(Json(analysis))
+}
+
+/// Analyses `game` (not over) for the page: South's view of the value, and the decider's best action.
+fn analyse_game(
+    engine: &kalah_engine::search::Engine,
+    game: &Game,
+    limits: Limits,
+    stop: &AtomicBool,
+    version: u64,
+) -> Option<Analysis> {
+    let position = *game.position();
+    let rules = *game.rules();
+    let started = Instant::now();
+    let side = game.decider()?;
+    if matches!(game.phase(), Phase::Handicap | Phase::PieOffer) {
+        let decision = decide(engine, game, limits, Some(stop))?;
+        // A decision's value is the decider's (North's) as the side it then holds: after a swap
+        // that is South's side, else North's.
+        let for_south = if decision.action == Action::Swap { decision.score } else { -decision.score };
+        return Some(Analysis {
+            version,
+            value: for_south.seeds(),
+            exact: decision.score.is_exact(),
+            depth: decision.depth,
+            side: side.name(),
+            best: match decision.action {
+                Action::Sow(mv) => Some(mv.number()),
+                _ => None,
+            },
+            action: Some(decision.action.to_string()),
+            line: Vec::new(),
+            nodes: decision.nodes,
+            millis: started.elapsed().as_millis() as u64,
+        });
+    }
+    let info = engines::analyse(engine, &position, &rules, limits, stop);
+    Some(Analysis {
+        version,
+        value: if position.mover() == Side::South { info.score } else { -info.score }.seeds(),
+        exact: info.score.is_exact(),
+        depth: info.depth,
+        side: side.name(),
+        best: info.best.map(|m| m.number()),
+        action: info.best.map(|m| m.number().to_string()),
+        line: info.pv.iter().map(|m| m.number()).collect(),
+        nodes: info.nodes,
+        millis: info.elapsed.as_millis() as u64,
+    })
 }
 
 /// `GET /api/games/{id}/record`: the game record as a file.

@@ -138,8 +138,62 @@ async fn bad_new_games_are_refused_with_what_is_wrong() {
         refused(&app, "POST", "/api/games", body, bad, says).await;
     }
     let huge = format!(r#"{{"rules": "{}"}}"#, "x".repeat(crate::server::MAX_BODY));
-    let (status, _) = call(&app, "POST", "/api/games", &huge).await;
-    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    refused(&app, "POST", "/api/games", &huge, StatusCode::PAYLOAD_TOO_LARGE, "larger than 256 KiB").await;
+}
+
+#[tokio::test]
+async fn every_error_is_one_line_of_json_and_every_answer_has_the_security_headers() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    refused(&app, "PUT", "/api/games", "", StatusCode::METHOD_NOT_ALLOWED, "PUT is not taken at /api/games: use POST")
+        .await;
+    refused(&app, "GET", &format!("{url}/move"), "", StatusCode::METHOD_NOT_ALLOWED, "use POST").await;
+    refused(&app, "GET", "/nothing", "", StatusCode::NOT_FOUND, "nothing at GET /nothing").await;
+    for uri in ["/", "/app.js", "/style.css", "/api/variants", url.as_str(), "/nothing"] {
+        let request = Request::builder().uri(uri).body(Body::empty()).unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        let headers = response.headers();
+        let csp = headers["content-security-policy"].to_str().unwrap();
+        assert!(csp.contains("script-src 'self'") && csp.contains("frame-ancestors 'none'"), "{uri}: {csp}");
+        assert!(!csp.contains("unsafe-inline"), "{uri}");
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{uri}");
+        assert_eq!(headers["referrer-policy"], "no-referrer", "{uri}");
+    }
+}
+
+#[tokio::test]
+async fn the_analysis_is_the_deciders_while_north_decides_the_handicap_or_the_pie_offer() {
+    let (app, _) = server(200, 10);
+    // North decides the handicap: the analysis is North's decision, as the hint's.
+    let game = create(&app, json!({"rules": "kalah(6,4) standard handicap", "north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let hint = ok(&app, "GET", &format!("{url}/hint"), "", StatusCode::OK).await;
+    let analysis = ok(&app, "GET", &format!("{url}/analysis"), "", StatusCode::OK).await;
+    assert_eq!(analysis["side"], "North", "{analysis}");
+    assert_eq!(hint["side"], "North");
+    let action = analysis["action"].as_str().unwrap();
+    assert!(action == "keep" || action.contains('>'), "a handicap decision, not a sowing: {analysis}");
+    assert_eq!(analysis["best"], Value::Null);
+    // The value is South's view: North's choice leaves South at most what South has at the start.
+    assert!(analysis["value"].as_f64().unwrap() < 9.0, "{analysis}");
+    // The pie offer: North to decide whether to swap.
+    let game = create(&app, json!({"rules": "kalah(4,3) standard pie", "north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
+    let state = ok(&app, "GET", &url, "", StatusCode::OK).await;
+    assert_eq!(state["phase"], "pie", "{state}");
+    let analysis = ok(&app, "GET", &format!("{url}/analysis"), "", StatusCode::OK).await;
+    let hint = ok(&app, "GET", &format!("{url}/hint"), "", StatusCode::OK).await;
+    assert_eq!(analysis["side"], "North");
+    assert_eq!(analysis["action"], hint["action"], "{analysis} {hint}");
+    // Kalah(4,3) is solved at once: North's choice is worth its exact value to the side it takes,
+    // and South's view is the other side's.
+    assert_eq!(analysis["exact"], true);
+    let swapped = hint["action"] == "swap";
+    let value = analysis["value"].as_f64().unwrap();
+    let for_decider = hint["value"].as_f64().unwrap();
+    assert_eq!(value, if swapped { for_decider } else { -for_decider }, "{analysis} {hint}");
 }
 
 #[tokio::test]

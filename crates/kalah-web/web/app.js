@@ -12,6 +12,8 @@ let animating = false;
 let handicapFrom = null;  // the house a handicap seed is taken from, e.g. "S3"
 let hintCell = null;
 let analysed = -1;    // the version whose analysis was asked for
+let thinking = false;  // the engine's move is being asked for
+let paused = false;    // opened from a link: the engine waits for "Engine, move"
 
 // ---- the API ----
 
@@ -247,7 +249,9 @@ function draw() {
   }
   markLast();
   const status = $('status');
-  status.textContent = game.status + (game.engine_to_move && !game.result ? ' (thinking…)' : '');
+  const waiting = engineWaits();
+  status.textContent = game.status + (thinking ? ' (thinking…)' : waiting ? ` (${waiting})` : '');
+  $('engine-go').hidden = !(paused && engineMovesNow(true));
   status.classList.toggle('over', !!game.result);
   $('rules-line').textContent = `${game.rules} · South: ${game.players.south} · North: ${game.players.north}`;
   $('swap').hidden = !(person && game.legal.includes('swap'));
@@ -378,11 +382,38 @@ function playHouse(house) {
   clickCell(game.to_move === 'South' ? house - 1 : m + house);
 }
 
-async function maybeEngine() {
+// Pauses the engine (a game opened from a link), for this tab's reloads too.
+function setPaused(on) {
+  paused = on;
+  if (on) sessionStorage.setItem('kalah-paused', '1');
+  else sessionStorage.removeItem('kalah-paused');
+}
+
+// The engine is to move at the end of the line, so the page asks it (unless paused).
+function engineMovesNow(evenIfPaused) {
   const state = game;
-  if (!state || !state.engine_to_move || state.result || state.moves.some((mv) => !mv.played)) return;
-  if (pending || animating) return;
-  await change('POST', `/api/games/${state.id}/engine`, undefined, true);
+  if (!state || !state.engine_to_move || state.result || state.moves.some((mv) => !mv.played)) return false;
+  return evenIfPaused || !paused;
+}
+
+// Why the engine, to move in the position shown, is not thinking; '' if it is not to move.
+function engineWaits() {
+  if (!game || !game.engine_to_move || game.result) return '';
+  if (game.moves.some((mv) => !mv.played)) return 'an earlier position: → or the move list steps forward';
+  return paused ? 'press “Engine, move” to let it play' : '';
+}
+
+async function maybeEngine() {
+  if (!engineMovesNow(false) || pending || animating) return;
+  const state = game;
+  thinking = true;
+  draw();
+  try {
+    await change('POST', `/api/games/${state.id}/engine`, undefined, true);
+  } finally {
+    thinking = false;
+    if (game) draw();
+  }
 }
 
 async function hint() {
@@ -419,6 +450,8 @@ function setBar(value) {
 
 async function analyse() {
   if (!$('eval-on').checked || !game || analysed === game.version + game.id) return;
+  // The engine's move would change the game under the analysis: analyse the position it leaves.
+  if (engineMovesNow(false)) return;
   const state = game;
   analysed = state.version + state.id;
   $('eval-text').textContent = 'Evaluating…';
@@ -434,7 +467,8 @@ async function analyse() {
       text = a.depth === 0 ? `Final: ${outcome}` : `Solved ✓: ${outcome} with perfect play`;
     } else {
       const who = a.value === 0 ? 'Even' : `${leader} +${lead.toFixed(2)}`;
-      text = `${who} (depth ${a.depth}; best for ${a.side}: house ${a.best})`;
+      const what = a.action === null ? '' : /^\d+$/.test(a.action) ? `house ${a.action}` : a.action;
+      text = what ? `${who} (depth ${a.depth}; best for ${a.side}: ${what})` : `${who} (depth ${a.depth})`;
     }
     $('eval-text').textContent = text;
     $('eval').classList.toggle('solved', a.exact);
@@ -444,8 +478,9 @@ async function analyse() {
   }
 }
 
-async function newGame(request) {
+async function newGame(request, fromLink) {
   const old = game;
+  setPaused(!!fromLink);
   pending++;
   updateBusy();
   let state;
@@ -588,6 +623,7 @@ function onKey(event) {
   else if (key === 'n') openForm();
   else if (key === 'w' && !$('swap').hidden) act('swap');
   else if (key === 'k' && !$('keep').hidden) act('keep');
+  else if (key === 'e' && !$('engine-go').hidden) $('engine-go').click();
   else if (key === 'ArrowLeft' && game) stepTo(game.ply - 1);
   else if (key === 'ArrowRight' && game) stepTo(game.ply + 1);
   else return;
@@ -615,6 +651,7 @@ async function start() {
   $('load').addEventListener('click', () => $('load-file').click());
   $('load-file').addEventListener('change', (e) => { if (e.target.files[0]) load(e.target.files[0]); e.target.value = ''; });
   $('link').addEventListener('click', link);
+  $('engine-go').addEventListener('click', () => { setPaused(false); draw(); maybeEngine(); });
   $('eval-on').addEventListener('change', () => { analysed = -1; draw(); analyse(); });
   document.addEventListener('keydown', onKey);
 
@@ -626,10 +663,14 @@ async function start() {
       for (const k of asked) request[k] = params.get(k);
       if (params.has('south')) $('south').value = params.get('south');
       if (params.has('north')) $('north').value = params.get('north');
-      await newGame(request);
+      // The link's position may have the engine to move: show it as shared until asked.
+      await newGame(request, true);
+      // A reload keeps this game (sessionStorage) rather than starting the link's game again.
+      history.replaceState(null, '', location.pathname);
       return;
     }
     const id = sessionStorage.getItem('kalah-game');
+    paused = sessionStorage.getItem('kalah-paused') === '1';
     if (id) {
       try {
         await show(await api('GET', `/api/games/${id}`), false);
