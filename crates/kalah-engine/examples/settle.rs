@@ -44,7 +44,8 @@ fn main() {
     let mut last = vec![(0u32, 0i64); max_depth as usize + 1];
     let mut mean = last.clone();
     let mut cases = 0;
-    for (m, n, stride) in [(3, 3, 1), (4, 3, 1), (4, 4, 3), (5, 3, 3), (6, 3, 6), (5, 4, 12)] {
+    for (m, n, stride) in [(3, 3, 1), (4, 3, 1), (4, 4, 4), (5, 3, 4), (6, 3, 12), (5, 4, 24)] {
+        let started = std::time::Instant::now();
         let all = Rules::variants(m, n).expect("sizes in range");
         for rules in all.iter().step_by(stride) {
             for offer in offers(rules) {
@@ -86,6 +87,7 @@ fn main() {
                 }
             }
         }
+        eprintln!("Kalah({m},{n}): {cases} offers so far, {:.0} s", started.elapsed().as_secs_f64());
     }
     println!("{cases} pie offers, exact values from the solver");
     println!("depth  last depth: wrong, seeds lost   mean of two: wrong, seeds lost");

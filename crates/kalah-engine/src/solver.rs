@@ -605,11 +605,7 @@ impl Prover<'_> {
                 break;
             }
         }
-        upper = upper.min(best);
-        self.store(key, lower, upper, entry.and_then(|e| e.best), started);
-        if share {
-            self.busy.leave(key);
-        }
+        self.close(key, lower, upper.min(best), entry.and_then(|e| e.best), started, share);
         best
     }
 
@@ -759,12 +755,18 @@ impl Prover<'_> {
                 break;
             }
         }
-        upper = upper.min(best);
-        self.store(key, lower, upper, entry.and_then(|e| e.best), started);
+        self.close(key, lower, upper.min(best), entry.and_then(|e| e.best), started, share);
+        best
+    }
+
+    /// Ends a node whose children are all searched: stores its bounds and, when the threads share
+    /// work, says that no thread is searching it any more.
+    #[inline]
+    fn close(&mut self, key: u64, lower: i32, upper: i32, best: Option<Move>, started: u64, share: bool) {
+        self.store(key, lower, upper, best, started);
         if share {
             self.busy.leave(key);
         }
-        best
     }
 
     fn store(&mut self, key: u64, lower: i32, upper: i32, best: Option<Move>, started: u64) {

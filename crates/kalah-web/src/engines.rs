@@ -3,7 +3,11 @@
 //!
 //! A search blocks a thread for up to the time limit, so it runs on tokio's blocking threads,
 //! never on the async executor. At most `searches` run at once (each engine's table takes
-//! memory; more searches than cores would only slow each other); more requests wait their turn.
+//! memory; more searches than cores would only slow each other); more requests wait their turn
+//! by [`Kind`]: engine moves first, then hints, then analyses. A request that would wait longer
+//! than its kind's bound is answered at once that the server is busy (the API's 503 with
+//! `Retry-After`), so that under load nobody waits without end; analyses, which the page only
+//! shows beside the game, are the first to go.
 //! Every search watches its game's stop flag, which is set when the game is undone, replaced or
 //! closed. The engine's moves and hints are the decisions of [`kalah_engine::decide`], as for
 //! every other player.
@@ -17,7 +21,7 @@ use kalah_engine::egdb;
 use kalah_engine::search::{Engine, Info, Options};
 use kalah_engine::time::Limits;
 use kalah_rules::{Position, Rules};
-use tokio::sync::Semaphore;
+use tokio::sync::Notify;
 
 /// The strength levels the new-game form offers: a depth limit in sowings (`None`: only the
 /// time limit), and the words the form shows.
@@ -29,43 +33,144 @@ pub const LEVELS: [(u8, Option<u32>, &str); 5] = [
     (5, None, "5: as deep as the time limit allows"),
 ];
 
+/// The most time a level's move may take, in milliseconds, within the server's `--engine-time`:
+/// a depth-limited level needs little, and a small budget keeps a busy server's queue short.
+const LEVEL_MILLIS: [u64; 5] = [50, 100, 250, 1000, u64::MAX];
+
+/// What a search is for, in the order the queue serves them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// The engine's move in a game: the game waits for it.
+    Move = 0,
+    /// A hint a person asked for.
+    Hint = 1,
+    /// The evaluation beside the board.
+    Analysis = 2,
+}
+
+impl Kind {
+    /// The longest a request of this kind waits for a search before it is told the server is busy.
+    pub fn max_wait(self) -> Duration {
+        Duration::from_millis(match self {
+            Kind::Move => 2000,
+            Kind::Hint => 1000,
+            Kind::Analysis => 100,
+        })
+    }
+}
+
+/// The searches running and the requests waiting, by kind.
+#[derive(Debug, Default)]
+struct Queue {
+    running: [usize; 3],
+    waiting: [usize; 3],
+}
+
 /// The level of an engine named without one.
 pub const DEFAULT_LEVEL: u8 = 3;
 
-/// Returns the limits of an engine move at `level` (1-5), always within `time`.
+/// Returns the limits of an engine move at `level` (1-5): its depth, and its time budget within
+/// `time`.
 pub fn level_limits(level: u8, time: Duration) -> Limits {
-    let depth = LEVELS.iter().find(|(l, _, _)| *l == level).and_then(|(_, depth, _)| *depth);
-    Limits { depth, time: Some(time), ..Limits::default() }
+    let i = LEVELS.iter().position(|(l, _, _)| *l == level).unwrap_or(LEVELS.len() - 1);
+    let budget = Duration::from_millis(LEVEL_MILLIS[i]).min(time);
+    Limits { depth: LEVELS[i].1, time: Some(budget), ..Limits::default() }
 }
 
 /// The engines of the server and the limit on searches at once.
 pub struct Engines {
     /// Idle engines, each with the id of the game whose positions its table holds.
     idle: Mutex<Vec<(Engine, String)>>,
-    permits: Semaphore,
+    searches: usize,
+    queue: Mutex<Queue>,
+    freed: Notify,
     table_bytes: usize,
     egdb_dir: Option<PathBuf>,
 }
 
-/// A search that could not run to an answer.
-#[derive(Debug)]
-pub struct Failed;
+/// Why a search did not run to an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failed {
+    /// Every search was taken for longer than the request's kind may wait.
+    Busy,
+    /// The search's thread failed.
+    Crashed,
+}
+
+/// A running search's place in the queue, given back when it ends however it ends.
+struct Slot<'a>(&'a Engines, Kind);
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        self.0.lock_queue().running[self.1 as usize] -= 1;
+        self.0.freed.notify_waiters();
+    }
+}
 
 impl Engines {
     /// Returns a pool of at most `searches` engines of `table_bytes` each, using the endgame
     /// databases in `egdb_dir` when there are some for a game's rules.
     pub fn new(searches: usize, table_bytes: usize, egdb_dir: Option<PathBuf>) -> Engines {
-        Engines { idle: Mutex::new(Vec::new()), permits: Semaphore::new(searches), table_bytes, egdb_dir }
+        Engines {
+            idle: Mutex::new(Vec::new()),
+            searches: searches.max(1),
+            queue: Mutex::new(Queue::default()),
+            freed: Notify::new(),
+            table_bytes,
+            egdb_dir,
+        }
+    }
+
+    fn lock_queue(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes a search's place for a request of `kind`: at once if one is free and no request
+    /// that goes first waits, else when one is, within the kind's longest wait. Hints and
+    /// analyses, which think for the server's whole time, leave one place to engine moves.
+    async fn slot(&self, kind: Kind) -> Result<Slot<'_>, Failed> {
+        let deadline = tokio::time::Instant::now() + kind.max_wait();
+        let k = kind as usize;
+        self.lock_queue().waiting[k] += 1;
+        let taken = loop {
+            // Registered before the check, so a place freed between the check and the wait wakes it.
+            let freed = self.freed.notified();
+            tokio::pin!(freed);
+            freed.as_mut().enable();
+            {
+                let mut queue = self.lock_queue();
+                let running: usize = queue.running.iter().sum();
+                let others: usize = queue.running[Kind::Hint as usize..].iter().sum();
+                let room =
+                    running < self.searches && (kind == Kind::Move || self.searches == 1 || others + 1 < self.searches);
+                if room && queue.waiting[..k].iter().all(|&w| w == 0) {
+                    queue.running[k] += 1;
+                    break true;
+                }
+            }
+            if tokio::time::timeout_at(deadline, freed).await.is_err() {
+                break false;
+            }
+        };
+        self.lock_queue().waiting[k] -= 1;
+        // A request that gave up may have been what kept lower kinds waiting.
+        self.freed.notify_waiters();
+        if taken {
+            Ok(Slot(self, kind))
+        } else {
+            Err(Failed::Busy)
+        }
     }
 
     /// Runs `job` with an engine for game `game_id` under `rules` on a blocking thread.
     pub async fn run<T: Send + 'static>(
         self: &Arc<Self>,
+        kind: Kind,
         game_id: &str,
         rules: Rules,
         job: impl FnOnce(&Engine) -> T + Send + 'static,
     ) -> Result<T, Failed> {
-        let _permit = self.permits.acquire().await.map_err(|_| Failed)?;
+        let _slot = self.slot(kind).await?;
         let engines = Arc::clone(self);
         let game_id = game_id.to_string();
         tokio::task::spawn_blocking(move || {
@@ -75,7 +180,7 @@ impl Engines {
             out
         })
         .await
-        .map_err(|_| Failed)
+        .map_err(|_| Failed::Crashed)
     }
 
     /// Takes an idle engine, preferably the one that last searched this game (its table is still
@@ -114,8 +219,44 @@ mod tests {
         let time = Duration::from_millis(300);
         assert_eq!(level_limits(1, time).depth, Some(1));
         assert_eq!(level_limits(5, time).depth, None);
+        assert_eq!(level_limits(1, time).time, Some(Duration::from_millis(50)), "a level's own budget");
         for (level, _, _) in LEVELS {
-            assert_eq!(level_limits(level, time).time, Some(time));
+            assert!(level_limits(level, time).time.unwrap() <= time, "always within the server's time");
         }
+        assert_eq!(level_limits(5, time).time, Some(time));
+    }
+
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn moves_go_before_hints_and_analyses_and_a_long_wait_is_refused() {
+        let engines = Arc::new(Engines::new(1, 1 << 16, None));
+        let running = engines.slot(Kind::Move).await.expect("a free place");
+        // With the one place taken, an analysis gives up after its short wait.
+        assert_eq!(engines.slot(Kind::Analysis).await.err(), Some(Failed::Busy));
+        // A hint and a move wait; when the place is freed the move goes first.
+        let (e1, e2) = (Arc::clone(&engines), Arc::clone(&engines));
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let (o1, o2) = (Arc::clone(&order), Arc::clone(&order));
+        let hint = tokio::spawn(async move {
+            let slot = e1.slot(Kind::Hint).await;
+            o1.lock().unwrap().push("hint");
+            slot.map(drop)
+        });
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        let mv = tokio::spawn(async move {
+            let slot = e2.slot(Kind::Move).await;
+            o2.lock().unwrap().push("move");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            slot.map(drop)
+        });
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        drop(running);
+        assert_eq!(mv.await.unwrap(), Ok(()));
+        assert_eq!(hint.await.unwrap(), Ok(()));
+        assert_eq!(*order.lock().unwrap(), ["move", "hint"]);
+        // A move that cannot get a place within its bound is refused, not kept waiting.
+        let _held = engines.slot(Kind::Move).await.unwrap();
+        let started = tokio::time::Instant::now();
+        assert_eq!(engines.slot(Kind::Move).await.err(), Some(Failed::Busy));
+        assert_eq!(started.elapsed(), Kind::Move.max_wait());
     }
 }

@@ -24,7 +24,7 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use crate::api::{self, ActionText, Analysis, GameState, Goto, Hint, MoveRequest, NewGame, Plies};
-use crate::engines::{self, Engines, LEVELS};
+use crate::engines::{self, Engines, Failed, Kind, LEVELS};
 use crate::games::{lock, Games, Missing, Seat, Session};
 use crate::Config;
 
@@ -132,7 +132,7 @@ async fn finish(request: axum::extract::Request, next: axum::middleware::Next) -
             }
             _ => format!("{method} {path}: {}", status.canonical_reason().unwrap_or("the request failed")),
         };
-        let mut fixed = ApiError { status, message: one_line(message) }.into_response();
+        let mut fixed = ApiError { status, message: one_line(message), retry_after: None }.into_response();
         if status == StatusCode::METHOD_NOT_ALLOWED {
             let allow = allow.unwrap_or_else(|| header::HeaderValue::from_static(allowed(&path)));
             fixed.headers_mut().insert(header::ALLOW, allow);
@@ -156,6 +156,8 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
 pub struct ApiError {
     status: StatusCode,
     message: String,
+    /// Seconds after which to ask again (a busy server's 503).
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -180,7 +182,11 @@ impl std::error::Error for ApiError {}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
+        let mut response = (self.status, Json(json!({ "error": self.message }))).into_response();
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
@@ -195,16 +201,17 @@ fn one_line(message: impl Into<String>) -> String {
 }
 
 fn bad_request(message: impl Into<String>) -> ApiError {
-    ApiError { status: StatusCode::BAD_REQUEST, message: one_line(message) }
+    ApiError { status: StatusCode::BAD_REQUEST, message: one_line(message), retry_after: None }
 }
 
 fn conflict(message: impl Into<String>) -> ApiError {
-    ApiError { status: StatusCode::CONFLICT, message: one_line(message) }
+    ApiError { status: StatusCode::CONFLICT, message: one_line(message), retry_after: None }
 }
 
 fn missing(app: &App, id: &str, why: Missing) -> ApiError {
     match why {
         Missing::Unknown => ApiError {
+            retry_after: None,
             status: StatusCode::NOT_FOUND,
             message: format!(
                 "there is no game {id:?}: it was closed, or expired after {} minutes without a request",
@@ -212,6 +219,7 @@ fn missing(app: &App, id: &str, why: Missing) -> ApiError {
             ),
         },
         Missing::Full => ApiError {
+            retry_after: Some(60),
             status: StatusCode::SERVICE_UNAVAILABLE,
             message: format!("the server holds its most games ({}): close one or try again later", app.games.max()),
         },
@@ -219,7 +227,23 @@ fn missing(app: &App, id: &str, why: Missing) -> ApiError {
 }
 
 fn engine_failed() -> ApiError {
-    ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, message: "the engine's search failed".to_string() }
+    ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        message: "the engine's search failed".to_string(),
+        retry_after: None,
+    }
+}
+
+/// The answer when a search could not run: 503 with `Retry-After` when the server is busy.
+fn not_searched(failed: Failed) -> ApiError {
+    match failed {
+        Failed::Busy => ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: "the server is busy: every engine is thinking; ask again in a second".to_string(),
+            retry_after: Some(1),
+        },
+        Failed::Crashed => engine_failed(),
+    }
 }
 
 fn changed_meanwhile() -> ApiError {
@@ -228,6 +252,7 @@ fn changed_meanwhile() -> ApiError {
 
 async fn not_found(method: Method, uri: Uri) -> ApiError {
     ApiError {
+        retry_after: None,
         status: StatusCode::NOT_FOUND,
         message: format!(
             "nothing at {method} {}: the page is at / and the API under /api/games (see docs/web.md)",
@@ -421,9 +446,9 @@ async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
     let rules = *snapshot.rules();
     let decision = app
         .engines
-        .run(&id, rules, move |engine| decide(engine, &snapshot, limits, Some(&stop)))
+        .run(Kind::Move, &id, rules, move |engine| decide(engine, &snapshot, limits, Some(&stop)))
         .await
-        .map_err(|_| engine_failed())?;
+        .map_err(not_searched)?;
     let mut s = lock(&game);
     if s.version != version {
         return Err(changed_meanwhile());
@@ -507,9 +532,9 @@ async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Jso
     let limits = Limits::time(app.engine_time);
     let decision = app
         .engines
-        .run(&id, rules, move |engine| decide(engine, &snapshot, limits, Some(&stop)))
+        .run(Kind::Hint, &id, rules, move |engine| decide(engine, &snapshot, limits, Some(&stop)))
         .await
-        .map_err(|_| engine_failed())?
+        .map_err(not_searched)?
         .ok_or_else(engine_failed)?;
     if lock(&game).version != version {
         return Err(changed_meanwhile());
@@ -557,9 +582,9 @@ async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result
     let rules = *snapshot.rules();
     let analysis = app
         .engines
-        .run(&id, rules, move |engine| analyse_game(engine, &snapshot, limits, &stop, version))
+        .run(Kind::Analysis, &id, rules, move |engine| analyse_game(engine, &snapshot, limits, &stop, version))
         .await
-        .map_err(|_| engine_failed())?
+        .map_err(not_searched)?
         .ok_or_else(engine_failed)?;
     let mut s = lock(&game);
     if s.version != version {

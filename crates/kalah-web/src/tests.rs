@@ -247,6 +247,36 @@ async fn a_json_key_with_a_line_break_gets_a_one_line_error() {
     assert!(!message.contains('\n'), "{message:?}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_busy_server_answers_503_with_retry_after_and_engine_moves_go_first() {
+    // Two searches, both taken by level-5 engine moves that think for their whole time.
+    let (app, _) = server(3000, 10);
+    let mut urls = Vec::new();
+    for _ in 0..3 {
+        let game = create(&app, json!({"rules": "kalah(6,6) standard", "south": "engine:5"})).await;
+        urls.push(format!("/api/games/{}", id(&game)));
+    }
+    let first = tokio::spawn({
+        let (app, url) = (app.clone(), urls[0].clone());
+        async move { call(&app, "POST", &format!("{url}/engine"), "").await }
+    });
+    let second = tokio::spawn({
+        let (app, url) = (app.clone(), urls[1].clone());
+        async move { call(&app, "POST", &format!("{url}/engine"), "").await }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // A hint waits a second at most, an analysis a tenth: then the server says it is busy.
+    let request = Request::builder().uri(format!("{}/hint", urls[2])).body(Body::empty()).unwrap();
+    let started = Instant::now();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(response.headers()["retry-after"], "1");
+    assert!(started.elapsed() < Duration::from_millis(2500), "answered before the searches end");
+    refused(&app, "GET", &format!("{}/analysis", urls[2]), "", StatusCode::SERVICE_UNAVAILABLE, "busy").await;
+    assert_eq!(first.await.unwrap().0, StatusCode::OK);
+    assert_eq!(second.await.unwrap().0, StatusCode::OK);
+}
+
 #[tokio::test]
 async fn undo_redo_and_goto_step_through_the_line() {
     let (app, _) = server(10, 10);

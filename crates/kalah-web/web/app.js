@@ -30,6 +30,7 @@ async function api(method, path, body) {
   if (!response.ok) {
     const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
     error.status = response.status;
+    error.retryAfter = Number(response.headers.get('Retry-After')) || 0;
     throw error;
   }
   return data;
@@ -40,7 +41,18 @@ async function change(method, path, body, animate) {
   pending++;
   updateBusy();
   try {
-    const state = await api(method, path, body);
+    let state;
+    for (;;) {
+      try {
+        state = await api(method, path, body);
+        break;
+      } catch (error) {
+        // A busy server says when to ask again: the page waits and asks again by itself.
+        if (error.status !== 503 || !error.retryAfter) throw error;
+        note('The server is busy, retrying…');
+        await sleep(1000 * Math.min(error.retryAfter, 10));
+      }
+    }
     await show(state, animate);
   } catch (error) {
     if (error.status === 409 || error.status === 404) {
@@ -473,7 +485,8 @@ async function analyse() {
     $('eval-text').textContent = text;
     $('eval').classList.toggle('solved', a.exact);
   } catch (error) {
-    if (error.status !== 409) $('eval-text').textContent = error.message;
+    if (error.status === 503) $('eval-text').textContent = 'Evaluation paused: the server is busy';
+    else if (error.status !== 409) $('eval-text').textContent = error.message;
     analysed = -1;
   }
 }
