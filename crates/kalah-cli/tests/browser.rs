@@ -179,9 +179,34 @@ async fn keys_alone(client: &Client, url: &str) {
         assert!(Instant::now() < deadline, "no hint came: {}", text(client, "#note").await);
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    // The move list: a row a turn pair, South's turn (2 then 1, after an extra move) and North's.
+    let rows = client.find_all(Locator::Css("#moves li.turn")).await.expect("the move list");
+    assert_eq!(rows.len(), 1, "one numbered row so far");
+    assert_eq!(text(client, "#moves li.turn .number").await, "1.");
+    assert_eq!(text(client, "#moves li.turn .south").await.split_whitespace().collect::<Vec<_>>(), ["2", "+", "1"]);
+    // Each player's last turn is marked on the board: South sowed from its houses 2 and 1.
+    let marked = client.find_all(Locator::Css(".pit.turn-south")).await.expect("the board").len();
+    assert_eq!(marked, 2, "South's last turn: houses 2 and 1");
     press(client, "\u{E012}").await;
-    let current = text(client, "#moves [aria-current]").await;
-    assert_eq!(current, "1. South 2 +", "the left arrow steps back to the first move");
+    let current = client.find(Locator::Css("#moves [aria-current]")).await.expect("the current move");
+    let label = current.attr("aria-label").await.expect("its label").unwrap_or_default();
+    assert_eq!(label, "1. South 2, extra move", "the left arrow steps back to the first move");
+}
+
+/// The theme follows the system unless chosen, and is kept; sound is off unless chosen.
+async fn theme_and_sound(client: &Client) {
+    assert!(!client.find(Locator::Id("sound-on")).await.unwrap().is_selected().await.unwrap(), "sound is off by default");
+    let background = "return getComputedStyle(document.documentElement).backgroundColor";
+    let light = script(client, background).await;
+    client.find(Locator::Id("theme")).await.unwrap().select_by_value("dark").await.unwrap();
+    let dark = script(client, background).await;
+    assert_ne!(light, dark, "the dark theme changes the page");
+    assert_eq!(script(client, "return document.documentElement.dataset.theme").await, "dark");
+    client.refresh().await.expect("a reload");
+    idle(client).await;
+    assert_eq!(script(client, "return document.documentElement.dataset.theme").await, "dark", "the choice is kept");
+    client.find(Locator::Id("theme")).await.unwrap().select_by_value("auto").await.unwrap();
+    assert_eq!(script(client, background).await, light, "headless Chromium's system setting is light");
 }
 
 /// Waits until `css` shows a text that `done` accepts, and returns it.
@@ -295,6 +320,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
 
     keys_alone(&client, &url).await;
     links_reloads_and_the_engine(&client, &url).await;
+    theme_and_sound(&client).await;
 
     if std::env::var_os("KALAH_SCREENSHOT").is_some_and(|v| v == "1") {
         new_game(&client, "6", "4", "engine:3").await;

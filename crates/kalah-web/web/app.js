@@ -90,6 +90,38 @@ function note(text, isError) {
   el.classList.toggle('error', !!isError);
 }
 
+// ---- sound and theme ----
+
+// Short tones made on the spot (Web Audio): no sound files, nothing from the network. Off by
+// default; the choice is kept in this browser.
+const sound = (() => {
+  let context = null;
+  const tone = (frequency, seconds, volume) => {
+    if (!$('sound-on').checked) return;
+    context = context || new AudioContext();
+    const oscillator = context.createOscillator();
+    const gain = context.createGain();
+    oscillator.frequency.value = frequency;
+    gain.gain.setValueAtTime(volume, context.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, context.currentTime + seconds);
+    oscillator.connect(gain).connect(context.destination);
+    oscillator.start();
+    oscillator.stop(context.currentTime + seconds);
+  };
+  return {
+    drop: () => tone(660, 0.06, 0.08),
+    capture: () => { tone(330, 0.25, 0.15); setTimeout(() => tone(247, 0.3, 0.15), 120); },
+    extra: () => { tone(784, 0.12, 0.1); setTimeout(() => tone(988, 0.15, 0.1), 100); },
+  };
+})();
+
+// The theme: as the system (prefers-color-scheme), or light or dark as chosen, kept in this browser.
+function setTheme(choice) {
+  if (choice === 'light' || choice === 'dark') document.documentElement.dataset.theme = choice;
+  else delete document.documentElement.dataset.theme;
+  localStorage.setItem('kalah-theme', choice);
+}
+
 // ---- the board ----
 
 // Cells as the API numbers them: South's houses 0..m-1, South's store m, North's houses
@@ -203,11 +235,15 @@ async function animateLast(state, render) {
       } else {
         cells[step.cell] += 1;
         el.classList.add('sown');
+        sound.drop();
       }
       drawCells(cells);
       await sleep(step.kind === 'lift' ? delay * 1.5 : delay);
       el.classList.remove('sown');
     }
+    const sowed = last.sowed || {};
+    if (sowed.captured) sound.capture();
+    else if (sowed.extra_move && !sowed.ended) sound.extra();
     await sleep(delay);
   } finally {
     animating = false;
@@ -217,7 +253,7 @@ async function animateLast(state, render) {
 
 function clearMarks() {
   for (const el of $('board').querySelectorAll('.pit')) {
-    el.classList.remove('from', 'last', 'sown', 'captured', 'extra', 'hint', 'picked', 'gain');
+    el.classList.remove('from', 'last', 'sown', 'captured', 'extra', 'hint', 'picked', 'gain', 'turn-south', 'turn-north');
   }
 }
 
@@ -259,6 +295,7 @@ function draw() {
     el.classList.toggle('playable', playable);
     el.disabled = !playable;
   }
+  markTurns();
   markLast();
   const status = $('status');
   const waiting = engineWaits();
@@ -276,6 +313,21 @@ function draw() {
   if (!$('eval-on').checked) {
     $('eval-text').textContent = 'Evaluation off';
     setBar(0);
+  }
+}
+
+// Marks on the board the houses each player sowed from in its last turn played.
+function markTurns() {
+  const m = game.houses;
+  const played = game.moves.filter((mv) => mv.played);
+  const turns = turnsOf(played);
+  for (const side of ['South', 'North']) {
+    const turn = [...turns].reverse().find((t) => t.side === side && /^\d+$/.test(t.moves[0].action));
+    if (!turn) continue;
+    for (const mv of turn.moves) {
+      const house = Number(mv.action);
+      pitOf(side === 'South' ? house - 1 : m + house).classList.add(`turn-${side.toLowerCase()}`);
+    }
   }
 }
 
@@ -324,30 +376,70 @@ function markLast() {
   note(text + '.');
 }
 
+// The game's turns (a player's sowings until the other moves; a swap or handicap decision is a
+// turn of its own), each a list of moves, as records count them.
+function turnsOf(moves) {
+  const turns = [];
+  let goesOn = false;
+  for (const mv of moves) {
+    const last = turns[turns.length - 1];
+    const sow = /^\d+$/.test(mv.action);
+    if (last && goesOn && sow && last.side === mv.side) last.moves.push(mv);
+    else turns.push({ side: mv.side, moves: [mv] });
+    const s = mv.sowed || {};
+    goesOn = sow && !!s.extra_move && !s.ended;
+  }
+  return turns;
+}
+
+// The move list: numbered rows of South's turn and North's, as records write them; every move
+// is a button that shows the position after it.
 function renderMoves() {
   const list = $('moves');
   list.innerHTML = '';
-  const entry = (ply, text, played, current) => {
-    const li = document.createElement('li');
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.textContent = text;
-    button.className = played ? 'played' : 'undone';
-    if (current) button.setAttribute('aria-current', 'step');
-    button.addEventListener('click', () => change('POST', `/api/games/${game.id}/goto`, { ply }, false));
-    li.append(button);
-    list.append(li);
+  const button = (ply, text, label, played) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = text;
+    b.setAttribute('aria-label', label);
+    b.className = played ? 'played' : 'undone';
+    if (ply === game.ply) b.setAttribute('aria-current', 'step');
+    b.addEventListener('click', () => change('POST', `/api/games/${game.id}/goto`, { ply }, false));
+    return b;
   };
-  entry(0, 'Start', true, game.ply === 0);
-  for (const mv of game.moves) {
-    const s = mv.sowed || {};
-    const marks = (s.captured ? ` ×${s.captured}` : '') + (s.extra_move && !s.ended ? ' +' : '');
-    entry(mv.ply, `${mv.ply}. ${mv.side} ${mv.action}${marks}`, mv.played, mv.ply === game.ply);
+  const start = document.createElement('li');
+  start.className = 'start';
+  start.append(button(0, 'Start', 'The start', true));
+  list.append(start);
+  let row = null;
+  let number = 0;
+  for (const turn of turnsOf(game.moves)) {
+    const column = turn.side === 'South' ? 0 : 1;
+    if (!row || column === 0 || row.cells[1].childElementCount || row.cells[0].childElementCount === 0 && row.used) {
+      number++;
+      const li = document.createElement('li');
+      li.className = 'turn';
+      const n = document.createElement('span');
+      n.className = 'number';
+      n.textContent = `${number}.`;
+      const cells = [document.createElement('span'), document.createElement('span')];
+      cells.forEach((c, i) => { c.className = i === 0 ? 'south' : 'north'; });
+      li.append(n, ...cells);
+      list.append(li);
+      row = { cells, used: false };
+    }
+    row.used = true;
+    for (const mv of turn.moves) {
+      const s = mv.sowed || {};
+      const marks = (s.captured ? ` ×${s.captured}` : '') + (s.extra_move && !s.ended ? ' +' : '');
+      const what = (s.captured ? `, captures ${s.captured}` : '') + (s.extra_move && !s.ended ? ', extra move' : '');
+      row.cells[column].append(button(mv.ply, `${mv.action}${marks}`, `${number}. ${mv.side} ${mv.action}${what}`, mv.played));
+    }
   }
   // Scroll the list, never the page (a phone would jump away from the board at every move).
   const current = list.querySelector('[aria-current]');
   if (current) {
-    const item = current.parentElement;
+    const item = current.closest('li');
     if (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) {
       list.scrollTop = item.offsetTop - 4;
     }
@@ -667,6 +759,11 @@ async function start() {
   $('engine-go').addEventListener('click', () => { setPaused(false); draw(); maybeEngine(); });
   $('eval-on').addEventListener('change', () => { analysed = -1; draw(); analyse(); });
   document.addEventListener('keydown', onKey);
+  $('theme').value = localStorage.getItem('kalah-theme') || 'auto';
+  setTheme($('theme').value);
+  $('theme').addEventListener('change', () => setTheme($('theme').value));
+  $('sound-on').checked = localStorage.getItem('kalah-sound') === 'on';
+  $('sound-on').addEventListener('change', () => localStorage.setItem('kalah-sound', $('sound-on').checked ? 'on' : 'off'));
 
   const params = new URLSearchParams(location.search);
   const asked = ['rules', 'position', 'south', 'north'].filter((k) => params.has(k));
