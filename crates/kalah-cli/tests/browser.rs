@@ -5,7 +5,8 @@
 //!
 //! Chromium and chromedriver must be installed (`.ci/run` installs them on Debian); without them
 //! the test fails and says how to install them. With `KALAH_SCREENSHOT=1` it also plays a few
-//! moves of Kalah(6,4) and writes the screenshot of the README and docs/web.md, docs/serve.png.
+//! moves of Kalah(6,4) and writes the screenshots of the README and docs/web.md: docs/serve.png,
+//! serve-dark.png (the dark theme) and serve-phone.png (390 pixels wide).
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -193,9 +194,42 @@ async fn keys_alone(client: &Client, url: &str) {
     assert_eq!(label, "1. South 2, extra move", "the left arrow steps back to the first move");
 }
 
+/// At a phone's 360 pixels every board fits without sideways scrolling, with houses a finger can
+/// hit (44 pixels at least).
+async fn phones(client: &Client, url: &str) {
+    client.set_window_size(360, 800).await.expect("a phone's width");
+    for (m, n) in [(6, 4), (12, 2), (1, 3)] {
+        let link = format!("{url}?rules=kalah({m},{n})%20standard&south=human&north=human");
+        client.goto(&link).await.expect("the link");
+        idle(client).await;
+        let width = script(client, "return String(window.innerWidth)").await;
+        let scroll = script(client, "return String(document.documentElement.scrollWidth)").await;
+        assert!(scroll.parse::<f64>().unwrap() <= width.parse::<f64>().unwrap(), "Kalah({m},{n}): {scroll} > {width}");
+        let smallest = script(
+            client,
+            "return String(Math.min(...[...document.querySelectorAll('.pit.house')]
+                .map((e) => Math.min(e.getBoundingClientRect().width, e.getBoundingClientRect().height))))",
+        )
+        .await;
+        assert!(smallest.parse::<f64>().unwrap() >= 44.0, "Kalah({m},{n}): a house of {smallest} px");
+        // Both stores are on the screen.
+        for store in [m, 2 * m + 1] {
+            let right = script(client, &format!("return String(document.querySelector('.pit[data-cell=\"{store}\"]').getBoundingClientRect().right)")).await;
+            assert!(
+                right.parse::<f64>().unwrap() <= width.parse::<f64>().unwrap(),
+                "Kalah({m},{n}): store {store} off the screen"
+            );
+        }
+    }
+    client.set_window_size(1100, 760).await.expect("back to a desktop's width");
+}
+
 /// The theme follows the system unless chosen, and is kept; sound is off unless chosen.
 async fn theme_and_sound(client: &Client) {
-    assert!(!client.find(Locator::Id("sound-on")).await.unwrap().is_selected().await.unwrap(), "sound is off by default");
+    assert!(
+        !client.find(Locator::Id("sound-on")).await.unwrap().is_selected().await.unwrap(),
+        "sound is off by default"
+    );
     let background = "return getComputedStyle(document.documentElement).backgroundColor";
     let light = script(client, background).await;
     client.find(Locator::Id("theme")).await.unwrap().select_by_value("dark").await.unwrap();
@@ -321,6 +355,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     keys_alone(&client, &url).await;
     links_reloads_and_the_engine(&client, &url).await;
     theme_and_sound(&client).await;
+    phones(&client, &url).await;
 
     if std::env::var_os("KALAH_SCREENSHOT").is_some_and(|v| v == "1") {
         new_game(&client, "6", "4", "engine:3").await;
@@ -333,9 +368,18 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
         while text(&client, "#eval-text").await.starts_with("Evaluating") && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let png = client.screenshot().await.expect("a screenshot");
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/serve.png");
-        std::fs::write(&path, png).expect("docs/serve.png is written");
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+        let shoot = async |name: &str| {
+            let png = client.screenshot().await.expect("a screenshot");
+            std::fs::write(docs.join(name), png).unwrap_or_else(|e| panic!("docs/{name} is not written: {e}"));
+        };
+        shoot("serve.png").await;
+        client.find(Locator::Id("theme")).await.unwrap().select_by_value("dark").await.unwrap();
+        shoot("serve-dark.png").await;
+        client.find(Locator::Id("theme")).await.unwrap().select_by_value("auto").await.unwrap();
+        client.set_window_size(390, 844).await.expect("a phone's size");
+        idle(&client).await;
+        shoot("serve-phone.png").await;
     }
     client.close().await.expect("the browser closes");
 }

@@ -144,12 +144,10 @@ function buildBoard(m) {
   const board = $('board');
   board.innerHTML = '';
   board.style.setProperty('--houses', m);
-  const add = (cell, col, row, isStore) => {
+  const add = (cell, isStore) => {
     const el = document.createElement(isStore ? 'div' : 'button');
-    el.className = isStore ? 'pit store' : 'pit house';
+    el.className = isStore ? 'pit store' : cell > m ? 'pit house north' : 'pit house';
     el.dataset.cell = cell;
-    el.style.gridColumn = isStore ? `${col}` : `${col}`;
-    el.style.gridRow = isStore ? '1 / span 2' : `${row}`;
     if (!isStore) {
       el.type = 'button';
       el.addEventListener('click', () => clickCell(cell));
@@ -165,11 +163,38 @@ function buildBoard(m) {
     el.append(stones, count, label);
     board.append(el);
   };
-  add(2 * m + 1, 1, 1, true);
-  for (let k = 1; k <= m; k++) add(m + k, m - k + 2, 1, false);
-  for (let k = 1; k <= m; k++) add(k - 1, k + 1, 2, false);
-  add(m, m + 2, 1, true);
+  add(2 * m + 1, true);
+  for (let k = 1; k <= m; k++) add(m + k, false);
+  for (let k = 1; k <= m; k++) add(k - 1, false);
+  add(m, true);
   board.dataset.houses = m;
+  placeCells();
+}
+
+// The smallest house a finger can hit, in CSS pixels.
+const MIN_HOUSE = 44;
+
+// Lays the cells out across (North's row above South's, stores at the ends) where a row of m
+// houses and two stores fits with houses of MIN_HOUSE pixels, else down the screen (North's
+// store at the top, South's houses down the left, South's store at the bottom, North's houses
+// up the right): sowing still goes counter-clockwise, and every board fits a phone.
+function placeCells() {
+  const board = $('board');
+  const m = Number(board.dataset.houses);
+  if (!m) return;
+  const room = board.parentElement.clientWidth;
+  const vertical = room < (m + 2) * (MIN_HOUSE + 8) + 24;
+  board.classList.toggle('vertical', vertical);
+  for (const el of board.querySelectorAll('.pit')) {
+    const cell = Number(el.dataset.cell);
+    let column, row;
+    if (cell === 2 * m + 1) [column, row] = vertical ? ['1 / span 2', '1'] : ['1', '1 / span 2'];
+    else if (cell === m) [column, row] = vertical ? ['1 / span 2', `${m + 2}`] : [`${m + 2}`, '1 / span 2'];
+    else if (cell < m) [column, row] = vertical ? ['1', `${cell + 2}`] : [`${cell + 2}`, '2'];
+    else [column, row] = vertical ? ['2', `${2 * m + 2 - cell}`] : [`${2 * m - cell + 2}`, '1'];
+    el.style.gridColumn = column;
+    el.style.gridRow = row;
+  }
 }
 
 const STONE_COLORS = ['#c8553d', '#e0a458', '#588b8b', '#8e6c8a', '#b5838d', '#6d9f71'];
@@ -759,6 +784,7 @@ async function start() {
   $('engine-go').addEventListener('click', () => { setPaused(false); draw(); maybeEngine(); });
   $('eval-on').addEventListener('change', () => { analysed = -1; draw(); analyse(); });
   document.addEventListener('keydown', onKey);
+  window.addEventListener('resize', placeCells);
   $('theme').value = localStorage.getItem('kalah-theme') || 'auto';
   setTheme($('theme').value);
   $('theme').addEventListener('change', () => setTheme($('theme').value));
