@@ -224,6 +224,29 @@ async fn phones(client: &Client, url: &str) {
     client.set_window_size(1100, 760).await.expect("back to a desktop's width");
 }
 
+/// A timed game between two people: both clocks shown in the stores, South's running, then
+/// North's after South's move.
+async fn clocks(client: &Client) {
+    client.find(Locator::Id("new")).await.expect("the New game button").click().await.expect("a click");
+    for (id, value) in [("size-m", "4"), ("size-n", "3")] {
+        let field = client.find(Locator::Id(id)).await.expect("a size field");
+        field.clear().await.expect("cleared");
+        field.send_keys(value).await.expect("typed");
+    }
+    for (id, value) in [("preset", "standard"), ("south", "human"), ("north", "human"), ("clock", "60+0")] {
+        client.find(Locator::Id(id)).await.expect("a select").select_by_value(value).await.expect("selected");
+    }
+    client.find(Locator::Id("new-start")).await.expect("the Start button").click().await.expect("a click");
+    idle(client).await;
+    // Cells of Kalah(4,3): South's store 4, North's store 9.
+    let south = wait_for(client, ".pit[data-cell=\"4\"] .clock", |t| t == "1:00" || t == "0:59").await;
+    assert!(!south.is_empty());
+    assert_eq!(text(client, ".pit[data-cell=\"9\"] .clock").await, "1:00");
+    assert!(client.find(Locator::Css(".pit[data-cell=\"4\"] .clock.running")).await.is_ok(), "South's clock runs");
+    press(client, "1").await;
+    assert!(client.find(Locator::Css(".pit[data-cell=\"9\"] .clock.running")).await.is_ok(), "then North's");
+}
+
 /// The theme follows the system unless chosen, and is kept; sound is off unless chosen.
 async fn theme_and_sound(client: &Client) {
     assert!(
@@ -356,6 +379,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     links_reloads_and_the_engine(&client, &url).await;
     theme_and_sound(&client).await;
     phones(&client, &url).await;
+    clocks(&client).await;
 
     if std::env::var_os("KALAH_SCREENSHOT").is_some_and(|v| v == "1") {
         new_game(&client, "6", "4", "engine:3").await;

@@ -1,6 +1,7 @@
 //! The JSON of the API: what requests carry and what the server answers (documented in docs/web.md).
 
 use std::cmp::Ordering;
+use std::time::{Duration, Instant};
 
 use kalah_rules::{Action, Game, Outcome, Phase, Position, Rules, Side, Step};
 use serde::{Deserialize, Serialize};
@@ -21,6 +22,32 @@ pub struct NewGame {
     pub south: Option<String>,
     /// The second player.
     pub north: Option<String>,
+    /// A clock for each player, for the whole game: `{"seconds": 300, "increment": 3}`.
+    pub clock: Option<ClockRequest>,
+}
+
+/// A game clock asked for: seconds for the whole game, and seconds added after each action.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockRequest {
+    /// Seconds for the whole game (1 to 86400).
+    pub seconds: u64,
+    /// Seconds added after each of the player's actions (0 to 3600).
+    #[serde(default)]
+    pub increment: u64,
+}
+
+/// The clocks of a timed game, by the side each player holds now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClockState {
+    /// Milliseconds on South's clock.
+    pub south_ms: u64,
+    /// Milliseconds on North's clock.
+    pub north_ms: u64,
+    /// The side whose clock runs (`null` once the game is over).
+    pub running: Option<&'static str>,
+    /// Milliseconds added after each action.
+    pub increment_ms: u64,
 }
 
 /// `POST /api/games/{id}/move`: an action as records write it, a house number or text.
@@ -167,6 +194,9 @@ pub struct Finish {
     pub north: u16,
     /// `South`, `North`, or `null` for a draw.
     pub winner: Option<&'static str>,
+    /// The side whose player ran out of time, when that ended the game (the stores are then
+    /// those of the position, and the other side wins).
+    pub lost_on_time: Option<&'static str>,
 }
 
 /// A game as the page draws it: `GET /api/games/{id}` and the answer of every change.
@@ -212,6 +242,8 @@ pub struct GameState {
     pub last: Option<Last>,
     /// The final stores and the winner, once the game is over.
     pub result: Option<Finish>,
+    /// The clocks, in a timed game.
+    pub clock: Option<ClockState>,
     /// One line saying whose turn it is, or how the game ended.
     pub status: String,
     /// What loading a record warns of (only in the answer to a new game from a record).
@@ -323,14 +355,35 @@ pub fn state(id: &str, session: &Session) -> GameState {
         }
     });
     let decider = session.decider();
-    let result = game.result().map(|stores| Finish {
-        south: stores.south,
-        north: stores.north,
-        winner: match stores.south.cmp(&stores.north) {
-            Ordering::Greater => Some("South"),
-            Ordering::Less => Some("North"),
-            Ordering::Equal => None,
-        },
+    let flagged =
+        session.lost_on_time().map(|seat| if game.seat_of(Side::South) == seat { Side::South } else { Side::North });
+    let result = match flagged {
+        Some(side) => Some(Finish {
+            south: position.store(Side::South),
+            north: position.store(Side::North),
+            winner: Some((!side).name()),
+            lost_on_time: Some(side.name()),
+        }),
+        None => game.result().map(|stores| Finish {
+            south: stores.south,
+            north: stores.north,
+            winner: match stores.south.cmp(&stores.north) {
+                Ordering::Greater => Some("South"),
+                Ordering::Less => Some("North"),
+                Ordering::Equal => None,
+            },
+            lost_on_time: None,
+        }),
+    };
+    let clock = session.time_left(Instant::now()).map(|left| {
+        let of = |side: Side| left[game.seat_of(side).index()].as_millis() as u64;
+        let increment = session.clocks.as_ref().map_or(Duration::ZERO, |c| c.seats[0].clock().increment);
+        ClockState {
+            south_ms: of(Side::South),
+            north_ms: of(Side::North),
+            running: decider.map(|(side, _)| side.name()),
+            increment_ms: increment.as_millis() as u64,
+        }
     });
     GameState {
         id: id.to_string(),
@@ -341,7 +394,7 @@ pub fn state(id: &str, session: &Session) -> GameState {
         position: position.to_string(),
         start: game.start().to_string(),
         board: Board::of(position),
-        phase: phase_word(game.phase()),
+        phase: if flagged.is_some() { "over" } else { phase_word(game.phase()) },
         to_move: decider.map(|(side, _)| side.name()),
         engine_to_move: decider.is_some_and(|(_, seat)| !seat.is_human()),
         thinking: session.thinking,
@@ -351,12 +404,17 @@ pub fn state(id: &str, session: &Session) -> GameState {
         },
         seats: session.seats.map(|seat| seat.to_string()),
         swapped: game.swapped(),
-        legal: game.legal_actions().iter().map(Action::to_string).collect(),
+        legal: if flagged.is_some() {
+            Vec::new()
+        } else {
+            game.legal_actions().iter().map(Action::to_string).collect()
+        },
         ply: played,
         moves,
         last,
         status: status(session, result.as_ref()),
         result,
+        clock,
         warnings: Vec::new(),
     }
 }
@@ -367,6 +425,10 @@ fn who(session: &Session, side: Side) -> String {
 }
 
 fn status(session: &Session, result: Option<&Finish>) -> String {
+    if let Some(side) = result.and_then(|r| r.lost_on_time) {
+        let side = if side == "South" { Side::South } else { Side::North };
+        return format!("Game over: {} ran out of time; {} wins.", who(session, side), who(session, !side));
+    }
     if let Some(r) = result {
         let score = format!("Game over: South {}, North {}.", r.south, r.north);
         let margin = i32::from(r.south) - i32::from(r.north);

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+use kalah_engine::time::GameClock;
 use kalah_rules::{Action, Game, History, HistoryError, PlayError, Side};
 
 use super::engines::{DEFAULT_LEVEL, LEVELS};
@@ -64,6 +65,18 @@ impl fmt::Display for Seat {
     }
 }
 
+/// The players' clocks of a timed game: each player's own (they follow the player across a swap),
+/// when the player to decide started, and who ran out of time.
+#[derive(Clone, Debug)]
+pub struct Clocks {
+    /// The first player's clock, then the second player's.
+    pub seats: [GameClock; 2],
+    /// When the player to decide now began to think.
+    pub since: Instant,
+    /// The player whose time ran out: the game is over, lost by that player.
+    pub lost: Option<kalah_rules::Seat>,
+}
+
 /// One game and everything the server keeps about it.
 pub struct Session {
     /// The game up to the move shown, and the actions taken back.
@@ -78,6 +91,8 @@ pub struct Session {
     pub thinking: bool,
     /// The last analysis, with the version it belongs to.
     pub analysis: Option<(u64, super::api::Analysis)>,
+    /// The clocks, in a timed game.
+    pub clocks: Option<Clocks>,
     last_used: Instant,
 }
 
@@ -91,8 +106,57 @@ impl Session {
             stop: Arc::new(AtomicBool::new(false)),
             thinking: false,
             analysis: None,
+            clocks: None,
             last_used: Instant::now(),
         }
+    }
+
+    /// Returns the session with a clock for each player: `total` for the game and `increment`
+    /// added after each of the player's actions. The player to decide starts thinking now.
+    pub fn with_clocks(mut self, total: Duration, increment: Duration) -> Session {
+        let clock = GameClock::new(total, increment);
+        self.clocks = Some(Clocks { seats: [clock; 2], since: Instant::now(), lost: None });
+        self
+    }
+
+    /// Returns the player who ran out of time, ending the game, if one did.
+    pub fn lost_on_time(&self) -> Option<kalah_rules::Seat> {
+        self.clocks.as_ref().and_then(|c| c.lost)
+    }
+
+    /// Returns the time on each player's clock at `now` (the player to decide is charged for
+    /// the time since they began), first player first, or `None` in an untimed game.
+    pub fn time_left(&self, now: Instant) -> Option<[Duration; 2]> {
+        let clocks = self.clocks.as_ref()?;
+        let mut left = clocks.seats.map(|c| c.left());
+        if let Some(seat) = clocks.lost {
+            left[seat.index()] = Duration::ZERO;
+        } else if let Some(side) = self.game().decider() {
+            let seat = self.game().seat_of(side).index();
+            left[seat] = left[seat].saturating_sub(now.saturating_duration_since(clocks.since));
+        }
+        Some(left)
+    }
+
+    /// Ends the game if the player to decide has run out of time by `now`; stops its searches then.
+    pub fn check_time(&mut self, now: Instant) {
+        let Some(left) = self.time_left(now) else { return };
+        let Some(side) = self.game().decider() else { return };
+        if self.lost_on_time().is_none() && left[self.game().seat_of(side).index()].is_zero() {
+            if let Some(clocks) = &mut self.clocks {
+                clocks.lost = Some(self.history.game().seat_of(side));
+            }
+            self.changed();
+        }
+    }
+
+    /// Returns the clock the engine plans its move with when it decides now in a timed game.
+    pub fn engine_clock(&self, now: Instant) -> Option<kalah_engine::time::Clock> {
+        let side = self.game().decider()?;
+        let seat = self.game().seat_of(side).index();
+        let remaining = self.time_left(now)?[seat];
+        let increment = self.clocks.as_ref()?.seats[seat].clock().increment;
+        Some(kalah_engine::time::Clock { remaining, increment })
     }
 
     /// Returns the game up to the move shown.
@@ -100,8 +164,12 @@ impl Session {
         self.history.game()
     }
 
-    /// Returns the side that decides now and its seat, or `None` once the game is over.
+    /// Returns the side that decides now and its seat, or `None` once the game is over (by the
+    /// rules, or on time).
     pub fn decider(&self) -> Option<(Side, Seat)> {
+        if self.lost_on_time().is_some() {
+            return None;
+        }
         let side = self.game().decider()?;
         Some((side, self.seat_of(side)))
     }
@@ -129,11 +197,27 @@ impl Session {
         self.changed();
     }
 
-    /// Takes an action; an illegal one is refused with a message and changes nothing.
+    /// Takes an action; an illegal one is refused with a message and changes nothing. In a timed
+    /// game the player who took it is charged the time since they began, and gets the increment.
     pub fn act(&mut self, action: Action) -> Result<(), PlayError> {
+        let now = Instant::now();
+        let seat = self.game().decider().map(|side| self.game().seat_of(side));
         self.history.act(action)?;
+        if let (Some(clocks), Some(seat)) = (&mut self.clocks, seat) {
+            clocks.seats[seat.index()].charge(now.saturating_duration_since(clocks.since));
+            clocks.since = now;
+        }
         self.changed();
         Ok(())
+    }
+
+    /// In a timed game, the player to decide after a step through the history begins now: the
+    /// clocks keep what they held (stepping back gives no time back).
+    fn stepped(&mut self) {
+        if let Some(clocks) = &mut self.clocks {
+            clocks.since = Instant::now();
+        }
+        self.changed();
     }
 
     /// Takes back `plies` actions, or with `None` every action back to, and including, the last
@@ -144,7 +228,7 @@ impl Session {
             Some(n) => self.history.undo(n).map(|()| n)?,
             None => self.history.undo_turn(self.people())?,
         };
-        self.changed();
+        self.stepped();
         Ok(count)
     }
 
@@ -156,14 +240,14 @@ impl Session {
             Some(n) => self.history.redo(n).map(|()| n)?,
             None => self.history.redo_turn(self.people())?,
         };
-        self.changed();
+        self.stepped();
         Ok(count)
     }
 
     /// Goes to the position after `ply` actions of the whole line (played and taken back).
     pub fn goto(&mut self, ply: usize) -> Result<(), HistoryError> {
         self.history.goto(ply)?;
-        self.changed();
+        self.stepped();
         Ok(())
     }
 }
@@ -226,7 +310,11 @@ impl Games {
     /// Returns the game `id`, marked as used now.
     pub fn get(&self, id: &str) -> Result<Arc<Mutex<Session>>, Missing> {
         let game = self.map().get(id).cloned().ok_or(Missing::Unknown)?;
-        lock(&game).last_used = Instant::now();
+        let mut session = lock(&game);
+        let now = Instant::now();
+        session.last_used = now;
+        session.check_time(now);
+        drop(session);
         Ok(game)
     }
 

@@ -356,7 +356,17 @@ pub fn start(body: &[u8]) -> Result<(Session, Vec<RecordWarning>), ApiError> {
     };
     let seats = [seat(&request.south, Seat::Human, "south")?, seat(&request.north, Seat::Engine(3), "north")?];
     let (game, warnings) = new_game(&request)?;
-    Ok((Session::new(game, seats), warnings))
+    let mut session = Session::new(game, seats);
+    if let Some(clock) = request.clock {
+        if !(1..=86_400).contains(&clock.seconds) || clock.increment > 3600 {
+            return Err(bad_request(format!(
+                "clock: {} seconds + {} a move is out of range: 1 to 86400 seconds for the game, 0 to 3600 added a move",
+                clock.seconds, clock.increment
+            )));
+        }
+        session = session.with_clocks(Duration::from_secs(clock.seconds), Duration::from_secs(clock.increment));
+    }
+    Ok((session, warnings))
 }
 
 /// `POST /api/games`: starts a game.
@@ -440,7 +450,9 @@ async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
             Some((_, Seat::Engine(level))) => level,
         };
         s.thinking = true;
-        (s.game().clone(), engines::level_limits(level, app.engine_time), Arc::clone(&s.stop), s.version)
+        // In a timed game the engine also keeps to its clock.
+        let limits = Limits { clock: s.engine_clock(Instant::now()), ..engines::level_limits(level, app.engine_time) };
+        (s.game().clone(), limits, Arc::clone(&s.stop), s.version)
     };
     let _thinking = Thinking { game: Arc::clone(&game), version };
     let rules = *snapshot.rules();
@@ -450,6 +462,7 @@ async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
         .await
         .map_err(not_searched)?;
     let mut s = lock(&game);
+    s.check_time(Instant::now());
     if s.version != version {
         return Err(changed_meanwhile());
     }
@@ -657,6 +670,10 @@ async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<R
         ("South".to_string(), describe(s.seats[0])),
         ("North".to_string(), describe(s.seats[1])),
     ];
+    if let Some(finish) = api::state(&id, &s).result.filter(|f| f.lost_on_time.is_some()) {
+        let side = finish.lost_on_time.unwrap_or_default();
+        record.tags.push(("Termination".to_string(), format!("{side} ran out of time")));
+    }
     let headers = [
         (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
         (header::CONTENT_DISPOSITION, "attachment; filename=\"game.kalah\"".to_string()),

@@ -278,6 +278,47 @@ async fn a_busy_server_answers_503_with_retry_after_and_engine_moves_go_first() 
 }
 
 #[tokio::test]
+async fn a_timed_game_charges_each_player_and_ends_when_a_clock_runs_out() {
+    let (app, _) = server(10, 10);
+    refused(&app, "POST", "/api/games", r#"{"clock": {"seconds": 0}}"#, StatusCode::BAD_REQUEST, "clock: 0 seconds")
+        .await;
+    refused(
+        &app,
+        "POST",
+        "/api/games",
+        r#"{"clock": {"seconds": 60, "increment": 4000}}"#,
+        StatusCode::BAD_REQUEST,
+        "0 to 3600",
+    )
+    .await;
+    // An increment: after South's move South has more than it started with, less the time taken.
+    let game = create(&app, json!({"north": "human", "clock": {"seconds": 60, "increment": 5}})).await;
+    assert_eq!(game["clock"]["running"], "South");
+    assert_eq!(game["clock"]["north_ms"], 60_000);
+    let url = format!("/api/games/{}", id(&game));
+    // House 2 of Kalah(6,6) ends in North's house 1: North is to move.
+    let moved = ok(&app, "POST", &format!("{url}/move"), r#"{"action": 2}"#, StatusCode::OK).await;
+    let south = moved["clock"]["south_ms"].as_u64().unwrap();
+    assert!((64_000..=65_000).contains(&south), "60 s less the move's time plus 5 s: {south} ms");
+    assert_eq!(moved["clock"]["running"], "North");
+    // One second for the game: South runs out, and the game is over and lost by South.
+    let game = create(&app, json!({"north": "human", "clock": {"seconds": 1}})).await;
+    let url = format!("/api/games/{}", id(&game));
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let over = ok(&app, "GET", &url, "", StatusCode::OK).await;
+    assert_eq!(over["result"]["lost_on_time"], "South", "{over}");
+    assert_eq!(over["result"]["winner"], "North");
+    assert_eq!(over["phase"], "over");
+    assert_eq!(over["to_move"], Value::Null);
+    assert_eq!(over["clock"]["south_ms"], 0);
+    assert!(over["status"].as_str().unwrap().contains("South (human) ran out of time"), "{over}");
+    refused(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::BAD_REQUEST, "the game is over")
+        .await;
+    let (_, record) = call(&app, "GET", &format!("{url}/record"), "").await;
+    assert!(record.as_str().unwrap().contains("[Termination \"South ran out of time\"]"), "{record}");
+}
+
+#[tokio::test]
 async fn undo_redo_and_goto_step_through_the_line() {
     let (app, _) = server(10, 10);
     let game = create(&app, json!({"rules": "kalah(4,3) standard", "north": "human"})).await;

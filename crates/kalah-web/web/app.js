@@ -90,6 +90,42 @@ function note(text, isError) {
   el.classList.toggle('error', !!isError);
 }
 
+// ---- clocks ----
+
+// The clocks of a timed game, shown in each store and counted down here between the server's
+// answers; the server keeps the time and ends the game when a clock runs out.
+let clockAt = 0;  // when the shown state's clock was read (performance.now())
+let clockAsked = false;
+
+function clockText(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(seconds / 60);
+  return `${m}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+function drawClocks() {
+  if (!game) return;
+  const m = game.houses;
+  for (const [side, cell] of [['South', m], ['North', 2 * m + 1]]) {
+    const el = $('board').querySelector(`.pit[data-cell="${cell}"] .clock`);
+    if (!el) continue;
+    el.hidden = !game.clock;
+    if (!game.clock) continue;
+    const running = game.clock.running === side;
+    const left = game.clock[`${side.toLowerCase()}_ms`] - (running ? performance.now() - clockAt : 0);
+    el.textContent = clockText(left);
+    el.classList.toggle('running', running);
+    el.classList.toggle('low', left < 10000);
+    // Out of time here: ask the server, which ends the game.
+    if (running && left <= 0 && !clockAsked) {
+      clockAsked = true;
+      refresh().finally(() => { clockAsked = false; });
+    }
+  }
+}
+
+setInterval(drawClocks, 200);
+
 // ---- sound and theme ----
 
 // Short tones made on the spot (Web Audio): no sound files, nothing from the network. Off by
@@ -161,6 +197,14 @@ function buildBoard(m) {
     const count = document.createElement('span');
     count.className = 'count';
     el.append(stones, count, label);
+    if (isStore) {
+      const clock = document.createElement('span');
+      clock.className = 'clock';
+      clock.hidden = true;
+      clock.setAttribute('role', 'timer');
+      clock.setAttribute('aria-label', `${cell === m ? 'South' : 'North'}'s clock`);
+      el.append(clock);
+    }
     board.append(el);
   };
   add(2 * m + 1, true);
@@ -288,6 +332,7 @@ async function show(state, animate) {
   const render = ++shown;
   const newBoard = !game || game.id !== state.id || game.houses !== state.houses;
   game = state;
+  clockAt = performance.now();
   handicapFrom = null;
   hintCell = null;
   sessionStorage.setItem('kalah-game', state.id);
@@ -322,6 +367,7 @@ function draw() {
   }
   markTurns();
   markLast();
+  drawClocks();
   const status = $('status');
   const waiting = engineWaits();
   status.textContent = game.status + (thinking ? ' (thinking…)' : waiting ? ` (${waiting})` : '');
@@ -680,6 +726,10 @@ function formRules() {
 async function submitForm(event) {
   event.preventDefault();
   const request = { rules: formRules(), south: $('south').value, north: $('north').value };
+  if ($('clock').value) {
+    const [seconds, increment] = $('clock').value.split('+').map(Number);
+    request.clock = { seconds, increment };
+  }
   const start = $('start').value.trim();
   if (start) request.position = start;
   $('new-error').textContent = '';
