@@ -44,15 +44,16 @@ fn main() {
     let mut last = vec![(0u32, 0i64); max_depth as usize + 1];
     let mut mean = last.clone();
     let mut cases = 0;
-    for (m, n, stride) in [(3, 3, 1), (4, 3, 1), (4, 4, 4), (5, 3, 4), (6, 3, 12), (5, 4, 24)] {
+    for (m, n, stride) in [(3, 3, 1), (4, 3, 2), (4, 4, 8), (5, 3, 8), (6, 3, 24), (5, 4, 48)] {
         let started = std::time::Instant::now();
         let all = Rules::variants(m, n).expect("sizes in range");
         for rules in all.iter().step_by(stride) {
+            // One solver a rule set: its proofs of one offer serve the others.
+            let solver = Solver::new(Options { table_bytes: 16 << 20, ..Options::default() });
             for offer in offers(rules) {
-                let solver = Solver::new(Options { table_bytes: 64 << 20, ..Options::default() });
                 let Ok(exact) = solver.solve(&offer, rules, None, None, |_, _, _| {}) else { continue };
                 let truth = exact.score.hundredths();
-                let engine = Engine::new(Options { table_bytes: 4 << 20, ..Options::default() });
+                let engine = Engine::new(Options { table_bytes: 1 << 20, ..Options::default() });
                 let mut scores = Vec::new();
                 engine.search(&offer, rules, Limits::depth(max_depth), None, |info| {
                     scores.push((info.depth, info.score));
