@@ -112,6 +112,7 @@ mod file;
 mod index;
 pub mod memory;
 mod solve;
+pub mod stamp;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -497,19 +498,31 @@ pub fn inspect(dir: &Path, rules: &Rules) -> Result<Vec<LayerStatus>, EgdbError>
     let variant = Variant::of(rules)?;
     let Some(highest) = highest_on_disk(dir, rules) else { return Ok(Vec::new()) };
     let sizes = layer_sizes(&variant, highest)?;
+    let folder = rules_dir(dir, rules);
+    let mut stamp = stamp::Stamp::read(&folder);
+    let mut stamped = false;
     let statuses = (0u32..)
         .zip(sizes)
         .map(|(seeds, entries)| {
             let path = layer_path(dir, rules, seeds);
             let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
             let header = Header::new(variant, seeds, entries);
+            let identity = stamp::Identity::of(&path);
+            // Always the full check here: this is the command that says whether the files are sound.
             let (problem, unpacked) = match file::read_layer(&path, &header) {
-                Ok(layer) => (None, layer.encoding() != header.encoding),
+                Ok(layer) => {
+                    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                    stamped |= stamp.add(name, identity);
+                    (None, layer.encoding() != header.encoding)
+                }
                 Err(e) => (Some(e), false),
             };
             LayerStatus { seeds, path, entries, bytes, problem, unpacked }
         })
         .collect();
+    if stamped {
+        stamp.write(&folder);
+    }
     Ok(statuses)
 }
 
@@ -576,6 +589,9 @@ impl Egdb {
         let mut layers: Vec<Layer> = Vec::new();
         let mut issue = None;
         let mut used = 0u64;
+        let folder = rules_dir(dir, rules);
+        let mut stamp = stamp::Stamp::read(&folder);
+        let mut stamped = false;
         for seeds in 0..=max_seeds {
             let path = layer_path(dir, rules, seeds);
             // A layer too large to index cannot have been built.
@@ -586,10 +602,20 @@ impl Egdb {
             if seeds > 0 && used.saturating_add(bytes) > max_bytes {
                 break;
             }
-            match file::read_layer(&path, &Header::new(variant, seeds, entries)) {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+            let identity = stamp::Identity::of(&path);
+            let header = Header::new(variant, seeds, entries);
+            let loaded = if stamp.trusts(&name, identity) {
+                file::open_verified_layer(&path, &header)
+            } else {
+                file::read_layer(&path, &header)
+            };
+            match loaded {
                 Ok(layer) => {
                     used += bytes;
                     layers.push(layer);
+                    // Checked in full now (or trusted already): later opens need not read it all.
+                    stamped |= stamp.add(&name, identity);
                 }
                 Err(error) => {
                     let gap = highest_on_disk(dir, rules).is_some_and(|h| h > seeds && h <= max_seeds);
@@ -604,6 +630,9 @@ impl Egdb {
                     break;
                 }
             }
+        }
+        if stamped {
+            stamp.write(&folder);
         }
         let ranker = Ranker::new(variant.houses as usize, layers.len() as u32 - 1);
         Ok(Egdb { variant, ranker, layers, issue, first_move: first_move(rules) })

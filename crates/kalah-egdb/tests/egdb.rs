@@ -241,6 +241,12 @@ fn damaged_layers_are_never_used() {
     let good = Egdb::open(&dir.0, &rules).unwrap();
     assert!(good.issue().is_none());
     assert_eq!(good.max_seeds(), 6);
+    // The full check is recorded, so the next open reads only the headers; any change to a file
+    // (below) changes what the stamp recorded of it, and it is checked in full again.
+    let stamp = egdb::rules_dir(&dir.0, &rules).join(egdb::stamp::STAMP_FILE);
+    assert!(fs::read_to_string(&stamp).unwrap().starts_with("kalah egdb verified 1\nlayer-000.egdb "));
+    let trusted = Egdb::open(&dir.0, &rules).unwrap();
+    assert_eq!((trusted.max_seeds(), trusted.issue().is_none()), (6, true));
 
     // A truncated layer 5: layers 0-4 are loaded and the reason is given.
     let path5 = egdb::layer_path(&dir.0, &rules, 5);
