@@ -227,6 +227,12 @@ async fn moves_play_and_illegal_moves_change_nothing() {
         (r#"{"action": "swap"}"#, "swap is allowed only under the pie rule"),
         (r#"{"action": "S1>N1"}"#, "handicap move is allowed only"),
         (r#"{"action": "seven"}"#, "cannot read the move"),
+        // Strict: a move is written exactly as records write it.
+        (r#"{"action": " 1 "}"#, "cannot read the move"),
+        (r#"{"action": "+1"}"#, "cannot read the move"),
+        (r#"{"action": "01"}"#, "cannot read the move"),
+        (r#"{"action": [1]}"#, "cannot read the JSON body"),
+        (r#"{"action": 1.0}"#, "cannot read the JSON body"),
         (r#"{"action": -1}"#, "cannot read the JSON body"),
         (r#"{"house": 1}"#, "unknown field"),
         ("", "needs a JSON body"),
