@@ -339,7 +339,7 @@ fn load(path: &Path, expected: &Header, map: bool, verified: bool) -> Result<Lay
     })?;
     let layer = |storage| Layer { storage, encoding: actual.encoding, seeds: actual.seeds, entries: actual.entries };
     #[cfg(unix)]
-    if let Some(map) = map.then(|| map_file(&file, want)).flatten() {
+    if let Some(map) = map.then(|| map_file(&file, want, !verified)).flatten() {
         // The mapped file is checked exactly as a read one: header (again, as mapped), checksum.
         let body = &map[..HEADER_LEN + len];
         expected.check(body[..HEADER_LEN].try_into().expect("a whole header"), path)?;
@@ -389,7 +389,7 @@ fn check_sum(path: &Path, parts: &[&[u8]], stored: [u8; CHECKSUM_LEN]) -> Result
 /// Kalah(6,4) it served.
 #[cfg(unix)]
 #[allow(unsafe_code)]
-fn map_file(file: &File, len: u64) -> Option<memmap2::Mmap> {
+fn map_file(file: &File, len: u64, populate: bool) -> Option<memmap2::Mmap> {
     // SAFETY: a mapped file changed or cut short under the mapping would change the values read
     // or fault. This program never writes a layer file in place: a build writes a temporary file
     // and renames it over the old one, which leaves the mapped file as it was, and layers are
@@ -400,11 +400,14 @@ fn map_file(file: &File, len: u64) -> Option<memmap2::Mmap> {
     }
     #[cfg(target_os = "linux")]
     {
-        // Probes are random accesses: fill the page tables now rather than fault page by page,
-        // and let the kernel use huge pages where it can. Both are hints; a kernel that refuses
-        // either still serves the mapping.
+        // Probes are random accesses: let the kernel use huge pages where it can, and fill the
+        // page tables now rather than fault page by page, unless the layer was verified before
+        // (then an open that probes a few positions reads only the pages it touches). All are
+        // hints; a kernel that refuses one still serves the mapping.
         let _ = map.advise(memmap2::Advice::HugePage);
-        let _ = map.advise(memmap2::Advice::PopulateRead);
+        if populate {
+            let _ = map.advise(memmap2::Advice::PopulateRead);
+        }
         let _ = map.advise(memmap2::Advice::Random);
     }
     Some(map)
