@@ -194,33 +194,42 @@ async fn keys_alone(client: &Client, url: &str) {
     assert_eq!(label, "1. South 2, extra move", "the left arrow steps back to the first move");
 }
 
-/// At a phone's 360 pixels every board fits without sideways scrolling, with houses a finger can
-/// hit (44 pixels at least).
+/// At a phone's 360 and 390 pixels and a desktop's 1280, light and dark, every board fits
+/// without sideways scrolling, with houses a finger can hit (44 pixels at least) and both stores
+/// on the screen.
 async fn phones(client: &Client, url: &str) {
-    client.set_window_size(360, 800).await.expect("a phone's width");
-    for (m, n) in [(6, 4), (12, 2), (1, 3)] {
-        let link = format!("{url}?rules=kalah({m},{n})%20standard&south=human&north=human");
-        client.goto(&link).await.expect("the link");
-        idle(client).await;
-        let width = script(client, "return String(window.innerWidth)").await;
-        let scroll = script(client, "return String(document.documentElement.scrollWidth)").await;
-        assert!(scroll.parse::<f64>().unwrap() <= width.parse::<f64>().unwrap(), "Kalah({m},{n}): {scroll} > {width}");
-        let smallest = script(
-            client,
-            "return String(Math.min(...[...document.querySelectorAll('.pit.house')]
-                .map((e) => Math.min(e.getBoundingClientRect().width, e.getBoundingClientRect().height))))",
-        )
-        .await;
-        assert!(smallest.parse::<f64>().unwrap() >= 44.0, "Kalah({m},{n}): a house of {smallest} px");
-        // Both stores are on the screen.
-        for store in [m, 2 * m + 1] {
-            let right = script(client, &format!("return String(document.querySelector('.pit[data-cell=\"{store}\"]').getBoundingClientRect().right)")).await;
-            assert!(
-                right.parse::<f64>().unwrap() <= width.parse::<f64>().unwrap(),
-                "Kalah({m},{n}): store {store} off the screen"
-            );
+    for theme in ["light", "dark"] {
+        for width in [360, 390, 1280] {
+            client.set_window_size(width, 800).await.expect("a window's width");
+            for (m, n) in [(6, 4), (12, 2), (1, 3)] {
+                let link = format!("{url}?rules=kalah({m},{n})%20standard&south=human&north=human");
+                client.goto(&link).await.expect("the link");
+                idle(client).await;
+                client.find(Locator::Id("theme")).await.unwrap().select_by_value(theme).await.unwrap();
+                assert_eq!(script(client, "return document.documentElement.dataset.theme").await, theme);
+                let at = format!("Kalah({m},{n}) at {width} px, {theme}");
+                let width = script(client, "return String(window.innerWidth)").await.parse::<f64>().unwrap();
+                let scroll = script(client, "return String(document.documentElement.scrollWidth)").await;
+                assert!(scroll.parse::<f64>().unwrap() <= width, "{at}: {scroll} > {width}");
+                let smallest = script(
+                    client,
+                    "return String(Math.min(...[...document.querySelectorAll('.pit.house')]
+                        .map((e) => Math.min(e.getBoundingClientRect().width, e.getBoundingClientRect().height))))",
+                )
+                .await;
+                assert!(smallest.parse::<f64>().unwrap() >= 44.0, "{at}: a house of {smallest} px");
+                for store in [m, 2 * m + 1] {
+                    let right = script(client, &format!("return String(document.querySelector('.pit[data-cell=\"{store}\"]').getBoundingClientRect().right)")).await;
+                    assert!(right.parse::<f64>().unwrap() <= width, "{at}: store {store} off the screen");
+                }
+                // The board plays: a sowing lands.
+                press(client, "1").await;
+                let turns = client.find_all(Locator::Css("#moves li.turn")).await.expect("the move list").len();
+                assert_eq!(turns, 1, "{at}: South's move did not land");
+            }
         }
     }
+    client.find(Locator::Id("theme")).await.unwrap().select_by_value("auto").await.unwrap();
     client.set_window_size(1100, 760).await.expect("back to a desktop's width");
 }
 
@@ -327,6 +336,36 @@ async fn links_reloads_and_the_engine(client: &Client, url: &str) {
     assert!(eval.contains("best for North:") && !eval.contains("house"), "{eval}");
 }
 
+/// A busy server (503 with Retry-After) does not lose a person's move: the page says it is
+/// retrying and sends the move again by itself. The server is made busy by answering the first
+/// move request in the page's own `fetch`, as a server out of searches answers it.
+async fn a_busy_server(client: &Client, url: &str) {
+    client.goto(&format!("{url}?rules=kalah(4,3)%20standard&south=human&north=human")).await.expect("the link");
+    idle(client).await;
+    script(
+        client,
+        "const real = window.fetch;
+        window.refused = 0;
+        window.fetch = (path, init) => {
+            if (init && init.method === 'POST' && String(path).endsWith('/move') && window.refused === 0) {
+                window.refused++;
+                return Promise.resolve(new Response(JSON.stringify({ error: 'the server is busy' }),
+                    { status: 503, headers: { 'Retry-After': '1', 'Content-Type': 'application/json' } }));
+            }
+            return real(path, init);
+        };
+        return 'ok';",
+    )
+    .await;
+    let body = client.find(Locator::Css("body")).await.expect("the page");
+    body.send_keys("1").await.expect("a key");
+    wait_for(client, "#note", |t| t.contains("The server is busy, retrying")).await;
+    idle(client).await;
+    assert_eq!(script(client, "return String(window.refused)").await, "1", "one move was refused");
+    assert_eq!(text(client, "#status").await, "North (human) to move", "the move landed on the retry");
+    assert_eq!(count(client, 0).await, 0, "South's house 1 was sown");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_people_by_keys() {
     let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
@@ -380,6 +419,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     theme_and_sound(&client).await;
     phones(&client, &url).await;
     clocks(&client).await;
+    a_busy_server(&client, &url).await;
 
     if std::env::var_os("KALAH_SCREENSHOT").is_some_and(|v| v == "1") {
         new_game(&client, "6", "4", "engine:3").await;
