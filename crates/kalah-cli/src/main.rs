@@ -5,6 +5,7 @@ mod args;
 mod bench;
 mod board;
 mod chain;
+mod cluster;
 mod compare;
 mod completions;
 mod egdb;

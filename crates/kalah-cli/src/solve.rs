@@ -23,7 +23,11 @@ use crate::error::bad;
 
 /// Flags of `kalah solve`.
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct SolveArgs {
+    /// A solve split into tasks for a cluster or local processes (docs/cluster.md)
+    #[command(subcommand)]
+    pub step: Option<crate::cluster::ClusterCommand>,
     /// The position, in the position notation or as a KGP board; `start` for the rules' start
     #[arg(default_value = "start")]
     pub position: String,
@@ -55,7 +59,7 @@ fn fnv1a(text: &str) -> u64 {
 }
 
 /// Maps a checkpoint error: a file that is not this solve's to use is the user's input.
-fn checkpoint_error(error: CheckpointError) -> anyhow::Error {
+pub(crate) fn checkpoint_error(error: CheckpointError) -> anyhow::Error {
     match error {
         CheckpointError::Io { .. } => anyhow::Error::new(error),
         _ => bad(error),
@@ -85,8 +89,21 @@ fn database_hint(rules: &Rules, dir: Option<&std::path::Path>) -> Option<String>
     ))
 }
 
+/// Returns a flag that Ctrl-C (SIGINT), SIGTERM and SIGHUP set: a batch system sends SIGTERM
+/// before a time limit or an eviction, and a stopped solve saves its checkpoint.
+pub(crate) fn stop_on_signals() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let handler_stop = Arc::clone(&stop);
+    // A second handler cannot be installed in one process; only tests would try, so ignore that.
+    let _ = ctrlc::set_handler(move || handler_stop.store(true, Ordering::SeqCst));
+    stop
+}
+
 /// Runs `kalah solve`.
 pub fn run(args: SolveArgs) -> Result<()> {
+    if let Some(step) = args.step {
+        return crate::cluster::run(step);
+    }
     let text = (args.position != "start").then_some(args.position.as_str());
     let (rules, position) = args.rules.rules_and_position(text)?;
     let (options, note) = args.engine.options(&rules)?;
@@ -129,10 +146,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         None => None,
     };
 
-    let stop = Arc::new(AtomicBool::new(false));
-    let handler_stop = Arc::clone(&stop);
-    // A second handler cannot be installed in one process; only tests would try, so ignore that.
-    let _ = ctrlc::set_handler(move || handler_stop.store(true, Ordering::SeqCst));
+    let stop = stop_on_signals();
     // After the handler: a Ctrl-C once this line is out saves the checkpoint.
     if args.verbose {
         let saved = match &checkpoint {

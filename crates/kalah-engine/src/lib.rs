@@ -28,6 +28,7 @@ pub mod busy;
 pub mod chain;
 pub mod checkpoint;
 pub mod classic;
+pub mod cluster;
 pub mod compare;
 pub mod decide;
 pub mod eval;

@@ -307,8 +307,41 @@ impl Solver {
         rules: &Rules,
         known: Option<(i32, i32)>,
         stop: Option<&AtomicBool>,
-        mut on_bound: impl FnMut(i32, i32, u64),
+        on_bound: impl FnMut(i32, i32, u64),
     ) -> Result<Info, Stopped> {
+        self.close_in(position, rules, known, stop, on_bound, None).map(|(info, _)| info)
+    }
+
+    /// Answers whether `position` is worth at least `at_least` (hundredths of a seed, a whole
+    /// seed) to the side to move: returns the proven (lower, upper) bounds, one of which decides
+    /// the question (lower at or above it, or upper below it), and the solve's information (its
+    /// score is the bound that decided, proven only when the bounds meet). One proof where
+    /// [`Solver::solve`] needs several: a cluster's tasks ask this ([`crate::cluster`]).
+    ///
+    /// # Errors
+    /// When `stop` is set, returns the bounds proven so far and the nodes searched.
+    pub fn bound(
+        &self,
+        position: &Position,
+        rules: &Rules,
+        known: Option<(i32, i32)>,
+        at_least: i32,
+        stop: Option<&AtomicBool>,
+    ) -> Result<(Info, (i32, i32)), Stopped> {
+        self.close_in(position, rules, known, stop, |_, _, _| {}, Some(at_least / SEED))
+    }
+
+    /// Closes in on the value of `position` until the bounds meet, or until they decide whether
+    /// it is at least `question` (whole seeds); returns the information and the bounds (hundredths).
+    fn close_in(
+        &self,
+        position: &Position,
+        rules: &Rules,
+        known: Option<(i32, i32)>,
+        stop: Option<&AtomicBool>,
+        mut on_bound: impl FnMut(i32, i32, u64),
+        question: Option<i32>,
+    ) -> Result<(Info, (i32, i32)), Stopped> {
         let started = Instant::now();
         let base = position.store_difference() * position.mover().sign();
         let left = i32::from(position.seeds_in_houses());
@@ -320,9 +353,27 @@ impl Solver {
             nodes,
         };
         self.searched.store(0, Ordering::Relaxed);
+        // A question the known bounds already answer needs no search.
+        let question = question.map(|q| q - base);
+        let answered = |lower: i32, upper: i32| question.is_some_and(|q| lower >= q || upper < q);
+        if answered(lower, upper) {
+            let info = Info {
+                depth: 0,
+                score: Score::new(
+                    (base + if upper < question.unwrap_or(0) { upper } else { lower }) * SEED,
+                    lower == upper,
+                ),
+                best: None,
+                pv: Vec::new(),
+                nodes: 0,
+                elapsed: started.elapsed(),
+            };
+            return Ok((info, ((base + lower) * SEED, (base + upper) * SEED)));
+        }
         let estimate = self.engine.search(position, rules, Limits::depth(self.estimate_depth), stop, |_| {});
         if estimate.score.is_exact() || estimate.best.is_none() {
-            return Ok(estimate);
+            let value = estimate.score.hundredths();
+            return Ok((estimate, (value, value)));
         }
         let nodes = &self.searched;
         nodes.store(estimate.nodes, Ordering::Relaxed);
@@ -339,8 +390,8 @@ impl Solver {
         // Exact values are whole seeds: round the estimate to one.
         let mut guess = ((estimate.score.hundredths() / SEED) as f64 - f64::from(base)).round() as i32;
         let mut best = estimate.best;
-        while lower < upper {
-            guess = guess.clamp(lower, upper);
+        while lower < upper && !answered(lower, upper) {
+            guess = question.unwrap_or(guess).clamp(lower, upper);
             let beta = if guess == lower { guess + 1 } else { guess };
             self.testing.store((base + beta) * SEED, Ordering::Relaxed);
             let (value, root_best) = self.prove(&mut prover, position, key, beta);
@@ -357,18 +408,33 @@ impl Solver {
             guess = value;
             on_bound((base + lower) * SEED, (base + upper) * SEED, nodes.load(Ordering::Relaxed));
         }
+        let bounds = ((base + lower) * SEED, (base + upper) * SEED);
+        if lower < upper {
+            // A question answered: the bound that answers it.
+            let value = if question.is_some_and(|q| upper < q) { upper } else { lower };
+            let info = Info {
+                depth: 0,
+                score: Score::new((base + value) * SEED, false),
+                best: if value == lower { best } else { None },
+                pv: Vec::new(),
+                nodes: nodes.load(Ordering::Relaxed),
+                elapsed: started.elapsed(),
+            };
+            return Ok((info, bounds));
+        }
         let pv = prover.perfect_line(position, lower, 400);
         if stop.load(Ordering::Relaxed) {
             return Err(stopped(lower, upper, nodes.load(Ordering::Relaxed)));
         }
-        Ok(Info {
+        let info = Info {
             depth: pv.len() as u32,
             score: Score::exact((base + lower) * SEED),
             best: pv.first().copied().or(best),
             pv,
             nodes: nodes.load(Ordering::Relaxed),
             elapsed: started.elapsed(),
-        })
+        };
+        Ok((info, bounds))
     }
 
     fn prover<'a>(&'a self, rules: &'a Rules, stop: &'a AtomicBool, nodes: &'a AtomicU64) -> Prover<'a> {
