@@ -16,6 +16,7 @@
 //! * [`bench`](mod@bench): fixed positions at a fixed depth: the node signature and the speed.
 //! * [`chain`]: chains of extra moves: the rows one turn can clear (Tchoukaillon), and the longest chain from a position.
 //! * [`checkpoint`]: saving and resuming a long solve.
+//! * [`cluster`]: a solve split into tasks for a batch system, and the merge of their answers.
 //! * [`arena`]: games and matches between two players, with seeded openings and the Elo difference.
 //! * [`tune`]: tuning the evaluation weights by seeded self-play.
 //! * [`egdb`]: endgame databases (the `kalah-egdb` crate, re-exported: players and the [`search::Oracle`]
