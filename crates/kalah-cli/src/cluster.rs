@@ -468,7 +468,16 @@ fn run_local(args: RunArgs) -> Result<()> {
         let mut running: Vec<(usize, std::process::Child)> = Vec::new();
         let mut failed = Vec::new();
         let mut queue = waiting.into_iter();
+        let mut told = false;
         loop {
+            if stop.load(Ordering::Relaxed) && !told {
+                // A stop that reached only this process (a batch system's TERM, `timeout`) is
+                // passed on, so that each task saves its checkpoint.
+                told = true;
+                for (_, child) in &mut running {
+                    terminate(child);
+                }
+            }
             while running.len() < args.local && !stop.load(Ordering::Relaxed) {
                 let Some(index) = queue.next() else { break };
                 let child = Command::new(&exe)
@@ -487,7 +496,7 @@ fn run_local(args: RunArgs) -> Result<()> {
                 match running[i].1.try_wait().context("cannot wait for a task")? {
                     Some(status) => {
                         let (index, _) = running.swap_remove(i);
-                        if !status.success() {
+                        if !status.success() && !told {
                             failed.push(index);
                         }
                     }
@@ -512,5 +521,14 @@ fn run_local(args: RunArgs) -> Result<()> {
             None => return Ok(()),
             Some(next) => files.manifest = next.path,
         }
+    }
+}
+
+/// Asks a task to stop and save its checkpoint: SIGTERM through kill(1), which keeps this
+/// crate free of unsafe code; where that fails, the task is killed (its last checkpoint stays).
+fn terminate(child: &mut std::process::Child) {
+    let asked = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    if !asked.is_ok_and(|status| status.success()) {
+        let _ = child.kill();
     }
 }
