@@ -9,7 +9,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_engine::checkpoint::{CheckpointError, CheckpointFile, Claim};
+use kalah_engine::checkpoint::{name_hash, CheckpointError, CheckpointFile, Claim};
 use kalah_engine::egdb;
 use kalah_engine::eval::SEED;
 use kalah_engine::solver::Solver;
@@ -49,13 +49,8 @@ pub struct SolveArgs {
 /// Returns the default checkpoint file of a solve: named by a hash of the rules and position.
 fn default_checkpoint(rules: &Rules, position: &Position) -> Option<PathBuf> {
     let egdb = kalah_egdb::default_dir()?;
-    let name = format!("{:016x}.ckpt", fnv1a(&format!("{rules}|{position}")));
+    let name = format!("{:016x}.ckpt", name_hash(&format!("{rules}|{position}")));
     Some(egdb.parent()?.join("solve").join(name))
-}
-
-fn fnv1a(text: &str) -> u64 {
-    // FNV-1a: only to name a file, so any stable hash will do.
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// Maps a checkpoint error: a file that is not this solve's to use is the user's input.

@@ -138,6 +138,12 @@ pub enum CheckpointError {
     },
 }
 
+/// Returns a stable 64-bit name for `text` (FNV-1a): it names a solve's checkpoint file and a
+/// cluster's tree. A name, not a defence: the files' checksums guard against damage.
+pub fn name_hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
 /// What a checkpoint file held when a solve claimed it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Claim {

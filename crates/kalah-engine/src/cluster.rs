@@ -287,11 +287,7 @@ impl Tree {
     /// Returns the tree's name: a hash of its rules, root and depth, which every manifest and
     /// result of the tree carries.
     pub fn id(&self) -> String {
-        let text = format!("{}|{}|{}", self.rules, self.root, self.depth);
-        // FNV-1a: a name, not a defence; the results' CRC guards against damage.
-        let hash =
-            text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-        format!("{hash:016x}")
+        format!("{:016x}", crate::checkpoint::name_hash(&format!("{}|{}|{}", self.rules, self.root, self.depth)))
     }
 
     /// Returns the first round's manifest: whether the root is worth at least `beta` seeds to its
