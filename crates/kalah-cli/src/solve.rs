@@ -61,20 +61,44 @@ pub(crate) fn checkpoint_error(error: CheckpointError) -> anyhow::Error {
     }
 }
 
-/// Seeds of the database a solve without one is told about: built in about two minutes for
-/// Kalah(6,·) (docs/egdb.md), it cuts the solve of Kalah(6,4) from about a minute to seconds.
-const SUGGESTED_SEEDS: u16 = 24;
+/// Solves of positions with more seeds than this in the houses, and no database, are told which
+/// database would help: smaller ones take under a second without one.
+const HINT_SEEDS: u16 = 24;
+
+/// Positions a database build settles in a second of one core (Kalah(6,·): 18 seeds, 86.5 M
+/// positions, in 8.5 s; 24 seeds, 1.25 G positions, in 134 s; docs/measurements.md).
+const BUILD_POSITIONS_PER_SECOND: u64 = 9_000_000;
+
+/// The CPU time of the database a solve without one is told about: the largest that builds in
+/// about this long. The shortest cold start for Kalah(6,4) is 18 seeds, built in 8.5 s, which
+/// cut the solve from 47 s to 17 s (docs/solver.md).
+const SUGGESTED_BUILD_SECONDS: u64 = 10;
 
 /// Names the database that would help a solve under `rules` that has none, with the command that
-/// builds it (into `dir` when given) and its size; `None` where no database can be built for the rules.
-fn database_hint(rules: &Rules, dir: Option<&std::path::Path>) -> Option<String> {
+/// builds it (into `dir` when given), its build time and its size; `None` where no database can
+/// be built for the rules or none would be smaller than the position's `seeds`.
+fn database_hint(rules: &Rules, seeds: u16, dir: Option<&std::path::Path>) -> Option<String> {
     egdb::supports(rules).ok()?;
-    let bytes =
-        (0..=u32::from(SUGGESTED_SEEDS)).try_fold(0u64, |sum, k| sum.checked_add(egdb::layer_bytes(rules, k)?))?;
+    // The largest database below the position's seeds that builds in the time suggested.
+    let budget = SUGGESTED_BUILD_SECONDS * BUILD_POSITIONS_PER_SECOND;
+    let mut positions = 0u64;
+    let mut size = None;
+    for k in 0..u32::from(seeds).min(egdb::MAX_SEEDS) {
+        let more = positions.checked_add(egdb::layer_entries(rules.houses(), k)?)?;
+        if more > budget {
+            break;
+        }
+        positions = more;
+        size = Some(k);
+    }
+    let k = size.filter(|&k| k >= 2)?;
+    let bytes = (0..=k).try_fold(0u64, |sum, k| sum.checked_add(egdb::layer_bytes(rules, k)?))?;
+    let seconds = positions.div_ceil(BUILD_POSITIONS_PER_SECOND);
     let (houses, seeds) = (rules.houses(), rules.seeds());
     Some(format!(
-        "no endgame database is built for these rules; `kalah egdb build --seeds {SUGGESTED_SEEDS} --size {houses},{seeds} \
-         --capture {} --end {} --leftover {} --sowing {}{}` ({:.0} MB on disk) makes long solves much faster",
+        "no endgame database is built for these rules; `kalah egdb build --seeds {k} --size {houses},{seeds} \
+         --capture {} --end {} --leftover {} --sowing {}{}` (about {seconds} s to build, {:.0} MB) makes long solves \
+         much faster, and a larger one faster still",
         word_of(&CAPTURE_WORDS, rules.capture),
         word_of(&END_WORDS, rules.end),
         word_of(&LEFTOVER_WORDS, rules.leftover),
@@ -104,8 +128,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let (options, note) = args.engine.options(&rules)?;
     if let Some(note) = note {
         eprintln!("kalah: {note}");
-    } else if options.oracle.is_none() && !args.engine.no_egdb && position.seeds_in_houses() > SUGGESTED_SEEDS {
-        if let Some(hint) = database_hint(&rules, args.engine.egdb_dir.as_deref()) {
+    } else if options.oracle.is_none() && !args.engine.no_egdb && position.seeds_in_houses() > HINT_SEEDS {
+        if let Some(hint) = database_hint(&rules, position.seeds_in_houses(), args.engine.egdb_dir.as_deref()) {
             eprintln!("kalah: {hint}");
         }
     }

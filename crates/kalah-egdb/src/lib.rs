@@ -699,6 +699,30 @@ impl Egdb {
         (rank < 1 << 56).then(|| u64::from(position.seeds_in_houses()) << 56 | rank)
     }
 
+    /// [`Egdb::prefetch_ticket`] of a byte board ([`board::Board`], the mover's houses first) of
+    /// this database's variant, holding `seeds` seeds in its houses: the proof search's nodes
+    /// are byte boards, and ranking their bytes spares making a `Position` of each child.
+    ///
+    /// Under a first-move rule the start distribution is never found, whoever is to move (a
+    /// board does not say): a miss is only a search, never a wrong value.
+    #[inline]
+    pub fn prefetch_board(&self, board: &board::Board, seeds: u32) -> Option<u64> {
+        let layer = self.layers.get(seeds as usize)?;
+        let m = usize::from(self.variant.houses);
+        let (mover, opponent) = (&board[..m], &board[m + 1..2 * m + 1]);
+        if let Some(start) = self.first_move {
+            if mover.iter().chain(opponent).all(|&s| s == start) {
+                return None;
+            }
+        }
+        let rank = self.ranker.rank(mover, opponent);
+        if rank >= layer.entries() || rank >= 1 << 56 {
+            return None;
+        }
+        crate::memory::prefetch(layer.address(rank)?);
+        Some(u64::from(seeds) << 56 | rank)
+    }
+
     /// Returns the value of the position a [`Egdb::prefetch_ticket`] of this database gave
     /// `ticket` for.
     ///

@@ -35,6 +35,8 @@ pub struct Step {
     pub again: bool,
     /// The move ended the game.
     pub over: bool,
+    /// Seeds left in the houses (0 when the game ended).
+    pub seeds: u32,
 }
 
 /// The houses of a position in sowing order: the mover's houses at 0..m, the mover's store at m
@@ -93,8 +95,10 @@ impl Layout {
     pub fn play(&self, board: &Board, house: usize) -> Step {
         let mut next = *board;
         match self.variant.play(&mut next.cells, house) {
-            kalah_egdb::board::Step::Over(gain) => Step { board: next, gain, again: false, over: true },
-            kalah_egdb::board::Step::Next { gain, again, .. } => Step { board: next, gain, again, over: false },
+            kalah_egdb::board::Step::Over(gain) => Step { board: next, gain, again: false, over: true, seeds: 0 },
+            kalah_egdb::board::Step::Next { gain, again, seeds } => {
+                Step { board: next, gain, again, over: false, seeds }
+            }
         }
     }
 }
@@ -119,6 +123,12 @@ impl Board {
         let h = mix(word(0) ^ 0x5851_F42D_4C95_7F2D);
         let h = mix(h ^ word(1));
         mix(h ^ word(2) ^ u64::from(self.cells[24]) << 56)
+    }
+
+    /// Returns the cells: the endgame database's board of the same position.
+    #[inline]
+    pub fn cells(&self) -> &kalah_egdb::board::Board {
+        &self.cells
     }
 
     /// Returns the seeds in the mover's house `house` (0-based from the mover's house 1).

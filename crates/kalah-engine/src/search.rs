@@ -48,6 +48,18 @@ pub trait Oracle: Send + Sync {
     fn read(&self, ticket: u64) -> i32 {
         ticket as i32
     }
+
+    /// [`Oracle::prefetch`] of the proof search's byte board ([`crate::egdb::board::Board`], the
+    /// mover's houses first) holding `seeds` seeds in its houses, for an oracle of the board's
+    /// rules. By default the oracle knows no board: its positions are then searched.
+    fn prefetch_board(&self, _board: &crate::egdb::board::Board, _seeds: u32) -> Option<u64> {
+        None
+    }
+
+    /// Returns the most seeds a board [`Oracle::prefetch_board`] can know may hold (0: none).
+    fn board_seeds(&self) -> u32 {
+        0
+    }
 }
 
 impl Oracle for crate::egdb::Egdb {
@@ -64,6 +76,15 @@ impl Oracle for crate::egdb::Egdb {
     #[inline]
     fn read(&self, ticket: u64) -> i32 {
         crate::egdb::Egdb::read_ticket(self, ticket)
+    }
+
+    #[inline]
+    fn prefetch_board(&self, board: &crate::egdb::board::Board, seeds: u32) -> Option<u64> {
+        crate::egdb::Egdb::prefetch_board(self, board, seeds)
+    }
+
+    fn board_seeds(&self) -> u32 {
+        self.max_seeds()
     }
 }
 

@@ -383,9 +383,7 @@ impl Solver {
         let never = AtomicBool::new(false);
         let stop = stop.unwrap_or(&never);
         let mut prover = self.prover(rules, stop, nodes);
-        if prover.oracle.is_none() {
-            prover.layout = Layout::of(rules, position);
-        }
+        prover.layout = Layout::of(rules, position);
         let key = prover.key(position);
         // Exact values are whole seeds: round the estimate to one.
         let mut guess = ((estimate.score.hundredths() / SEED) as f64 - f64::from(base)).round() as i32;
@@ -451,6 +449,7 @@ impl Solver {
             busy: &self.busy,
             root_best: None,
             layout: None,
+            oracle_seeds: self.engine.options().oracle.as_ref().map_or(0, |o| o.board_seeds()),
         }
     }
 
@@ -503,6 +502,9 @@ struct Prover<'a> {
     root_best: Option<Move>,
     /// The byte board's rules, when small nodes are searched on it.
     layout: Option<Layout>,
+    /// The most seeds of a position the oracle may hold (0 without one): larger byte boards are
+    /// not offered to it.
+    oracle_seeds: u32,
 }
 
 /// A child in the move list.
@@ -720,9 +722,12 @@ impl Prover<'_> {
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
         // Children in search order: (order, house, key, step), sorted by insertion as they come.
-        let blank = (0, 0, 0, Step { board: *board, gain: 0, again: false, over: true });
+        let blank = (0, 0, 0, Step { board: *board, gain: 0, again: false, over: true, seeds: 0 });
         let mut list = [blank; 12];
         let mut n = 0;
+        // Children the database holds: (house, gain, again, ticket), read once all are asked for.
+        let mut stored = [(0, 0, false, 0); 12];
+        let mut held = 0;
         // Houses nearest the store first: of two moves that give another turn, the nearer one
         // leaves the other's count as it is.
         for house in (0..layout.houses()).rev() {
@@ -739,6 +744,13 @@ impl Prover<'_> {
                 }
                 best = best.max(step.gain);
                 continue;
+            }
+            if step.seeds <= self.oracle_seeds {
+                if let Some(ticket) = self.oracle.and_then(|o| o.prefetch_board(step.board.cells(), step.seeds)) {
+                    stored[held] = (house, step.gain, step.again, ticket);
+                    held += 1;
+                    continue;
+                }
             }
             // Asked for now, the children's entries arrive while the others are sown.
             let child_key = step.board.key();
@@ -758,6 +770,19 @@ impl Prover<'_> {
             }
             list[j] = (order, house, child_key, step);
             n += 1;
+        }
+        // A database position is worth what the database says: no search, as a finished game.
+        if let Some(oracle) = self.oracle {
+            for &(house, gain, again, ticket) in &stored[..held] {
+                let value = oracle.read(ticket);
+                let value = if again { gain + value } else { gain - value };
+                if value >= beta {
+                    lower = lower.max(value);
+                    self.store(key, lower, upper, Some(Move::from_index(house)), started);
+                    return value;
+                }
+                best = best.max(value);
+            }
         }
         // Enhanced transposition cut-off, as in `test`.
         if left >= BOARD_ETC_SEEDS {

@@ -20,18 +20,30 @@ impl Drop for TempDir {
 #[test]
 fn the_solver_with_a_database_finds_the_values_it_finds_without() {
     let dir = TempDir(std::env::temp_dir().join(format!("kalah-engine-egdb-test-{}", std::process::id())));
-    for preset in ["standard", "empty-capture"] {
-        let rules = Rules::preset(preset, 4, 4).unwrap();
+    let mut no_first_extra = Rules::preset("standard", 4, 4).unwrap();
+    no_first_extra.first_move_extra = false;
+    let rule_sets =
+        [Rules::preset("standard", 4, 4).unwrap(), Rules::preset("empty-capture", 4, 4).unwrap(), no_first_extra];
+    for rules in rule_sets {
         let db = egdb::build(&dir.0, &rules, 10, &BuildOptions { threads: 2 }, &mut |_| {}).unwrap();
         let db: Arc<dyn Oracle> = Arc::new(db);
+        let (mut searched_plain, mut searched_with_db) = (0, 0);
         for position in kalah_engine::compare::sample_positions(&rules, 8, 3) {
             // A one-ply estimate, so that the proofs (and their database probes) do the work.
             let plain = Solver::new(Options { table_bytes: 1 << 20, ..Options::default() }).with_estimate_depth(1);
             let oracle = Some(Arc::clone(&db));
             let with_db =
                 Solver::new(Options { table_bytes: 1 << 20, oracle, ..Options::default() }).with_estimate_depth(1);
-            let solve = |s: &Solver| s.solve(&position, &rules, None, None, |_, _, _| {}).unwrap().score;
-            assert_eq!(solve(&with_db), solve(&plain), "{rules} {position}");
+            let solve = |s: &Solver| s.solve(&position, &rules, None, None, |_, _, _| {}).unwrap();
+            let (a, b) = (solve(&with_db), solve(&plain));
+            assert_eq!(a.score, b.score, "{rules} {position}");
+            searched_with_db += a.nodes;
+            searched_plain += b.nodes;
         }
+        // The database was read, not only present.
+        assert!(
+            searched_with_db < searched_plain,
+            "{rules}: {searched_with_db} nodes with the database, {searched_plain} without"
+        );
     }
 }
