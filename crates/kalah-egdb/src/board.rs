@@ -161,8 +161,9 @@ impl Variant {
         }
         let gain = i32::from(board[store]);
         board[store] = 0;
-        let mine: u32 = board[..m].iter().map(|&c| u32::from(c)).sum();
-        let theirs: u32 = board[m + 1..len].iter().map(|&c| u32::from(c)).sum();
+        // The cells after the opponent's houses are empty, so the opponent holds the rest.
+        let mine = row_seeds(board, m);
+        let theirs = board_seeds(board) - mine;
         let over = if again { self.over(mine, theirs) } else { self.over(theirs, mine) };
         if over {
             return Step::Over(gain + self.sweep(mine, theirs));
@@ -175,11 +176,85 @@ impl Variant {
     }
 }
 
+// The sums below read the cells as three words and a byte.
+const _: () = assert!(CELLS == 25);
+
+/// Reads the 8 cells from `at` as a word, the first cell in the lowest byte.
+#[inline]
+fn word(board: &Board, at: usize) -> u64 {
+    let mut bytes = [0; 8];
+    bytes.copy_from_slice(&board[at..at + 8]);
+    u64::from_le_bytes(bytes)
+}
+
+/// Returns the sum of the 8 bytes of `w`: adjacent bytes are added into 16-bit lanes, which a
+/// multiplication then adds up without a carry between lanes (each sum is at most 2,040).
+#[inline]
+fn byte_sum(w: u64) -> u32 {
+    const EVEN: u64 = 0x00FF_00FF_00FF_00FF;
+    let pairs = (w & EVEN) + ((w >> 8) & EVEN);
+    (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
+}
+
+/// Returns the word of the first `n` (at most 8) bytes of `w`.
+#[inline]
+fn first_bytes(w: u64, n: usize) -> u64 {
+    if n >= 8 {
+        w
+    } else {
+        w & ((1 << (8 * n)) - 1)
+    }
+}
+
+/// Returns the seeds in the first `m` cells: the mover's houses. A sum a word at a time: the
+/// sowing counts both sides after every move, and a byte at a time that was a sixth of a proof's time.
+#[inline]
+pub fn row_seeds(board: &Board, m: usize) -> u32 {
+    if m <= 8 {
+        byte_sum(first_bytes(word(board, 0), m))
+    } else {
+        byte_sum(word(board, 0)) + byte_sum(first_bytes(word(board, 8), m - 8))
+    }
+}
+
+/// Returns the seeds in every cell of `board`.
+#[inline]
+pub fn board_seeds(board: &Board) -> u32 {
+    byte_sum(word(board, 0)) + byte_sum(word(board, 8)) + byte_sum(word(board, 16)) + u32::from(board[24])
+}
+
+/// Returns how many of the first `m` cells (the mover's houses) hold seeds: the moves.
+#[inline]
+pub fn row_moves(board: &Board, m: usize) -> u32 {
+    // A byte's high bit, after adding 0x7F to its low seven bits and or-ing in the byte, is set
+    // exactly when the byte is not zero.
+    let nonzero = |w: u64| {
+        const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+        ((((w & LOW) + LOW) | w) & !LOW).count_ones()
+    };
+    if m <= 8 {
+        nonzero(first_bytes(word(board, 0), m))
+    } else {
+        nonzero(word(board, 0)) + nonzero(first_bytes(word(board, 8), m - 8))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use kalah_rules::{Position, Side};
     use proptest::prelude::*;
+
+    proptest! {
+        /// The word-at-a-time counts agree with counting a cell at a time, on any bytes.
+        #[test]
+        fn counts_a_word_at_a_time_agree_with_a_cell_at_a_time(cells in prop::array::uniform25(any::<u8>()), m in 1usize..=12) {
+            let total: u32 = cells.iter().map(|&c| u32::from(c)).sum();
+            prop_assert_eq!(board_seeds(&cells), total);
+            prop_assert_eq!(row_seeds(&cells, m), cells[..m].iter().map(|&c| u32::from(c)).sum::<u32>());
+            prop_assert_eq!(row_moves(&cells, m), cells[..m].iter().filter(|&&c| c != 0).count() as u32);
+        }
+    }
 
     /// Mover's store minus the opponent's.
     fn own_difference(p: &Position, mover: Side) -> i32 {

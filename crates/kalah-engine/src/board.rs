@@ -80,14 +80,10 @@ impl Layout {
         self.variant.houses()
     }
 
-    /// Returns the moves of `board`: bit i is set when the mover's house i holds seeds.
+    /// Returns how many moves the mover of `board` has.
     #[inline]
-    pub fn moves(&self, board: &Board) -> u16 {
-        let mut bits = 0;
-        for (i, &seeds) in board.cells[..self.houses()].iter().enumerate() {
-            bits |= u16::from(seeds != 0) << i;
-        }
-        bits
+    pub fn count_moves(&self, board: &Board) -> u32 {
+        kalah_egdb::board::row_moves(&board.cells, self.houses())
     }
 
     /// Sows the mover's house `house` (0-based from the mover's house 1; it must hold seeds).
@@ -107,7 +103,7 @@ impl Board {
     /// Returns the seeds in the houses.
     #[inline]
     pub fn seeds(&self) -> i32 {
-        self.cells.iter().map(|&c| i32::from(c)).sum()
+        kalah_egdb::board::board_seeds(&self.cells) as i32
     }
 
     /// Returns the table key of the board: a hash of all its cells, the same for the same houses
@@ -187,8 +183,7 @@ mod tests {
                     let board = layout.board(&position);
                     assert_eq!(board.seeds(), i32::from(position.seeds_in_houses()));
                     let me = position.mover();
-                    let moves: u16 = position.legal_moves().map(|mv| 1 << mv.index()).sum();
-                    assert_eq!(layout.moves(&board), moves, "{rules} {position}");
+                    assert_eq!(layout.count_moves(&board), position.legal_moves().count() as u32, "{rules} {position}");
                     for mv in position.legal_moves() {
                         let child = position.play_unchecked(&rules, mv);
                         let step = layout.play(&board, mv.index());

@@ -681,16 +681,20 @@ impl Prover<'_> {
     #[inline]
     fn test_any(&mut self, position: &Position, key: u64, beta: i32, ply: u32) -> i32 {
         match self.layout {
-            Some(layout) => self.test_board(&layout, &layout.board(position), key, beta),
+            Some(layout) => {
+                let board = layout.board(position);
+                self.test_board(&layout, &board, board.seeds(), key, beta)
+            }
             None => self.test(position, key, beta, ply),
         }
     }
 
-    /// [`Prover::test`] on the byte board, for every node below the root when no database is in
-    /// use: no heuristic hints, no evaluation; finished games first, then moves that give another
-    /// turn, then the others by what they put in the store less half a seed for each reply they
-    /// leave. Keys agree with [`Prover::key`].
-    fn test_board(&mut self, layout: &Layout, board: &Board, key: u64, beta: i32) -> i32 {
+    /// [`Prover::test`] on the byte board, for every node below the root under the rules the
+    /// board plays: no heuristic hints, no evaluation; finished games and database positions
+    /// first (read, not searched), then moves that give another turn, then the others by what
+    /// they put in the store less half a seed for each reply they leave. Keys agree with
+    /// [`Prover::key`]; `left` is the seeds in the board's houses (the sowing counts them).
+    fn test_board(&mut self, layout: &Layout, board: &Board, left: i32, key: u64, beta: i32) -> i32 {
         self.local += 1;
         if self.local >= CHECK_EVERY {
             self.flush();
@@ -698,7 +702,6 @@ impl Prover<'_> {
         if self.halted() {
             return 0;
         }
-        let left = board.seeds();
         if beta > left {
             return left;
         }
@@ -761,7 +764,7 @@ impl Prover<'_> {
                 AGAIN_ORDER + step.gain * SEED
             } else {
                 // Fastest first, as in `children`.
-                step.gain * SEED - REPLY_COST * layout.moves(&step.board).count_ones() as i32
+                step.gain * SEED - REPLY_COST * layout.count_moves(&step.board) as i32
             };
             let mut j = n;
             while j > 0 && list[j - 1].0 < order {
@@ -791,7 +794,7 @@ impl Prover<'_> {
                 let (floor, reach) = match self.proofs.probe(child_key) {
                     Some(e) if step.again => (step.gain + i32::from(e.lower), step.gain + i32::from(e.upper)),
                     Some(e) => (step.gain - i32::from(e.upper), step.gain - i32::from(e.lower)),
-                    None => (i32::MIN, step.gain + step.board.seeds()),
+                    None => (i32::MIN, step.gain + step.seeds as i32),
                 };
                 if floor >= beta {
                     lower = lower.max(floor);
@@ -822,9 +825,9 @@ impl Prover<'_> {
                     continue;
                 }
                 let value = if step.again {
-                    step.gain + self.test_board(layout, &step.board, child_key, beta - step.gain)
+                    step.gain + self.test_board(layout, &step.board, step.seeds as i32, child_key, beta - step.gain)
                 } else {
-                    step.gain - self.test_board(layout, &step.board, child_key, step.gain - beta + 1)
+                    step.gain - self.test_board(layout, &step.board, step.seeds as i32, child_key, step.gain - beta + 1)
                 };
                 if self.halted() {
                     if share {
