@@ -9,16 +9,17 @@
 //!   the stores), a proven lower and upper bound on its value and the move that proved the last
 //!   cut-off. Its buckets are one cache line of four entries; the entry that cost the fewest nodes
 //!   makes room;
-//! * **move order** comes from the proof table, then from the heuristic engine's table (filled by
-//!   the estimate, which also searches the first moves of the game deeply), then from the
-//!   evaluation of the position each move leads to, less a cost for each reply it leaves the
-//!   opponent (fastest first: a refutation with fewer replies to search is cheaper to prove);
-//! * **the byte board**: without an endgame database, and under the rules [`crate::board`]
-//!   plays, every node below the root is searched on bytes instead of `Position`s, with a move
-//!   order that costs almost nothing: moves that give another turn first (the house nearest the
-//!   store first, which leaves the other such houses as they are), then the store gain less the
-//!   same cost for each reply. Nearly every node there is small and cheap, so ordering by the
-//!   evaluation had cost more time than the nodes it saved (the measurements are in the docs);
+//! * **move order** at the root comes from the proof table, then from the heuristic engine's
+//!   table (filled by the estimate, which also searches the first moves of the game deeply), then
+//!   from the evaluation of the position each move leads to, less a cost for each reply it leaves
+//!   the opponent (fastest first: a refutation with fewer replies to search is cheaper to prove);
+//! * **the byte board**: under the rules [`crate::board`] plays, every node below the root is
+//!   searched on bytes instead of `Position`s, its children looked up in the endgame database by
+//!   their bytes, with a move order that costs almost nothing: the table's move, moves that give
+//!   another turn (the house nearest the store first, which leaves the other such houses as they
+//!   are), then the store gain less the same cost for each reply. Nearly every node there is
+//!   small and cheap, so ordering by the evaluation had cost more time than the nodes it saved,
+//!   with a database as without one (the measurements are in the docs);
 //! * **cut-offs without a search**: a position is worth no more than the seeds in its houses and no
 //!   less than their negative; finished games and endgame-database positions are read, not
 //!   searched; and before a node with many seeds searches its children it looks them all up
