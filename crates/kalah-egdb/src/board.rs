@@ -179,9 +179,9 @@ impl Variant {
 // The sums below read the cells as three words and a byte.
 const _: () = assert!(CELLS == 25);
 
-/// Reads the 8 cells from `at` as a word, the first cell in the lowest byte.
+/// Reads the 8 cells from `at` (at most 17) as a word, the first cell in the lowest byte.
 #[inline]
-fn word(board: &Board, at: usize) -> u64 {
+pub fn word(board: &Board, at: usize) -> u64 {
     let mut bytes = [0; 8];
     bytes.copy_from_slice(&board[at..at + 8]);
     u64::from_le_bytes(bytes)

@@ -693,10 +693,7 @@ impl Egdb {
     #[inline]
     pub fn prefetch_ticket(&self, position: &Position) -> Option<u64> {
         let (layer, rank) = self.locate(position)?;
-        crate::memory::prefetch(layer.address(rank)?);
-        // A layer of 2^56 positions could not be held in memory; were there one, its positions
-        // would be searched rather than read, which is slower but still right.
-        (rank < 1 << 56).then(|| u64::from(position.seeds_in_houses()) << 56 | rank)
+        Egdb::ticket(layer, rank, u32::from(position.seeds_in_houses()))
     }
 
     /// [`Egdb::prefetch_ticket`] of a byte board ([`board::Board`], the mover's houses first) of
@@ -707,20 +704,23 @@ impl Egdb {
     /// board does not say): a miss is only a search, never a wrong value.
     #[inline]
     pub fn prefetch_board(&self, board: &board::Board, seeds: u32) -> Option<u64> {
-        let layer = self.layers.get(seeds as usize)?;
         let m = usize::from(self.variant.houses);
         let (mover, opponent) = (&board[..m], &board[m + 1..2 * m + 1]);
-        if let Some(start) = self.first_move {
-            if mover.iter().chain(opponent).all(|&s| s == start) {
-                return None;
-            }
-        }
-        let rank = self.ranker.rank(mover, opponent);
-        if rank >= layer.entries() || rank >= 1 << 56 {
+        if self.first_move.is_some_and(|start| mover.iter().chain(opponent).all(|&s| s == start)) {
             return None;
         }
+        let (layer, rank) = self.locate_rows(seeds, mover, opponent)?;
+        Egdb::ticket(layer, rank, seeds)
+    }
+
+    /// Starts bringing the value of rank `rank` in `layer` (of `seeds` seeds) into the cache and
+    /// returns its ticket for [`Egdb::read_ticket`].
+    #[inline]
+    fn ticket(layer: &Layer, rank: u64, seeds: u32) -> Option<u64> {
         crate::memory::prefetch(layer.address(rank)?);
-        Some(u64::from(seeds) << 56 | rank)
+        // A layer of 2^56 positions could not be held in memory; were there one, its positions
+        // would be searched rather than read, which is slower but still right.
+        (rank < 1 << 56).then(|| u64::from(seeds) << 56 | rank)
     }
 
     /// Returns the value of the position a [`Egdb::prefetch_ticket`] of this database gave
@@ -746,9 +746,16 @@ impl Egdb {
                 return None;
             }
         }
-        let layer = self.layers.get(usize::from(position.seeds_in_houses()))?;
         let me = position.mover();
-        let rank = self.ranker.rank(position.row(me), position.row(!me));
+        self.locate_rows(u32::from(position.seeds_in_houses()), position.row(me), position.row(!me))
+    }
+
+    /// Returns the layer and the rank of the houses `mover` and `opponent` (each from its house
+    /// 1), which hold `seeds` seeds, if the database holds them.
+    #[inline]
+    fn locate_rows<T: Copy + Into<u32>>(&self, seeds: u32, mover: &[T], opponent: &[T]) -> Option<(&Layer, u64)> {
+        let layer = self.layers.get(seeds as usize)?;
+        let rank = self.ranker.rank(mover, opponent);
         (rank < layer.entries()).then_some((layer, rank))
     }
 

@@ -110,11 +110,7 @@ impl Board {
     /// seen from the mover whichever player that is.
     #[inline]
     pub fn key(&self) -> u64 {
-        let word = |i: usize| {
-            let mut bytes = [0; 8];
-            bytes.copy_from_slice(&self.cells[8 * i..8 * i + 8]);
-            u64::from_le_bytes(bytes)
-        };
+        let word = |i: usize| kalah_egdb::board::word(&self.cells, 8 * i);
         // The last cell can only hold seeds on a board of 12 houses a side.
         let h = mix(word(0) ^ 0x5851_F42D_4C95_7F2D);
         let h = mix(h ^ word(1));
