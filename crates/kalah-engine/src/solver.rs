@@ -139,17 +139,24 @@ impl ProofTable {
             | 1 << 42
     }
 
+    /// Returns whether `data` is a word [`ProofTable::pack`] could have written: the tag, a move
+    /// number in range and bounds in order.
+    #[inline]
+    fn well_formed(data: u64) -> bool {
+        data >> 42 == 1 && (data >> 32) & 15 <= 12 && data as u16 as i16 <= (data >> 16) as u16 as i16
+    }
+
+    #[inline]
     fn unpack(data: u64) -> Option<Proof> {
-        if data >> 42 != 1 {
+        if !ProofTable::well_formed(data) {
             return None;
         }
         let best = match (data >> 32) & 15 {
             0 => None,
-            n if n <= 12 => Some(Move::from_index(n as usize - 1)),
-            _ => return None,
+            n => Some(Move::from_index(n as usize - 1)),
         };
         let (lower, upper) = (data as u16 as i16, (data >> 16) as u16 as i16);
-        (lower <= upper).then_some(Proof { lower, upper, best, work: ((data >> 36) & 63) as u8 })
+        Some(Proof { lower, upper, best, work: ((data >> 36) & 63) as u8 })
     }
 
     /// Looks `key` up.
@@ -170,8 +177,9 @@ impl ProofTable {
                 victim = i;
                 break;
             }
-            let cost =
-                ProofTable::unpack(self.slots[i][1].load(Ordering::Relaxed)).map_or(0, |p| u16::from(p.work) + 1);
+            // What the entry cost to prove, read without unpacking it (an empty or torn slot: 0).
+            let data = self.slots[i][1].load(Ordering::Relaxed);
+            let cost = if ProofTable::well_formed(data) { ((data >> 36) & 63) as u16 + 1 } else { 0 };
             if cost < cheapest {
                 cheapest = cost;
                 victim = i;
@@ -726,8 +734,7 @@ impl Prover<'_> {
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
         // Children in search order: (order, house, key, step), sorted by insertion as they come.
-        let blank = (0, 0, 0, Step { board: *board, gain: 0, again: false, over: true, seeds: 0 });
-        let mut list = [blank; 12];
+        let mut list = [(0, 0, 0, Step::BLANK); 12];
         let mut n = 0;
         // Children the database holds: (house, gain, again, ticket), read once all are asked for.
         let mut stored = [(0, 0, false, 0); 12];

@@ -26,6 +26,7 @@ impl Move {
     ///
     /// # Panics
     /// Panics if `index` is 12 or more.
+    #[inline]
     pub fn from_index(index: usize) -> Move {
         assert!(index < MAX_HOUSES as usize, "house index {index} out of range");
         Move(index as u8)
