@@ -1005,6 +1005,13 @@ mod tests {
         // A heuristic table's data word is not a proof.
         copy.import(&[(5 ^ 0x1234, 0x1234)]);
         assert_eq!(copy.probe(5), None);
+        // Tagged words that `pack` cannot write: a move number past 12, bounds out of order.
+        for (key, data) in [(6, 1 << 42 | 13 << 32), (7, 1 << 42 | 5 | 3 << 16)] {
+            copy.import(&[(key ^ data, data)]);
+            assert_eq!(copy.probe(key), None, "{data:#x}");
+            assert!(!ProofTable::well_formed(data));
+        }
+        assert!(ProofTable::well_formed(ProofTable::pack(&proof)));
     }
 
     #[test]
