@@ -102,7 +102,8 @@ impl Layout {
 impl Step {
     /// A step to nowhere (every cell empty, the game over): fills a list before its steps are
     /// known, and as all zeros it is cheaper to lay down than a copy of a board.
-    pub const BLANK: Step = Step { board: Board { cells: [0; CELLS] }, gain: 0, again: false, over: true, seeds: 0 };
+    pub(crate) const BLANK: Step =
+        Step { board: Board { cells: [0; CELLS] }, gain: 0, again: false, over: true, seeds: 0 };
 }
 
 impl Board {
