@@ -11,6 +11,8 @@
 //! * [`History`]: a game with the actions taken back, to replay them or show any ply.
 //! * [`record`]: the game record format, read and written.
 //! * [`perft()`]: counts of move sequences, to test the rules.
+//! * [`chain`]: chains of extra moves: the rows one turn can clear (Tchoukaillon), and the longest
+//!   chain from a position.
 //!
 //! ```
 //! use kalah_rules::{Position, Rules};
@@ -23,6 +25,7 @@
 //! assert_eq!(position.store(kalah_rules::Side::South) + position.store(kalah_rules::Side::North), 72);
 //! ```
 
+pub mod chain;
 pub mod error;
 pub mod game;
 pub mod history;
