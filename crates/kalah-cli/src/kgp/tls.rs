@@ -12,7 +12,7 @@ use std::sync::Arc;
 use anyhow::{anyhow, Result};
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::CertificateDer;
-use tokio_rustls::rustls::{self, ClientConfig, RootCertStore};
+use tokio_rustls::rustls::{self, CertificateError, ClientConfig, RootCertStore};
 
 use crate::error::bad;
 
@@ -68,11 +68,14 @@ fn system_roots() -> Result<RootCertStore> {
 
 /// Explains a TLS error when it is about the server's certificate, or returns `None`.
 pub fn certificate_problem(error: &rustls::Error) -> Option<String> {
-    match error {
-        rustls::Error::InvalidCertificate(why) => Some(format!(
-            "the server's certificate is refused ({why}): if the server has a certificate of its own, give its \
-             certificate authority with --ca FILE"
-        )),
-        _ => None,
-    }
+    let rustls::Error::InvalidCertificate(why) = error else { return None };
+    let why = match why {
+        CertificateError::UnknownIssuer => "its issuer is not a certificate authority the client trusts".to_string(),
+        CertificateError::BadSignature => "its signature does not verify".to_string(),
+        other => other.to_string(),
+    };
+    Some(format!(
+        "the server's certificate is refused ({why}): if the server has a certificate of its own, give its \
+         certificate authority with --ca FILE"
+    ))
 }
