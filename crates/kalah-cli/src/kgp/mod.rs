@@ -47,7 +47,8 @@ pub struct KgpArgs {
                 WebSocket over TLS"
     )]
     pub server: String,
-    /// Trust only the certificates in this PEM file for wss:// (a server with a certificate of its own); by default the system's root certificates
+    /// Trust only the certificates in this PEM file for wss:// (a server with a certificate of its
+    /// own); by default the system's root certificates
     #[arg(long, value_name = "FILE")]
     pub ca: Option<PathBuf>,
     /// The client's name (sent as info:name)

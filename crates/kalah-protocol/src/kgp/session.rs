@@ -185,7 +185,10 @@ impl fmt::Display for Version {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Fatal {
     /// The server's first line is not the `kgp` greeting: it speaks another protocol.
-    #[error("not a KGP server: it began with {start:?}{}, where a KGP server says kgp MAJOR MINOR PATCH", if *.cut { "…" } else { "" })]
+    #[error(
+        "not a KGP server: it began with {start:?}{}, where a KGP server says kgp MAJOR MINOR PATCH",
+        if *.cut { "…" } else { "" }
+    )]
     NotKgp {
         /// The first characters of its first line.
         start: String,
