@@ -1063,7 +1063,7 @@ impl Authority {
 fn whole_games_are_played_over_websocket() {
     let (listener, port) = listen();
     let address = format!("ws://127.0.0.1:{port}/socket");
-    let mut client = Client::at(&address, &["--once", "--time", "100", "--verbose"], &[]);
+    let client = Client::at(&address, &["--time", "100", "--retry-delay", "100", "--verbose"], &[]);
     let mut conn = Conn::accept_websocket(&listener, None);
     // The messages are one stream of lines: a greeting in two messages, then two lines in one.
     conn.raw(b"kgp 1 ");
@@ -1082,10 +1082,15 @@ fn whole_games_are_played_over_websocket() {
     for (size, seeds, side) in [(6, 6, Side::South), (8, 8, Side::North)] {
         assert!(play_game(&mut conn, size, seeds, side, &mut rng).over());
     }
+    // A WebSocket closed without a goodbye is reconnected as a TCP connection is.
+    drop(conn);
+    let mut conn = Conn::accept_websocket(&listener, None);
+    conn.handshake("1 0 1");
     conn.raw(b"goodbye\r\n");
-    assert!(client.wait().success(), "{}", client.log());
+    client.wait_for_log("the server said goodbye; reconnecting in 0.2 s");
     let log = client.log();
-    assert!(log.contains(&format!("connected to {address}, asking for mode freeplay")), "{log}");
+    assert_eq!(log.matches(&format!("connected to {address}, asking for mode freeplay")).count(), 2, "{log}");
+    assert!(log.contains("; reconnecting in 0.1 s"), "{log}");
     assert!(log.contains("the server accepted mode freeplay") && !log.contains("panicked"), "{log}");
 }
 
