@@ -245,7 +245,9 @@ fn handshake_failure(server: &Server, error: WsError) -> Failure {
         WsError::Protocol(ProtocolError::HandshakeIncomplete) => {
             Failure::Retry(format!("{url} closed the connection during the WebSocket handshake"))
         }
-        other => Failure::Fatal(format!("{url} is not a WebSocket server: {other}")),
+        other => Failure::Fatal(format!(
+            "{url} is not a WebSocket server ({other}); for a KGP server over plain TCP write HOST:PORT"
+        )),
     }
 }
 
