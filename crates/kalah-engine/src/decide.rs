@@ -474,14 +474,15 @@ mod tests {
         let ends = first_turn_ends(&rules, game.position());
         let mut closest = i32::MAX;
         for (_, end) in &ends {
-            let value = solver.solve(end, &rules, None, None, |_, _, _| {}).unwrap().score.hundredths();
+            let value = solver.solve(end, &rules, None, Limits::default(), None, |_, _| {}).unwrap().score.hundredths();
             closest = closest.min(value.abs());
         }
         assert_eq!(decision.score, Score::exact(-closest));
         // The sowing chosen can reach an offer that close to even.
         let Action::Sow(first) = decision.action else { panic!("South sows") };
         assert!(ends.iter().any(|(mv, end)| *mv == first
-            && solver.solve(end, &rules, None, None, |_, _, _| {}).unwrap().score.hundredths().abs() == closest));
+            && solver.solve(end, &rules, None, Limits::default(), None, |_, _| {}).unwrap().score.hundredths().abs()
+                == closest));
     }
 
     #[test]
