@@ -9,11 +9,11 @@
 //!   are relative to the stores), a proven lower and upper bound on its value and the move that
 //!   proved the last cut-off. Its buckets are one cache line of four entries; the entry that cost
 //!   the fewest nodes makes room;
-//! * **move order** ([`crate::order`]) at the root comes from the proof table, then from the
-//!   heuristic engine's table (filled by the estimate, which also searches the first moves of the
-//!   game deeply), then from the evaluation of the position each move leads to, less a cost for
-//!   each reply it leaves the opponent (fastest first: a refutation with fewer replies to search
-//!   is cheaper to prove);
+//! * **move order** (the crate's `order` module, shared with the heuristic search) at the root
+//!   comes from the proof table, then from the heuristic engine's table (filled by the estimate,
+//!   which also searches the first moves of the game deeply), then from the evaluation of the
+//!   position each move leads to, less a cost for each reply it leaves the opponent (fastest
+//!   first: a refutation with fewer replies to search is cheaper to prove);
 //! * **the byte board**: under the rules [`crate::board`] plays, every node below the root is
 //!   searched on bytes instead of `Position`s, its children looked up in the endgame database by
 //!   their bytes, with a move order that costs almost nothing: the table's move, moves that give
