@@ -12,7 +12,6 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use kalah_cluster::checkpoint::{CheckpointFile, Claim};
 use kalah_cluster::cluster::{Answer, Manifest, Merged, Task, Tree};
-use kalah_engine::eval::SEED;
 use kalah_engine::search::{Engine, Limits, Options};
 use kalah_engine::solver::Solver;
 use kalah_rules::Side;
@@ -129,7 +128,7 @@ fn plan(args: PlanArgs) -> Result<()> {
     // The first question is the estimate's: MTD(f) starts from its best guess.
     let engine = Engine::new(Options { table_bytes: 16 << 20, ..Options::default() });
     let estimate = engine.search(&position, &rules, Limits::depth(args.estimate_depth), None, |_| {});
-    let beta = (f64::from(estimate.score.hundredths()) / f64::from(SEED)).round() as i32;
+    let beta = estimate.score.nearest_seeds().0;
     let manifest = tree.plan(beta);
     write_atomically(&args.out, manifest.write().as_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
@@ -244,17 +243,9 @@ fn task(args: TaskArgs) -> Result<()> {
     };
     let stop = stop_on_signals();
     let started = Instant::now();
-    match solver.bound(&job.position, &rules, known, job.at_least * SEED, Some(&stop)) {
-        Ok((info, (lower, upper))) => {
-            let answer = Answer {
-                leaf: job.leaf,
-                at_least: job.at_least,
-                lower: lower / SEED,
-                upper: upper / SEED,
-                best: info.best,
-                nodes: info.nodes + resumed,
-                seconds: started.elapsed().as_secs_f64(),
-            };
+    match solver.bound(&job.position, &rules, known, job.question(), Limits::default(), Some(&stop)) {
+        Ok((info, bounds)) => {
+            let answer = job.answer(bounds, info.best, info.nodes + resumed, started.elapsed().as_secs_f64());
             write_atomically(&path, tree.write_answer(&answer).as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
             if let Err(e) = file.remove() {

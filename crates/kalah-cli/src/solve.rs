@@ -11,7 +11,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_cluster::checkpoint::{name_hash, CheckpointError, CheckpointFile, Claim};
 use kalah_engine::egdb;
-use kalah_engine::eval::SEED;
+use kalah_engine::search::Limits;
 use kalah_engine::solver::Solver;
 use kalah_rules::rules::{word_of, CAPTURE_WORDS, END_WORDS, LEFTOVER_WORDS, SOWING_WORDS};
 use kalah_rules::{Position, Rules};
@@ -150,8 +150,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
                     eprintln!(
                         "resuming from {}: value between {:+} and {:+}, {} nodes searched",
                         path.display(),
-                        saved.bounds.0 / SEED,
-                        saved.bounds.1 / SEED,
+                        saved.bounds.lower,
+                        saved.bounds.upper,
                         saved.nodes
                     );
                 }
@@ -188,16 +188,16 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 let progress = solver.progress();
                 let seconds = started.elapsed().as_secs_f64().max(1e-3);
                 let mut parts = Vec::new();
-                if let Some((lower, upper)) = *bounds.lock().unwrap_or_else(|e| e.into_inner()) {
+                if let Some(known) = *bounds.lock().unwrap_or_else(|e| e.into_inner()) {
                     parts.push(format!(
                         "value between {:+} and {:+} for {}",
-                        lower / SEED,
-                        upper / SEED,
+                        known.lower,
+                        known.upper,
                         position.mover()
                     ));
                 }
                 match progress.testing {
-                    Some(beta) => parts.push(format!("proving whether it is at least {:+}", beta / SEED)),
+                    Some(beta) => parts.push(format!("proving whether it is at least {beta:+}")),
                     None if parts.is_empty() => parts.push("estimating".to_string()),
                     None => {}
                 }
@@ -210,17 +210,17 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 std::thread::park_timeout(std::time::Duration::from_millis(250));
             }
         });
-        let solved = solver.solve(&position, &rules, known, Some(&stop), |lower, upper, nodes| {
+        let solved = solver.solve(&position, &rules, known, Limits::default(), Some(&stop), |proven, nodes| {
             if args.verbose {
                 eprintln!(
                     "{:8.2} s  value between {:+} and {:+}, {} nodes",
                     started.elapsed().as_secs_f64(),
-                    lower / SEED,
-                    upper / SEED,
+                    proven.lower,
+                    proven.upper,
                     nodes + resumed_nodes
                 );
             }
-            *bounds.lock().unwrap_or_else(|e| e.into_inner()) = Some((lower, upper));
+            *bounds.lock().unwrap_or_else(|e| e.into_inner()) = Some(proven);
         });
         done.store(true, Ordering::Relaxed);
         // The result need not wait for the display's next redraw.
@@ -234,7 +234,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Err(stopped) => {
             let (bounds, nodes) = (stopped.bounds, resumed_nodes + stopped.nodes);
             let saved = checkpoint.as_ref().map(|file| file.save(bounds, nodes, solver.proofs()).map(|()| file.path()));
-            let range = format!("the value is between {:+} and {:+}", bounds.0 / SEED, bounds.1 / SEED);
+            let range = format!("the value is between {:+} and {:+}", bounds.lower, bounds.upper);
             match saved {
                 Some(Ok(path)) => {
                     eprintln!("stopped: {range}; saved {}; run the same command to resume", path.display())
@@ -249,14 +249,14 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if let Some(Err(e)) = checkpoint.map(|file| file.remove()) {
         eprintln!("kalah: the checkpoint was not removed: {e}");
     }
-    let value = info.score.hundredths() / SEED;
+    let value = info.score.whole_seeds();
     let side = position.mover();
     if args.json {
         let report = serde_json::json!({
             "rules": rules.to_string(),
             "position": position.to_string(),
             "side": side.name(),
-            "value": value,
+            "value": value.0,
             "best": info.best.map(|m| m.number()),
             "line": info.pv.iter().map(|m| m.number()).collect::<Vec<_>>(),
             "nodes": info.nodes + resumed_nodes,

@@ -8,7 +8,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use kalah_cluster::checkpoint::{CheckpointFile, Claim};
-use kalah_engine::solver::ProofTable;
+use kalah_engine::proof::ProofTable;
+use kalah_engine::score::{Bounds, Seeds};
 use kalah_rules::{Position, Rules};
 
 /// The solve every test runs: Kalah(3,2) from the start, +4 for South, in a moment.
@@ -34,8 +35,8 @@ fn write_checkpoint(path: &Path, rules: &Rules, position: Option<&str>, nodes: u
     let table = ProofTable::with_bytes(1 << 16);
     let (file, claim) = CheckpointFile::claim(path, rules, &position, &table).unwrap();
     assert_eq!(claim, Claim::Fresh);
-    // Bounds every Kalah(3,2) position meets: its 12 seeds, in hundredths of a seed.
-    file.save((-1200, 1200), nodes, &table).unwrap();
+    // Bounds every Kalah(3,2) position meets: its 12 seeds.
+    file.save(Bounds::new(Seeds(-12), Seeds(12)), nodes, &table).unwrap();
 }
 
 fn kalah_3_2() -> Rules {
