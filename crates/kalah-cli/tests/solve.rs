@@ -57,8 +57,43 @@ fn a_file_that_is_not_a_checkpoint_is_refused_and_kept() {
     }
     let (code, _, err) = solve(dir.path());
     assert_eq!(code, 2, "a folder: {err}");
-    assert!(err.contains("is not a kalah checkpoint"), "{err}");
+    assert!(err.contains("is a folder, not a regular file"), "{err}");
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 3, "no file was added or removed");
+}
+
+/// Links (even to a checkpoint of this solve), FIFOs and read-only checkpoints are refused by the
+/// rule every file kalah writes follows, before the solve starts.
+#[cfg(unix)]
+#[test]
+fn links_fifos_and_read_only_checkpoints_are_refused_and_kept() {
+    use std::os::unix::fs::{symlink, FileTypeExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    write_checkpoint(&at("target.ckpt"), &kalah_3_2(), None, 4242);
+    let target = fs::read(at("target.ckpt")).unwrap();
+    symlink("target.ckpt", at("link.ckpt")).unwrap();
+    symlink("nowhere", at("dangling.ckpt")).unwrap();
+    assert!(Command::new("mkfifo").arg(at("fifo.ckpt")).status().unwrap().success());
+    write_checkpoint(&at("read-only.ckpt"), &kalah_3_2(), None, 4242);
+    fs::set_permissions(at("read-only.ckpt"), fs::Permissions::from_mode(0o444)).unwrap();
+    for (name, why) in [
+        ("link.ckpt", "is a symbolic link"),
+        ("dangling.ckpt", "is a symbolic link"),
+        ("fifo.ckpt", "is a FIFO, not a regular file"),
+        ("read-only.ckpt", "is read-only"),
+    ] {
+        let (code, out, err) = solve(&at(name));
+        assert_eq!(code, 2, "{name}: {err}");
+        let expected =
+            format!("kalah: {} {why}; it is left untouched: choose another checkpoint file\n", at(name).display());
+        assert_eq!(err, expected);
+        assert!(out.is_empty(), "refused before the solve: {out}");
+    }
+    let kind = |name: &str| fs::symlink_metadata(at(name)).unwrap().file_type();
+    assert!(kind("link.ckpt").is_symlink() && kind("dangling.ckpt").is_symlink() && kind("fifo.ckpt").is_fifo());
+    assert_eq!(fs::read(at("target.ckpt")).unwrap(), target);
+    assert_eq!(fs::read(at("read-only.ckpt")).unwrap(), target);
+    assert!(!at("nowhere").exists());
 }
 
 #[test]
