@@ -34,7 +34,6 @@
 //! others' results in the table when it gets there.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
-use std::time::Instant;
 
 use kalah_rules::{Move, Position, Rules};
 
@@ -270,7 +269,7 @@ impl Solver {
     /// heuristic engine, the rest for proofs.
     pub fn new(options: Options) -> Solver {
         let total = options.table_bytes.max(64 * PROOF_BYTES * 1024);
-        let threads = options.threads.max(1);
+        let threads = options.threads.clamp(1, crate::search::MAX_THREADS);
         let engine = Engine::new(Options { table_bytes: total / HINT_SHARE, threads: 1, ..options });
         let busy = Busy::new(threads > 1);
         Solver {
@@ -351,7 +350,7 @@ impl Solver {
         mut on_bound: impl FnMut(i32, i32, u64),
         question: Option<i32>,
     ) -> Result<(Info, (i32, i32)), Stopped> {
-        let started = Instant::now();
+        let started = crate::time::now();
         let base = position.store_difference() * position.mover().sign();
         let left = i32::from(position.seeds_in_houses());
         let (mut lower, mut upper) = known.map_or((-left, left), |(l, u)| (l / SEED - base, u / SEED - base));
