@@ -324,8 +324,12 @@ pub const SHARED_SEEDS: u32 = 24;
 #[derive(Debug, Default)]
 pub struct Cache {
     /// By rules' folder and first-move seeds: the database, or `None` if it could not be opened.
-    opened: Mutex<std::collections::HashMap<(PathBuf, Option<u8>), Option<Arc<Egdb>>>>,
+    opened: Mutex<std::collections::HashMap<CacheKey, Option<Arc<Egdb>>>>,
 }
+
+/// What tells the databases of a [`Cache`] apart: the rules' folder and the first-move seeds.
+#[cfg(feature = "fs")]
+type CacheKey = (PathBuf, Option<u8>);
 
 #[cfg(feature = "fs")]
 impl Cache {

@@ -205,11 +205,11 @@ mod tests {
     #[test]
     fn a_search_and_a_solve_give_the_known_values() {
         // Kalah(4,3) is +6 for South and Kalah(4,4) +2 (kalah-engine's tests/data/values.txt).
-        let found = search("kalah(4,3)", "start", 30).unwrap();
+        let found = search("kalah(4,3)", "start", MAX_DEPTH).unwrap();
         assert_eq!((found.value, found.exact, found.side.as_str()), (6.0, true, "South"));
         assert!(found.best.is_some() && found.pv.first() == found.best.as_ref() && found.nodes > 0);
         let solved = solve("kalah(4,4)", "start").unwrap();
-        assert_eq!((solved.value, solved.rules.as_str()), (2, "Kalah(4,4)"));
+        assert_eq!((solved.value, solved.rules.as_str()), (2, "kalah(4,4) standard"));
         assert!(solved.best.is_some() && solved.line.first() == solved.best.as_ref() && solved.nodes > 0);
     }
 
