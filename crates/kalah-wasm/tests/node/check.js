@@ -14,12 +14,13 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const [pkg, kalah] = process.argv.slice(2);
-if (!pkg || !kalah) {
+const [pkg, binary] = process.argv.slice(2);
+if (!pkg || !binary) {
   console.error('usage: node check.js PKG_DIR KALAH');
   process.exit(2);
 }
 const wasm = require(path.resolve(pkg, 'kalah_wasm.js'));
+const kalah = path.resolve(binary);
 // The module's table: kalah_wasm::TABLE_BYTES, 16 MiB.
 const engine = ['--hash', '16', '--threads', '1', '--no-egdb', '--json'];
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kalah-wasm-check-'));
@@ -41,18 +42,18 @@ function compare(what, fromWasm, fromNative, keys, seconds) {
   console.log(`  time   wasm ${seconds[0].toFixed(3)} s, native ${seconds[1].toFixed(3)} s`);
 }
 
-// A search to a fixed depth from a middle-game position of Kalah(6,4).
-const position = '3,0,4,1,5,2:10/2,2,0,6,1,3:7/N';
-const depth = 12;
+// A search of Kalah(6,4) from the start to a fixed depth.
+const position = '4,4,4,4,4,4:0/4,4,4,4,4,4:0/S';
+const depth = 16;
 const searched = JSON.parse(wasm.search('kalah(6,4)', position, depth));
 const analysed = native(['analyze', position, '--size', '6,4', '--depth', String(depth)]);
-compare(`search: Kalah(6,4) ${position}, depth ${depth}`, searched, analysed,
+compare(`search: Kalah(6,4) from the start, depth ${depth}`, searched, analysed,
   ['best', 'value', 'exact', 'depth', 'pv', 'nodes'], [searched.millis / 1000, analysed.millis / 1000]);
 
-// An exact solve of Kalah(5,3) from the start.
-const solved = JSON.parse(wasm.solve('kalah(5,3)', 'start'));
-const proven = native(['solve', '--size', '5,3', '--checkpoint', path.join(scratch, 'solve.ckpt')]);
-compare('solve: Kalah(5,3) from the start', solved, proven, ['value', 'best', 'line', 'nodes'],
+// An exact solve of Kalah(6,3) from the start.
+const solved = JSON.parse(wasm.solve('kalah(6,3)', 'start'));
+const proven = native(['solve', '--size', '6,3', '--checkpoint', path.join(scratch, 'solve.ckpt')]);
+compare('solve: Kalah(6,3) from the start', solved, proven, ['value', 'best', 'line', 'nodes'],
   [solved.seconds, proven.seconds]);
 
 // The clock ran (web-time reads performance.now() here), and bad input is an Error with a message.
