@@ -729,7 +729,7 @@ impl Egdb {
 
     /// Opens a database from the contents of its layer files, for a host without a file system
     /// (a browser fetches them): `layers` gives the bytes of `layer-000.egdb`, `layer-001.egdb`,
-    /// … in order, as [`build`](crate::build) writes them (their names under a folder are
+    /// … in order, as [`build`] writes them (their names under a folder are
     /// [`layer_path`]'s).
     ///
     /// Each is checked exactly as [`Egdb::open`] checks a file (the header against the rules and

@@ -324,7 +324,7 @@ impl Solver {
     /// seed) to the side to move: returns the proven (lower, upper) bounds, one of which decides
     /// the question (lower at or above it, or upper below it), and the solve's information (its
     /// score is the bound that decided, proven only when the bounds meet). One proof where
-    /// [`Solver::solve`] needs several: a cluster's tasks ask this ([`crate::cluster`]).
+    /// [`Solver::solve`] needs several: a cluster's tasks ask this (the `kalah-cluster` crate).
     ///
     /// # Errors
     /// When `stop` is set, returns the bounds proven so far and the nodes searched.
