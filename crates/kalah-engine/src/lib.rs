@@ -12,7 +12,8 @@
 //! * [`search`]: the strong engine: iterative deepening PVS, table, proofs, threads.
 //! * [`time`]: the one clock every search and solve reads, and time management: the limits of a
 //!   search, a move's budget, a player's game clock.
-//! * [`score`]: a value for one player, in hundredths of a seed, proven or estimated.
+//! * [`score`]: a value for one player, in hundredths of a seed, proven or estimated (from
+//!   `kalah-rules`, re-exported: protocols and front ends share it).
 //! * [`decide`]: one decision for every player: a move, the pie swap and opening, the handicap.
 //! * [`solver`]: the exact solver: MTD(f) over null-window proofs to the end of the game.
 //! * [`tt`]: the transposition table shared by the search threads.
@@ -42,7 +43,6 @@ pub mod board;
 pub mod busy;
 pub mod decide;
 pub mod eval;
-pub mod score;
 pub mod search;
 pub mod solver;
 pub mod time;
@@ -51,3 +51,7 @@ pub mod tt;
 /// Endgame databases, from the `kalah-egdb` crate: the engine's players open them and its searches
 /// read them through [`search::Oracle`].
 pub use kalah_egdb as egdb;
+
+/// Values for one player in hundredths of a seed, from the `kalah-rules` crate, which the
+/// protocols and front ends share with the engine.
+pub use kalah_rules::score;
