@@ -21,9 +21,9 @@ use kalah_rules::{Position, PositionError, Rules, RulesError};
 use serde::Serialize;
 use thiserror::Error;
 
-/// The table every call searches with: 16 MiB, the engine's default (`kalah analyze --hash 16`
+/// The table every call searches with: the engine's default, 16 MiB (`kalah analyze --hash 16`
 /// and `kalah solve --hash 16` search the same). A solve gives an eighth of it to its estimate.
-pub const TABLE_BYTES: usize = 16 << 20;
+pub const TABLE_BYTES: usize = kalah_engine::search::DEFAULT_TABLE_BYTES;
 
 /// What is wrong with a call's input.
 #[derive(Debug, Error)]
