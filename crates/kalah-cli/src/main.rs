@@ -11,6 +11,7 @@ mod completions;
 mod egdb;
 mod engine;
 mod error;
+mod fault;
 mod files;
 mod input;
 mod kgp;
@@ -69,7 +70,7 @@ enum Command {
 }
 
 fn main() {
-    kalah_engine::egdb::fault::report_bus_errors();
+    fault::report_bus_errors();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

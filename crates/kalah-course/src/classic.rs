@@ -9,11 +9,11 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::time::Instant;
 
 use kalah_rules::{Move, Outcome, Position, Rules, Side};
 
 use kalah_engine::eval::{evaluate, Weights};
+use kalah_engine::time::{now, Instant};
 
 /// Larger than any value a position can have.
 pub const INFINITY: i32 = 1_000_000;
@@ -153,7 +153,7 @@ impl Searcher<'_> {
     fn out_of_time(&mut self) -> bool {
         if !self.stopped && self.counts.total() % 4096 == 0 {
             if let Some(deadline) = self.deadline {
-                self.stopped = Instant::now() >= deadline;
+                self.stopped = now() >= deadline;
             }
         }
         self.stopped
@@ -346,7 +346,7 @@ mod tests {
     #[test]
     fn a_passed_deadline_stops_the_search() {
         let (rules, start) = start64();
-        let past = Instant::now();
+        let past = now();
         assert!(search_until(&start, &rules, 30, Algorithm::Minimax, &Weights::STORE, Some(past)).is_none());
     }
 }

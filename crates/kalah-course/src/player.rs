@@ -2,7 +2,7 @@
 
 use std::fmt;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use kalah_rules::{Action, Game, Phase, Position, Rules, Side};
 use rand::seq::SliceRandom;
@@ -13,7 +13,7 @@ use crate::classic::{search, search_until, Algorithm, Found};
 use kalah_engine::decide::decide;
 use kalah_engine::eval::{evaluate, Weights};
 use kalah_engine::search::{Engine, Info, Options};
-use kalah_engine::time::{GameClock, Limits};
+use kalah_engine::time::{now, GameClock, Instant, Limits};
 
 /// How hard a search player thinks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,7 +141,7 @@ impl SearchPlayer {
                 self.think_for(position, rules, Strength::Time(target.max(Duration::from_millis(1))))
             }
             Strength::Time(budget) => {
-                let deadline = Instant::now() + budget;
+                let deadline = now() + budget;
                 let mut done = (search(position, rules, 1, self.algorithm, &self.weights), 1);
                 for depth in 2..=MAX_DEPTH {
                     match search_until(position, rules, depth, self.algorithm, &self.weights, Some(deadline)) {
@@ -208,7 +208,7 @@ impl Timer {
             }
         }
         self.turns = turns;
-        Instant::now()
+        now()
     }
 
     /// Ends a move begun at `started`: the time it took comes off the clock, the increment goes on.

@@ -22,7 +22,6 @@ use std::collections::HashSet;
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use kalah_rules::{Action, Game, Move, Phase, Position, Rules, Side};
 
@@ -342,7 +341,7 @@ fn compare(
     stop: Option<&AtomicBool>,
     mut round: impl FnMut(&[Score], u32, u64) -> ControlFlow<()>,
 ) -> (Vec<Score>, u32, u64) {
-    let started = Instant::now();
+    let started = crate::time::now();
     let budget = limits.budget();
     let max_depth = depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let finished = |p: &Position| Score::exact_seeds(p.final_difference(rules) * p.mover().sign());

@@ -10,7 +10,8 @@
 //!
 //! * [`eval`]: the evaluation function and its weights.
 //! * [`search`]: the strong engine: iterative deepening PVS, table, proofs, threads.
-//! * [`time`]: time management: the limits of a search, a move's budget, a player's game clock.
+//! * [`time`]: the one clock every search and solve reads, and time management: the limits of a
+//!   search, a move's budget, a player's game clock.
 //! * [`score`]: a value for one player, in hundredths of a seed, proven or estimated; whole
 //!   seeds and proven bounds, the solver's unit (from `kalah-rules`, re-exported: protocols and
 //!   front ends share them).
@@ -26,6 +27,21 @@
 //! * [`bench`](mod@bench): fixed positions at a fixed depth: the node signature and the speed.
 //! * [`egdb`]: endgame databases (the `kalah-egdb` crate, re-exported: engines and the
 //!   [`search::Oracle`] take them): the exact value of every position with up to K seeds in the houses.
+//!
+//! # Features and targets
+//!
+//! All features are on by default, for the `kalah` binary and every native host:
+//!
+//! * `threads`: searches (Lazy SMP) and solves (ABDADA) on [`search::Options::threads`] threads.
+//!   Without it everything runs on the calling thread, and more threads asked for are one
+//!   ([`search::MAX_THREADS`]): a clamp, not an error, so a host's settings work on every build.
+//! * `fs`: endgame database folders (opened, built, checked: kalah-egdb's `fs`).
+//! * `mmap` (implies `fs`): database files mapped into memory, and huge pages for the tables.
+//!
+//! With none (`--no-default-features`) the crate builds for `wasm32-unknown-unknown`: one thread,
+//! no file system, no memory mapping, a database opened from bytes ([`egdb::Egdb::from_bytes`]),
+//! and the clock of [`time::now`], which reads `performance.now()` there. The crate never owns
+//! the process: no signal handler, no exit.
 
 pub mod bench;
 pub mod board;
