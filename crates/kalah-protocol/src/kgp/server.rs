@@ -291,6 +291,8 @@ pub enum Close {
     NoPong,
     /// The server ended the connection ([`Session::goodbye`]), or verify mode's problems are done.
     Done,
+    /// The server refused what the client asked for ([`Session::reject`]).
+    Rejected(String),
 }
 
 impl fmt::Display for Close {
@@ -305,6 +307,7 @@ impl fmt::Display for Close {
             Close::TooLong(length) => write!(f, "a line of {length} bytes, over the {MAX_READ} read"),
             Close::NoPong => f.write_str("no pong to the ping"),
             Close::Done => f.write_str("the server said goodbye"),
+            Close::Rejected(why) => write!(f, "refused: {why}"),
         }
     }
 }
@@ -468,6 +471,11 @@ impl Session {
         (self.tally.right, self.tally.wrong)
     }
 
+    /// Returns the first wrong verify solution, if any.
+    pub fn first_wrong(&self) -> Option<&Verdict> {
+        self.tally.first_wrong.as_ref()
+    }
+
     /// Takes in one line from the client and says what to do.
     pub fn receive(&mut self, frame: &Frame) -> Vec<Action> {
         let mut out = Vec::new();
@@ -583,6 +591,17 @@ impl Session {
         let mut out = Vec::new();
         if !self.closed {
             self.end(Close::Done, &mut out);
+        }
+        out
+    }
+
+    /// Refuses what the client asked for (a wish its name carries that the server cannot grant):
+    /// `error` with `why`, then `goodbye`.
+    pub fn reject(&mut self, why: &str) -> Vec<Action> {
+        let mut out = Vec::new();
+        if !self.closed {
+            self.send(error(None, why.to_string()), &mut out);
+            self.end(Close::Rejected(why.to_string()), &mut out);
         }
         out
     }
@@ -1156,6 +1175,11 @@ mod tests {
         assert_eq!(sent(&actions), ["8@6 stop", "goodbye"]);
         assert_eq!(actions.last(), Some(&Action::Close(Close::Done)));
         assert_eq!(session.goodbye(), []);
+        assert_eq!(session.reject("late"), []);
+        let mut session = freeplay();
+        let actions = session.reject("\"carol\" is not a bot");
+        assert_eq!(sent(&actions), ["6 error \"\\\"carol\\\" is not a bot\"", "goodbye"]);
+        assert_eq!(actions.last(), Some(&Action::Close(Close::Rejected("\"carol\" is not a bot".into()))));
     }
 
     #[test]
