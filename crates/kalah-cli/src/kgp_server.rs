@@ -1,9 +1,10 @@
 //! `kalah kgp serve`: a KGP server for practice ([`kalah_kgp_server`]): flags, the server, its
-//! log on standard output, Ctrl-C to stop.
+//! log on standard output, Ctrl-C to stop; `kalah kgp games` and `kalah kgp record` read what it
+//! stored.
 //!
-//! `kalah kgp` keeps its client: `serve` is a sub-command of `kgp` that conflicts with the
-//! client's arguments, so `kalah kgp HOST` connects as before, and a host that is really named
-//! `serve` is written with its port, `kalah kgp serve:2671`.
+//! `kalah kgp` keeps its client: `serve`, `games` and `record` are sub-commands of `kgp` that
+//! conflict with the client's arguments, so `kalah kgp HOST` connects as before, and a host that
+//! is really named `serve` (or `games`, `record`) is written with its port: `kalah kgp serve:2671`.
 
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
@@ -11,7 +12,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use kalah_kgp_server::{Board, Bot, Config, Server, TlsFiles};
+use kalah_kgp_server::{Board, Bot, Config, Reader, Server, TlsFiles};
 
 use crate::error::bad;
 use crate::kgp::KgpArgs;
@@ -28,11 +29,36 @@ pub struct KgpCommand {
     pub client: KgpArgs,
 }
 
-/// The sub-command of `kalah kgp`.
+/// The sub-commands of `kalah kgp`.
 #[derive(Subcommand, Debug)]
 pub enum KgpServe {
     /// Run a KGP server for practice: games against agents and bots, verify mode, games stored in SQLite
     Serve(ServeArgs),
+    /// List the games a KGP server stored, newest first
+    Games(GamesArgs),
+    /// Print the record of a game a KGP server stored (kalah play --load replays it)
+    Record(RecordArgs),
+}
+
+/// Flags of `kalah kgp games`.
+#[derive(Args, Debug)]
+pub struct GamesArgs {
+    /// The database [default: as kalah kgp serve]
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Only the games of the agent of this name
+    #[arg(long, value_name = "NAME")]
+    pub agent: Option<String>,
+}
+
+/// Flags of `kalah kgp record`.
+#[derive(Args, Debug)]
+pub struct RecordArgs {
+    /// The game's id, as kalah kgp games lists it
+    pub id: i64,
+    /// The database [default: as kalah kgp serve]
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
 }
 
 /// Flags of `kalah kgp serve`.
@@ -74,6 +100,9 @@ pub struct ServeArgs {
     /// Verify problems a connection gets before the server reports and says goodbye (0: no end, as go-kgp)
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub problems: u32,
+    /// Milliseconds a client has to ask for a mode after the greeting (go-kgp: 20000)
+    #[arg(long, value_name = "MS", default_value_t = 20_000)]
+    pub mode_wait: u64,
     /// Milliseconds kalah's engine thinks at level 5 (the lower levels take less)
     #[arg(long, value_name = "MS", default_value_t = 1000)]
     pub bot_time: u64,
@@ -88,6 +117,50 @@ fn address(flag: &str, text: &str) -> Result<Option<SocketAddr>> {
     found.map(Some).ok_or_else(|| {
         bad(format!("--{flag} {text:?} is not an address to listen on: ADDRESS:PORT such as 127.0.0.1:2671 or [::]:2671, or off"))
     })
+}
+
+/// Runs `kalah kgp serve`, `games` or `record`.
+pub fn run(command: KgpServe) -> Result<()> {
+    match command {
+        KgpServe::Serve(args) => serve(args),
+        KgpServe::Games(args) => games(args),
+        KgpServe::Record(args) => record(args),
+    }
+}
+
+/// Opens an existing database to read.
+fn reader(db: Option<PathBuf>) -> Result<Reader> {
+    let db = match db {
+        Some(db) => db,
+        None => default_db()?,
+    };
+    if !db.is_file() {
+        return Err(bad(format!("{} is no database of kalah kgp serve: give one with --db", db.display())));
+    }
+    Reader::open(&db).map_err(|e| bad(e.to_string()))
+}
+
+fn games(args: GamesArgs) -> Result<()> {
+    let games = reader(args.db)?.games(args.agent.as_deref()).map_err(|e| bad(e.to_string()))?;
+    println!("{:>6}  {:<15} {:>5}  {:<20} {:<20} rules", "game", "state", "moves", "south", "north");
+    for game in games {
+        println!(
+            "{:>6}  {:<15} {:>5}  {:<20} {:<20} {}",
+            game.id, game.state, game.moves, game.south, game.north, game.rules
+        );
+    }
+    Ok(())
+}
+
+fn record(args: RecordArgs) -> Result<()> {
+    let id = args.id;
+    match reader(args.db)?.record(id).map_err(|e| bad(e.to_string()))? {
+        Some(record) => {
+            print!("{record}");
+            Ok(())
+        }
+        None => Err(bad(format!("there is no game {id} in the database: kalah kgp games lists them"))),
+    }
 }
 
 /// The database's default place: the user's data folder.
@@ -111,7 +184,7 @@ fn millis(flag: &str, value: u64, low: u64) -> Result<Duration> {
 }
 
 /// Runs `kalah kgp serve` until Ctrl-C.
-pub fn run(args: ServeArgs) -> Result<()> {
+fn serve(args: ServeArgs) -> Result<()> {
     let db = match &args.db {
         Some(db) => db.clone(),
         None => default_db()?,
@@ -133,6 +206,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.wait = millis("wait", args.wait, 0)?;
     config.session.move_time = millis("time", args.time, 1)?;
     config.session.ping = !args.no_ping;
+    config.session.mode_wait = millis("mode-wait", args.mode_wait, 1)?;
     config.session.problems = (args.problems > 0).then_some(args.problems);
     config.games = (args.games > 0).then_some(args.games);
     config.bot_time = millis("bot-time", args.bot_time, 1)?;

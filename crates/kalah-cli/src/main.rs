@@ -91,7 +91,7 @@ fn main() {
         Command::Egdb(a) => egdb::run(a),
         Command::Chain(a) => chain::run(a),
         Command::Mkagent(a) => mkagent::run(a),
-        Command::Kgp(kgp_server::KgpCommand { serve: Some(kgp_server::KgpServe::Serve(a)), .. }) => kgp_server::run(a),
+        Command::Kgp(kgp_server::KgpCommand { serve: Some(command), .. }) => kgp_server::run(command),
         Command::Kgp(a) => kgp::run(a.client),
         Command::Serve(a) => serve::run(a),
         Command::Completions(a) => completions::run(a, Cli::command()),
