@@ -170,7 +170,9 @@ fn default_db() -> Result<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".local/share")));
     let dir = data
-        .ok_or_else(|| bad("cannot find a data folder (neither XDG_DATA_HOME nor HOME is set): give the database with --db"))?
+        .ok_or_else(|| {
+            bad("cannot find a data folder (neither XDG_DATA_HOME nor HOME is set): give the database with --db")
+        })?
         .join("kalah");
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create the data folder {}", dir.display()))?;
     Ok(dir.join("kgp.sqlite"))
@@ -210,7 +212,8 @@ fn serve(args: ServeArgs) -> Result<()> {
     config.session.problems = (args.problems > 0).then_some(args.problems);
     config.games = (args.games > 0).then_some(args.games);
     config.bot_time = millis("bot-time", args.bot_time, 1)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server")?;
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server")?;
     runtime.block_on(async move {
         let (events, mut log) = tokio::sync::mpsc::unbounded_channel();
         let db = config.db.clone();
