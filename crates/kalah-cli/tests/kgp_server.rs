@@ -81,8 +81,9 @@ impl Served {
         self.wait_for("kalah kgp serve: stopped");
         let status = self.child.wait().unwrap();
         assert!(status.success(), "{status}");
-        self.seen.extend(self.lines.try_iter());
-        self.seen
+        let rest: Vec<String> = self.lines.try_iter().collect();
+        self.seen.extend(rest);
+        std::mem::take(&mut self.seen)
     }
 }
 
