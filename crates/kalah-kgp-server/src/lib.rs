@@ -17,7 +17,7 @@
 //! * [`lobby`]: pairing agents with agents or bots; [`game`]: one game, move by move, stored.
 //! * [`transport`]: lines over TCP and WebSocket as go-kgp frames them, and TLS.
 //!
-//! The WebSocket route lives on an axum [`Router`](axum::Router) (`/socket`, go-kgp's path), so
+//! The WebSocket route lives on an axum [`Router`] (`/socket`, go-kgp's path), so
 //! that pages can be served beside it on the same port.
 
 pub mod bot;

@@ -233,6 +233,22 @@ pub struct GameRow {
     pub record: String,
 }
 
+/// What answers a job once its transaction is committed (or failed, with the failure).
+type Reply = Box<dyn FnOnce(Option<&StoreError>)>;
+
+/// A stored verify run, as a reader sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyRow {
+    /// The agent's name.
+    pub agent: String,
+    /// Solutions right.
+    pub right: u32,
+    /// Solutions wrong.
+    pub wrong: u32,
+    /// The first wrong one, in words.
+    pub first_wrong: Option<String>,
+}
+
 enum Job {
     Agent(AgentKey, oneshot::Sender<Result<AgentId, StoreError>>),
     Start {
@@ -370,7 +386,7 @@ fn write(mut connection: Connection, path: &Path, queue: &mpsc::Receiver<Job>) {
     while let Ok(first) = queue.recv() {
         let mut batch = vec![first];
         batch.extend(queue.try_iter());
-        let mut replies: Vec<Box<dyn FnOnce(Option<&StoreError>)>> = Vec::with_capacity(batch.len());
+        let mut replies: Vec<Reply> = Vec::with_capacity(batch.len());
         let committed = (|| -> Result<(), rusqlite::Error> {
             let transaction = connection.transaction()?;
             for job in batch {
@@ -387,12 +403,12 @@ fn write(mut connection: Connection, path: &Path, queue: &mpsc::Receiver<Job>) {
 
 /// Runs one job in the open transaction; returns what answers it once the transaction is
 /// committed (or failed).
-fn run(db: &rusqlite::Transaction<'_>, job: Job) -> Box<dyn FnOnce(Option<&StoreError>)> {
+fn run(db: &rusqlite::Transaction<'_>, job: Job) -> Reply {
     fn answer<T: Send + 'static>(
         result: Result<T, rusqlite::Error>,
         reply: oneshot::Sender<Result<T, StoreError>>,
         path: PathBuf,
-    ) -> Box<dyn FnOnce(Option<&StoreError>)> {
+    ) -> Reply {
         Box::new(move |failed: Option<&StoreError>| {
             let result = match (result, failed) {
                 (Err(source), _) => Err(StoreError::Sqlite { path, source }),
@@ -546,8 +562,8 @@ impl Reader {
             .map_err(|e| self.sqlite(e))
     }
 
-    /// Returns the verify runs: agent name, right, wrong, first wrong.
-    pub fn verify_runs(&self) -> Result<Vec<(String, u32, u32, Option<String>)>, StoreError> {
+    /// Returns the verify runs, oldest first.
+    pub fn verify_runs(&self) -> Result<Vec<VerifyRow>, StoreError> {
         let mut statement = self
             .connection
             .prepare(
@@ -556,7 +572,9 @@ impl Reader {
             )
             .map_err(|e| self.sqlite(e))?;
         let rows = statement
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .query_map([], |r| {
+                Ok(VerifyRow { agent: r.get(0)?, right: r.get(1)?, wrong: r.get(2)?, first_wrong: r.get(3)? })
+            })
             .map_err(|e| self.sqlite(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.sqlite(e))
     }
@@ -622,7 +640,8 @@ mod tests {
         assert_eq!(reader.record(done).unwrap().as_deref(), Some("final"));
         assert_eq!(reader.games(Some("alice2")).unwrap().len(), 2);
         assert_eq!(reader.games(Some("carol")).unwrap().len(), 0);
-        assert_eq!(reader.verify_runs().unwrap(), [("bob".to_string(), 3, 1, Some("x".to_string()))]);
+        let runs = reader.verify_runs().unwrap();
+        assert_eq!(runs, [VerifyRow { agent: "bob".into(), right: 3, wrong: 1, first_wrong: Some("x".into()) }]);
         drop(store);
     }
 
