@@ -219,7 +219,8 @@ fn shows_command(line: &str) -> bool {
     let line = line.trim_start();
     let line = line.strip_prefix("$ ").unwrap_or(line);
     let mut words = line.split_whitespace();
-    words.next() == Some("kalah") && words.next().is_none_or(|w| !w.ends_with(':'))
+    // Output names its command before a colon: `kalah serve: …`, `kalah kgp serve: …`.
+    words.next() == Some("kalah") && words.take(2).all(|w| !w.ends_with(':'))
 }
 
 /// Returns the words of inline code that is a whole `kalah` command, or `None` for anything else
