@@ -5,14 +5,16 @@
 //! of games and the run ends by itself.
 //!
 //! ```text
-//! cargo run --release -p kalah-kgp-server --example load -- [AGENTS] [GAMES] [BOT]
+//! cargo run --release -p kalah-kgp-server --example load -- [AGENTS] [GAMES] [BOT] [THINK]
 //! ```
 //!
-//! The server's time per move is measured at the agent: from the `state` it answers to the next
-//! `state` it gets, less nothing of its own thinking (it answers at once, the move and `yield` in
-//! one write), so it is the server's work on the move (the session, the database write before
-//! the game goes on) plus the bot's reply and the network on loopback. A game's last move has no
-//! next state and is not counted.
+//! Each agent thinks a random time from 0 to twice THINK milliseconds (default 100; 0 answers at
+//! once, which makes the run a closed loop that measures the server's throughput rather than its
+//! response), then sends its move and `yield` in one write. The server's time per move is
+//! measured at the agent from that write to the next `state`: the agent's thinking is excluded,
+//! and what remains is the server's work on the move (the session, the database write before the
+//! game goes on), the bot's reply with its own database write, and loopback. A game's last move
+//! has no next state and is not counted.
 
 use std::time::{Duration, Instant};
 
@@ -22,7 +24,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
 /// Plays `games` games as one agent; returns the times from a move sent to the next state.
-async fn agent(address: std::net::SocketAddr, n: usize, bot: Bot, games: u32) -> (Vec<Duration>, u32) {
+async fn agent(address: std::net::SocketAddr, n: usize, bot: Bot, games: u32, think: u64) -> (Vec<Duration>, u32) {
     let stream = TcpStream::connect(address).await.expect("the server accepts");
     stream.set_nodelay(true).expect("no delay");
     let (read, mut write) = stream.into_split();
@@ -30,7 +32,6 @@ async fn agent(address: std::net::SocketAddr, n: usize, bot: Bot, games: u32) ->
     let mut times = Vec::new();
     let mut sent: Option<Instant> = None;
     let mut next_id = 1u64;
-    let mut states = 0;
     let mut game_ids = 0;
     while let Some(line) = lines.next_line().await.expect("a line") {
         let mut words = line.split_whitespace();
@@ -51,7 +52,6 @@ async fn agent(address: std::net::SocketAddr, n: usize, bot: Bot, games: u32) ->
                 if let Some(at) = sent.take() {
                     times.push(at.elapsed());
                 }
-                states += 1;
                 let board: Vec<u32> = words
                     .next()
                     .unwrap_or("<>")
@@ -61,7 +61,11 @@ async fn agent(address: std::net::SocketAddr, n: usize, bot: Bot, games: u32) ->
                     .collect();
                 let m = board[0] as usize;
                 let legal: Vec<usize> = (0..m).filter(|&i| board[3 + i] > 0).collect();
-                let house = legal[rand::thread_rng().gen_range(0..legal.len())] + 1;
+                let (house, pause) = {
+                    let mut rng = rand::thread_rng();
+                    (legal[rng.gen_range(0..legal.len())] + 1, rng.gen_range(0..=2 * think))
+                };
+                tokio::time::sleep(Duration::from_millis(pause)).await;
                 out = format!("{}@{id} move {house}\r\n{}@{id} yield\r\n", next_id, next_id + 2);
                 next_id += 4;
                 sent = Some(Instant::now());
@@ -83,7 +87,6 @@ async fn agent(address: std::net::SocketAddr, n: usize, bot: Bot, games: u32) ->
             write.write_all(out.as_bytes()).await.expect("the server reads");
         }
     }
-    let _ = states;
     (times, game_ids.min(games))
 }
 
@@ -101,6 +104,7 @@ async fn main() {
     let agents: usize = args.first().map_or(200, |a| a.parse().expect("AGENTS is a number"));
     let games: u32 = args.get(1).map_or(5, |a| a.parse().expect("GAMES is a number"));
     let bot: Bot = args.get(2).map_or("random", String::as_str).parse().expect("BOT is a bot's name");
+    let think: u64 = args.get(3).map_or(100, |a| a.parse().expect("THINK is a number of milliseconds"));
     let dir = std::env::temp_dir().join(format!("kalah-kgp-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let db = dir.join("load.sqlite");
@@ -124,7 +128,7 @@ async fn main() {
     });
     let started = Instant::now();
     let cpu_before = cpu_seconds();
-    let tasks: Vec<_> = (0..agents).map(|n| tokio::spawn(agent(address, n, bot, games))).collect();
+    let tasks: Vec<_> = (0..agents).map(|n| tokio::spawn(agent(address, n, bot, games, think))).collect();
     let mut times = Vec::new();
     let mut played = 0;
     for task in tasks {
@@ -146,7 +150,9 @@ async fn main() {
         .iter()
         .all(|g| kalah_rules::Record::parse(&g.record).is_ok_and(|r| r.record.game.actions().len() as u32 == g.moves));
     println!(
-        "{agents} agents, {games} games each against {bot}: {played} games played in {:.1} s wall, {cpu:.1} s CPU",
+        "{agents} agents, {games} games each against {bot}, thinking 0-{} ms: {played} games played in {:.1} s wall, \
+         {cpu:.1} s CPU",
+        2 * think,
         wall.as_secs_f64()
     );
     println!(

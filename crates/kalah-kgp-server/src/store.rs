@@ -5,8 +5,9 @@
 //! One thread writes. Writes that arrive together are committed in one transaction, and each
 //! caller hears back only after the commit: a move is in the file before the game goes on. The
 //! file is in WAL mode with `synchronous=NORMAL`: a commit survives the server's crash or kill;
-//! a power cut may lose the last moments. Readers ([`Reader`]) open their own connections and
-//! never wait for the writer.
+//! a power cut may lose the last moments. Another thread copies the log into the file
+//! (checkpoints, which wait for the disk) every second, so that no write waits for them.
+//! Readers ([`Reader`]) open their own connections and never wait for the writer.
 //!
 //! The schema is migrated in the program ([`MIGRATIONS`], counted in `PRAGMA user_version`); a
 //! file from a newer program is refused rather than changed. Games left ongoing by a server that
@@ -263,10 +264,16 @@ enum Job {
     Verify(VerifyRun, oneshot::Sender<Result<(), StoreError>>),
 }
 
+/// How often the log is copied into the file.
+const CHECKPOINT: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The database's writer.
 pub struct Store {
     jobs: Option<mpsc::Sender<Job>>,
     thread: Option<JoinHandle<()>>,
+    /// Dropped to stop the checkpoints.
+    checkpoints: Option<mpsc::Sender<()>>,
+    checkpointer: Option<JoinHandle<()>>,
     path: PathBuf,
 }
 
@@ -318,13 +325,35 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let mut connection = open(path)?;
         migrate(&mut connection, path)?;
+        // The writer never checkpoints: the checkpointer does, on a connection of its own.
+        connection
+            .pragma_update(None, "wal_autocheckpoint", 0)
+            .map_err(|source| StoreError::Sqlite { path: path.to_path_buf(), source })?;
+        let checkpoint = open(path)?;
         let (jobs, queue) = mpsc::channel();
         let owned = path.to_path_buf();
         let thread = std::thread::Builder::new()
             .name("kgp-store".into())
             .spawn(move || write(connection, &owned, &queue))
             .map_err(|_| StoreError::Stopped)?;
-        Ok(Store { jobs: Some(jobs), thread: Some(thread), path: path.to_path_buf() })
+        let (checkpoints, stop) = mpsc::channel::<()>();
+        let checkpointer = std::thread::Builder::new()
+            .name("kgp-checkpoint".into())
+            .spawn(move || {
+                // A passive checkpoint never blocks the writer; the last one, at the end, empties the log.
+                while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT) {
+                    let _ = checkpoint.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+                }
+                let _ = checkpoint.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+            })
+            .map_err(|_| StoreError::Stopped)?;
+        Ok(Store {
+            jobs: Some(jobs),
+            thread: Some(thread),
+            checkpoints: Some(checkpoints),
+            checkpointer: Some(checkpointer),
+            path: path.to_path_buf(),
+        })
     }
 
     /// Returns the file.
@@ -376,6 +405,10 @@ impl Drop for Store {
     fn drop(&mut self) {
         self.jobs.take();
         if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        self.checkpoints.take();
+        if let Some(thread) = self.checkpointer.take() {
             let _ = thread.join();
         }
     }
