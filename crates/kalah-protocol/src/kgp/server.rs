@@ -486,8 +486,10 @@ impl Session {
             Frame::TooLong { start, length } => {
                 let raw = String::from_utf8_lossy(start);
                 out.push(Action::Notice(malformed_notice(&raw, true, MessageError::TooLong(*length))));
-                let text = format!("line of {length} bytes is longer than the {MAX_READ} this server reads");
-                self.send(error(Message::id_of_malformed(&raw), text), &mut out);
+                if !is_response(&raw) {
+                    let text = format!("line of {length} bytes is longer than the {MAX_READ} this server reads");
+                    self.send(error(Message::id_of_malformed(&raw), text), &mut out);
+                }
                 self.end(Close::TooLong(*length), &mut out);
             }
             Frame::Line(bytes) => match std::str::from_utf8(bytes) {
@@ -658,11 +660,9 @@ impl Session {
     /// Reports a line that is not a command and answers it with `error`, referencing its id
     /// when one can be read; an `ok` or `error` is not answered, so two sides never trade errors.
     fn malformed(&mut self, raw: &str, error_kind: MessageError, out: &mut Vec<Action>) {
-        let word = raw.split_whitespace().find(|w| !w.starts_with(|c: char| c.is_ascii_digit() || c == '@'));
-        let answer = !matches!(word, Some("ok" | "error"));
         let text = format!("malformed line: {error_kind}");
         out.push(Action::Notice(malformed_notice(raw, false, error_kind)));
-        if answer {
+        if !is_response(raw) {
             self.send(error(Message::id_of_malformed(raw), text), out);
         }
     }
@@ -884,6 +884,13 @@ impl Session {
         self.next_problem(out);
         None
     }
+}
+
+/// Tells whether a line, readable or not, is an `ok` or an `error`: such a line is never
+/// answered, so that two sides never trade errors.
+fn is_response(raw: &str) -> bool {
+    let word = raw.split_whitespace().find(|w| !w.starts_with(|c: char| c.is_ascii_digit() || c == '@'));
+    matches!(word, Some("ok" | "error"))
 }
 
 fn malformed_notice(raw: &str, long: bool, error: MessageError) -> Notice {
@@ -1251,6 +1258,11 @@ mod tests {
             ["8@30 error \"line of 100000 bytes is longer than the 65536 this server reads\"", "10@6 stop", "goodbye"]
         );
         assert!(matches!(answers(&actions)[0].outcome, Outcome::Move { why: Why::Left, .. }));
+        assert_eq!(actions.last(), Some(&Action::Close(Close::TooLong(100_000))));
+        // An error that is too long is not answered (found by the fuzz target): only goodbye.
+        let mut session = freeplay();
+        let actions = session.receive(&Frame::TooLong { start: b"6 error \"xxxx".to_vec(), length: 100_000 });
+        assert_eq!(sent(&actions), ["goodbye"]);
         assert_eq!(actions.last(), Some(&Action::Close(Close::TooLong(100_000))));
     }
 
