@@ -19,6 +19,9 @@ use crate::transport::Lines;
 use crate::wish::Wish;
 use crate::Shared;
 
+/// The longest a write to the client may wait for it to read.
+const WRITE_WAIT: Duration = Duration::from_secs(30);
+
 /// The name of an agent that gives none.
 const ANONYMOUS: &str = "anonymous";
 
@@ -148,7 +151,8 @@ pub(crate) async fn run(shared: Arc<Shared>, id: u64, peer: SocketAddr, mut line
         connection.handle(&mut session, actions).await;
         if !connection.out.is_empty() {
             let out = std::mem::take(&mut connection.out);
-            if lines.send(&out).await.is_err() {
+            // A client that stops reading would hold up its game for ever: it is dropped instead.
+            if !matches!(tokio::time::timeout(WRITE_WAIT, lines.send(&out)).await, Ok(Ok(()))) {
                 actions = session.close();
                 continue;
             }

@@ -53,6 +53,9 @@ pub use wish::{Board, Wish};
 /// The WebSocket path, as go-kgp serves it.
 pub const SOCKET_PATH: &str = "/socket";
 
+/// The largest WebSocket message read.
+const MAX_MESSAGE: usize = 1 << 20;
+
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -287,7 +290,9 @@ async fn upgrade(
     ConnectInfo(transport::Peer(peer)): ConnectInfo<transport::Peer>,
     ws: WebSocketUpgrade,
 ) -> impl IntoResponse {
-    ws.on_upgrade(move |socket| async move {
+    // A message holds a few lines: a larger one is refused before it is held (lines themselves
+    // are kept to 64 KiB by the line reader).
+    ws.max_message_size(MAX_MESSAGE).max_frame_size(MAX_MESSAGE).on_upgrade(move |socket| async move {
         if shared.stopping() {
             return;
         }
