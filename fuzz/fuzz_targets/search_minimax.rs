@@ -3,7 +3,7 @@
 
 #![no_main]
 
-use kalah_engine::classic::{search, Algorithm};
+use kalah_course::classic::{search, Algorithm};
 use kalah_engine::eval::Weights;
 use libfuzzer_sys::{arbitrary, fuzz_target};
 

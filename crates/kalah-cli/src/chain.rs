@@ -5,7 +5,7 @@ use std::io::{BufWriter, Write};
 
 use anyhow::Result;
 use clap::Args;
-use kalah_engine::chain::{
+use kalah_rules::chain::{
     fewest_seeds_needing, longest_chain, Chain, Pattern, DEFAULT_POSITION_LIMIT, MAX_HOUSES as MAX_PATTERN_HOUSES,
     MAX_SEEDS,
 };

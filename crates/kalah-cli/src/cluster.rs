@@ -1,6 +1,6 @@
 //! `kalah solve plan | task | merge | run`: a solve split into independent tasks for a batch
 //! system (a Slurm job array, a Kubernetes Indexed Job) or for local processes, and merged back
-//! (docs/cluster.md; the formats are in `kalah_engine::cluster`).
+//! (docs/cluster.md; the formats are in `kalah_cluster::cluster`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use kalah_engine::checkpoint::{CheckpointFile, Claim};
-use kalah_engine::cluster::{Answer, Manifest, Merged, Task, Tree};
+use kalah_cluster::checkpoint::{CheckpointFile, Claim};
+use kalah_cluster::cluster::{Answer, Manifest, Merged, Task, Tree};
 use kalah_engine::eval::SEED;
 use kalah_engine::search::{Engine, Limits, Options};
 use kalah_engine::solver::Solver;

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use kalah_engine::compare::{compare_at, sample_positions, Row};
+use kalah_course::compare::{compare_at, sample_positions, Row};
 use kalah_engine::eval::Weights;
 
 use crate::args::RuleArgs;

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_engine::arena::{play_match, BoxedPlayer, Elo, GameSummary, MatchConfig, MatchResult};
-use kalah_engine::player::Strength;
+use kalah_course::arena::{play_match, BoxedPlayer, Elo, GameSummary, MatchConfig, MatchResult};
+use kalah_course::player::Strength;
 
 use crate::args::RuleArgs;
 use crate::error::bad;
@@ -131,7 +131,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let build = |spec: &PlayerSpec, seed: u64| -> BoxedPlayer {
         // Humans were refused above, so every spec builds; the greedy player stands in for safety.
         spec.build(strength, seed, kalah_engine::egdb::default_dir().as_deref())
-            .unwrap_or_else(|| Box::new(kalah_engine::player::GreedyPlayer))
+            .unwrap_or_else(|| Box::new(kalah_course::player::GreedyPlayer))
     };
     let first_factory = |seed: u64| build(&first, seed);
     let second_factory = |seed: u64| build(&second, seed);

@@ -10,10 +10,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 use clap::Args;
-use kalah_engine::chain::{longest_chain, DEFAULT_POSITION_LIMIT};
-use kalah_engine::classic::Algorithm;
-use kalah_engine::player::{Player, SearchPlayer, Strength};
+use kalah_course::classic::Algorithm;
+use kalah_course::player::{Player, SearchPlayer, Strength};
 use kalah_engine::score::Score;
+use kalah_rules::chain::{longest_chain, DEFAULT_POSITION_LIMIT};
 use kalah_rules::game::ActionError;
 use kalah_rules::record::{self, RecordWarning};
 use kalah_rules::{Action, Game, History, Phase, Record, Side};

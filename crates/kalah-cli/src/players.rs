@@ -8,8 +8,8 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
-use kalah_engine::classic::Algorithm;
-use kalah_engine::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer, Strength, StrongPlayer};
+use kalah_course::classic::Algorithm;
+use kalah_course::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer, Strength, StrongPlayer};
 use kalah_engine::search::Options;
 
 /// What a seat at the board holds.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_engine::checkpoint::{name_hash, CheckpointError, CheckpointFile, Claim};
+use kalah_cluster::checkpoint::{name_hash, CheckpointError, CheckpointFile, Claim};
 use kalah_engine::egdb;
 use kalah_engine::eval::SEED;
 use kalah_engine::solver::Solver;

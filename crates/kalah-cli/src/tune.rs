@@ -5,7 +5,7 @@ use std::io::Write;
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use kalah_engine::tune::{as_rust, check_against_start, tune, TuneConfig, WEIGHT_LIMIT};
+use kalah_course::tune::{as_rust, check_against_start, tune, TuneConfig, WEIGHT_LIMIT};
 
 use crate::args::RuleArgs;
 use crate::error::bad;

@@ -5,12 +5,23 @@
 //!
 //! The server's board is its own, independent of `kalah-rules`, so the client's rules are
 //! checked against a second implementation. Deadlines are generous hang guards (shared machines).
+//!
+//! The same server speaks over TCP and over WebSocket, with or without TLS, as go-kgp does
+//! (`web/manage.go`: the route `/socket`, the text messages read as one stream of lines, each
+//! line it sends one text message). Its certificates are made here: a certificate authority the
+//! client is told to trust (`--ca`, or the system's roots through `SSL_CERT_FILE`) and one it is
+//! not.
 
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
+use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, KeyUsagePurpose};
+use rustls::pki_types::PrivateKeyDer;
+use tungstenite::Message;
 
 /// How long the server waits for a move; the client searches far less (`--time`).
 const DEADLINE: Duration = Duration::from_secs(3);
@@ -249,11 +260,19 @@ struct Client {
 
 impl Client {
     fn start(port: u16, args: &[&str]) -> Client {
+        Client::at(&format!("127.0.0.1:{port}"), args, &[])
+    }
+
+    /// Starts the client on `address` with `env` set (and the system's certificate folders unset).
+    fn at(address: &str, args: &[&str], env: &[(&str, &Path)]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
             .arg("kgp")
-            .arg(format!("127.0.0.1:{port}"))
+            .arg(address)
             .args(["--hash", "4"])
             .args(args)
+            .env_remove("SSL_CERT_FILE")
+            .env_remove("SSL_CERT_DIR")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -321,35 +340,90 @@ enum Got {
     Closed,
 }
 
+/// Waits for the client's next TCP connection.
+fn accept_tcp(listener: &TcpListener) -> TcpStream {
+    listener.set_nonblocking(true).unwrap();
+    let started = Instant::now();
+    let stream = loop {
+        match listener.accept() {
+            Ok((stream, _)) => break stream,
+            Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                assert!(started.elapsed() < HANG, "the client never connected");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(e) => panic!("accept failed: {e}"),
+        }
+    };
+    stream.set_nonblocking(false).unwrap();
+    stream
+}
+
+/// A byte stream a WebSocket runs over: TCP, or TLS over TCP.
+trait Duplex: Read + Write + Send {}
+impl<T: Read + Write + Send> Duplex for T {}
+
+/// How the server's lines travel.
+enum Wire {
+    /// Over TCP, read line by line.
+    Tcp(BufReader<TcpStream>),
+    /// In WebSocket text messages.
+    WebSocket(Box<tungstenite::WebSocket<Box<dyn Duplex>>>),
+}
+
 struct Conn {
+    /// The TCP connection under the wire, for read timeouts and shutdown.
     stream: TcpStream,
-    reader: BufReader<TcpStream>,
+    wire: Wire,
     partial: Vec<u8>,
     next_id: u64,
 }
 
 impl Conn {
     fn accept(listener: &TcpListener) -> Conn {
-        listener.set_nonblocking(true).unwrap();
-        let started = Instant::now();
-        let stream = loop {
-            match listener.accept() {
-                Ok((stream, _)) => break stream,
-                Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    assert!(started.elapsed() < HANG, "the client never connected");
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                Err(e) => panic!("accept failed: {e}"),
-            }
-        };
-        stream.set_nonblocking(false).unwrap();
+        let stream = accept_tcp(listener);
         let reader = BufReader::new(stream.try_clone().unwrap());
-        Conn { stream, reader, partial: Vec::new(), next_id: 2 }
+        Conn { stream, wire: Wire::Tcp(reader), partial: Vec::new(), next_id: 2 }
     }
 
+    /// Accepts a WebSocket connection at `/socket`, behind TLS when `tls` is given.
+    // The handshake's callback returns tungstenite's own large error type.
+    #[allow(clippy::result_large_err)]
+    fn accept_websocket(listener: &TcpListener, tls: Option<&Arc<rustls::ServerConfig>>) -> Conn {
+        let stream = accept_tcp(listener);
+        stream.set_read_timeout(Some(HANG)).unwrap();
+        let under: Box<dyn Duplex> = match tls {
+            Some(config) => Box::new(rustls::StreamOwned::new(
+                rustls::ServerConnection::new(config.clone()).unwrap(),
+                stream.try_clone().unwrap(),
+            )),
+            None => Box::new(stream.try_clone().unwrap()),
+        };
+        let mut path = String::new();
+        let socket = tungstenite::accept_hdr(under, |request: &tungstenite::handshake::server::Request, response| {
+            path = request.uri().to_string();
+            Ok(response)
+        })
+        .expect("the client opens a WebSocket");
+        assert_eq!(path, "/socket");
+        Conn { stream, wire: Wire::WebSocket(Box::new(socket)), partial: Vec::new(), next_id: 2 }
+    }
+
+    /// Sends bytes: over a WebSocket as one message (text when they are UTF-8), as go-kgp sends
+    /// each line.
     fn raw(&mut self, bytes: &[u8]) {
-        self.stream.write_all(bytes).unwrap();
-        self.stream.flush().unwrap();
+        match &mut self.wire {
+            Wire::Tcp(_) => {
+                self.stream.write_all(bytes).unwrap();
+                self.stream.flush().unwrap();
+            }
+            Wire::WebSocket(socket) => {
+                let message = match std::str::from_utf8(bytes) {
+                    Ok(text) => Message::text(text),
+                    Err(_) => Message::binary(bytes.to_vec()),
+                };
+                socket.send(message).unwrap();
+            }
+        }
     }
 
     /// Sends `body` with a new (even) id, as the reference server numbers its lines.
@@ -368,7 +442,30 @@ impl Conn {
                 return Got::Timeout;
             }
             self.stream.set_read_timeout(Some(left)).unwrap();
-            match self.reader.read_until(b'\n', &mut self.partial) {
+            let reader = match &mut self.wire {
+                Wire::Tcp(reader) => reader,
+                Wire::WebSocket(socket) => match socket.read() {
+                    Ok(Message::Text(text)) => {
+                        // As go-kgp's clients send them: one line a message, with its line end.
+                        let line = text.as_str();
+                        assert!(
+                            line.ends_with("\r\n") && line.matches('\n').count() == 1,
+                            "one line a message, ending in CRLF: {line:?}"
+                        );
+                        return Got::Line(read_command(line));
+                    }
+                    Ok(Message::Close(_)) => return Got::Closed,
+                    Ok(Message::Binary(data)) => panic!("the client sends text messages, not {data:?}"),
+                    Ok(_) => continue,
+                    Err(tungstenite::Error::Io(e))
+                        if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) =>
+                    {
+                        continue
+                    }
+                    Err(_) => return Got::Closed,
+                },
+            };
+            match reader.read_until(b'\n', &mut self.partial) {
                 Ok(0) => return Got::Closed,
                 Ok(_) if self.partial.ends_with(b"\n") => {
                     let raw = String::from_utf8(std::mem::take(&mut self.partial)).expect("the client writes UTF-8");
@@ -915,4 +1012,207 @@ fn answers_refused_before_the_server_records_the_state_are_sent_again() {
     let log = client.log();
     assert!(log.contains("before it had recorded the state; sending move"), "{log}");
     assert!(!log.contains("panicked"), "{log}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Other addresses than plain TCP, and servers that are not KGP servers.
+
+/// A certificate authority made for the test.
+struct Authority {
+    params: CertificateParams,
+    key: KeyPair,
+    /// Its certificate, PEM.
+    pem: String,
+}
+
+impl Authority {
+    fn new(name: &str) -> Authority {
+        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        params.distinguished_name.push(DnType::CommonName, name);
+        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+        let key = KeyPair::generate().unwrap();
+        let pem = params.self_signed(&key).unwrap().pem();
+        Authority { params, key, pem }
+    }
+
+    /// The TLS settings of a server on loopback with a certificate this authority signed.
+    fn server(&self) -> Arc<rustls::ServerConfig> {
+        let params = CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()]).unwrap();
+        let key = KeyPair::generate().unwrap();
+        let certificate = params.signed_by(&key, &Issuer::from_params(&self.params, &self.key)).unwrap();
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![certificate.der().clone()], PrivateKeyDer::Pkcs8(key.serialize_der().into()))
+            .unwrap();
+        Arc::new(config)
+    }
+
+    /// Writes its certificate to `ca.pem` in `folder`.
+    fn write(&self, folder: &Path) -> std::path::PathBuf {
+        let path = folder.join("ca.pem");
+        std::fs::write(&path, &self.pem).unwrap();
+        path
+    }
+}
+
+#[test]
+fn whole_games_are_played_over_websocket() {
+    let (listener, port) = listen();
+    let address = format!("ws://127.0.0.1:{port}/socket");
+    let client = Client::at(&address, &["--time", "100", "--retry-delay", "100", "--verbose"], &[]);
+    let mut conn = Conn::accept_websocket(&listener, None);
+    // The messages are one stream of lines: a greeting in two messages, then two lines in one.
+    conn.raw(b"kgp 1 ");
+    conn.raw(b"0 1\r\n");
+    let mode = loop {
+        let line = conn.next();
+        if line.command == "mode" {
+            break line;
+        }
+    };
+    conn.raw(format!("2@{} ok\r\n4 ping\r\n", mode.id.unwrap()).as_bytes());
+    let pong = conn.next();
+    assert_eq!((pong.command.as_str(), pong.reference), ("pong", Some(4)));
+    conn.next_id = 6;
+    let mut rng = Rng(0x3e65);
+    for (size, seeds, side) in [(6, 6, Side::South), (8, 8, Side::North)] {
+        assert!(play_game(&mut conn, size, seeds, side, &mut rng).over());
+    }
+    // A WebSocket closed without a goodbye is reconnected as a TCP connection is.
+    drop(conn);
+    let mut conn = Conn::accept_websocket(&listener, None);
+    conn.handshake("1 0 1");
+    conn.raw(b"goodbye\r\n");
+    client.wait_for_log("the server said goodbye; reconnecting in 0.2 s");
+    let log = client.log();
+    assert_eq!(log.matches(&format!("connected to {address}, asking for mode freeplay")).count(), 2, "{log}");
+    assert!(log.contains("; reconnecting in 0.1 s"), "{log}");
+    assert!(log.contains("the server accepted mode freeplay") && !log.contains("panicked"), "{log}");
+}
+
+#[test]
+fn whole_games_are_played_over_websocket_with_tls() {
+    let folder = tempfile::tempdir().unwrap();
+    let authority = Authority::new("kalah test authority");
+    let ca = authority.write(folder.path());
+    let tls = authority.server();
+    let (listener, port) = listen();
+    let address = format!("wss://127.0.0.1:{port}/socket");
+    let mut client = Client::at(&address, &["--once", "--time", "100", "--ca", ca.to_str().unwrap()], &[]);
+    let mut conn = Conn::accept_websocket(&listener, Some(&tls));
+    conn.handshake("1 0 1");
+    let mut rng = Rng(0x7715);
+    assert!(play_game(&mut conn, 6, 6, Side::North, &mut rng).over());
+    conn.raw(b"goodbye\r\n");
+    assert!(client.wait().success(), "{}", client.log());
+    // Without --ca the client trusts the system's roots, which SSL_CERT_FILE names here.
+    let mut client = Client::at(&address, &["--once", "--time", "100"], &[("SSL_CERT_FILE", &ca)]);
+    let mut conn = Conn::accept_websocket(&listener, Some(&tls));
+    conn.handshake("1 0 1");
+    let (pit, _) = conn.ask(&Board::new(6, 6), None);
+    assert!(pit.is_some());
+    conn.raw(b"goodbye\r\n");
+    assert!(client.wait().success(), "{}", client.log());
+}
+
+#[test]
+fn a_certificate_the_client_does_not_trust_is_refused() {
+    let folder = tempfile::tempdir().unwrap();
+    let trusted = Authority::new("trusted authority").write(folder.path());
+    let tls = Authority::new("another authority").server();
+    let (listener, port) = listen();
+    let address = format!("wss://127.0.0.1:{port}/socket");
+    for (args, env) in
+        [(vec!["--ca", trusted.to_str().unwrap()], vec![]), (vec![], vec![("SSL_CERT_FILE", trusted.as_path())])]
+    {
+        let mut client = Client::at(&address, &args, &env);
+        let stream = accept_tcp(&listener);
+        stream.set_read_timeout(Some(HANG)).unwrap();
+        let under = rustls::StreamOwned::new(rustls::ServerConnection::new(tls.clone()).unwrap(), stream);
+        assert!(tungstenite::accept(under).is_err(), "the client went on with a certificate it does not trust");
+        // Trying again would not help: the client stops at once.
+        assert_eq!(client.wait().code(), Some(1), "{}", client.log());
+        let log = client.log();
+        assert_eq!(log.lines().count(), 1, "{log}");
+        assert!(log.starts_with(&format!("kalah: {address}: the server's certificate is refused (")), "{log}");
+        assert!(log.contains("issuer") && log.contains("give its certificate authority with --ca FILE"), "{log}");
+    }
+}
+
+#[test]
+fn addresses_that_are_no_kgp_address_are_refused_at_once() {
+    let (_listener, port) = listen();
+    for address in [format!("http://127.0.0.1:{port}"), format!("tcp://127.0.0.1:{port}/socket")] {
+        // With --max-retries a client that took the address would end too, after trying it.
+        let mut client = Client::at(&address, &["--max-retries", "1", "--retry-delay", "1"], &[]);
+        assert_eq!(client.wait().code(), Some(2), "{}", client.log());
+        let log = client.log();
+        assert_eq!(log.lines().count(), 1, "{log}");
+        assert!(log.contains(&format!("{address:?}")) && log.contains("ws://HOST[:PORT]/PATH"), "{log}");
+    }
+    let mut client = Client::at("localhost", &["--ca", "ca.pem"], &[]);
+    assert_eq!(client.wait().code(), Some(2), "{}", client.log());
+    assert!(client.log().contains("--ca ca.pem applies to wss:// addresses"), "{}", client.log());
+}
+
+/// A TCP server that answers with something else than `kgp MAJOR MINOR PATCH` is no KGP server:
+/// the client says so and stops, instead of trading errors with it and reconnecting for ever.
+#[test]
+fn a_server_that_does_not_greet_with_kgp_is_given_up() {
+    for banner in ["SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3\r\n", "HTTP/1.1 400 Bad Request\r\n\r\n"] {
+        let (listener, port) = listen();
+        let mut client = Client::at(&format!("127.0.0.1:{port}"), &["--retry-delay", "1"], &[]);
+        let mut conn = Conn::accept(&listener);
+        conn.raw(banner.as_bytes());
+        // The server closes, as such servers do; the client must not come back.
+        conn.stream.shutdown(Shutdown::Write).unwrap();
+        match conn.get(Instant::now() + HANG) {
+            Got::Closed => {}
+            Got::Line(line) => panic!("the client answered {:?}", line.raw),
+            Got::Timeout => panic!("the client kept the connection"),
+        }
+        let status = client.wait();
+        assert!(listener.accept().is_err(), "the client connected again; its log:\n{}", client.log());
+        assert_eq!(status.code(), Some(1), "{}", client.log());
+        let first = banner.lines().next().unwrap();
+        let log = client.log();
+        assert!(
+            log.contains(&format!(
+                "kalah: 127.0.0.1:{port}: not a KGP server: it began with {first:?}, where a KGP server says kgp \
+                 MAJOR MINOR PATCH"
+            )),
+            "{log}"
+        );
+    }
+}
+
+/// A WebSocket address that a web server answers without a WebSocket (a wrong path, or no
+/// WebSocket at all) ends the client with what it answered.
+#[test]
+fn a_web_server_without_the_websocket_is_given_up() {
+    let (listener, port) = listen();
+    let mut client = Client::at(&format!("ws://127.0.0.1:{port}/kgp"), &["--retry-delay", "1"], &[]);
+    let mut stream = accept_tcp(&listener);
+    stream.set_read_timeout(Some(HANG)).unwrap();
+    let mut request = Vec::new();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    while !request.ends_with(b"\r\n\r\n") {
+        assert!(reader.read_until(b'\n', &mut request).unwrap() > 0, "the request ended early");
+    }
+    let request = String::from_utf8(request).unwrap();
+    assert!(request.starts_with("GET /kgp HTTP/1.1\r\n"), "{request}");
+    stream.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nnot found").unwrap();
+    drop(stream);
+    assert_eq!(client.wait().code(), Some(1), "{}", client.log());
+    listener.set_nonblocking(true).unwrap();
+    assert!(listener.accept().is_err(), "the client connected again; its log:\n{}", client.log());
+    let log = client.log();
+    assert!(
+        log.contains(&format!("ws://127.0.0.1:{port}/kgp answered HTTP 404 Not Found instead of opening a WebSocket")),
+        "{log}"
+    );
 }

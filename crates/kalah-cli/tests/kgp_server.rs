@@ -54,8 +54,9 @@ impl Served {
         };
         let tcp = served.wait_for("listening for KGP over TCP on ");
         served.tcp = tcp.rsplit(' ').next().unwrap().parse().unwrap();
-        let ws = served.wait_for("listening for KGP over WebSocket on ws://");
-        served.websocket = ws.rsplit("ws://").next().unwrap().trim_end_matches("/socket").parse().unwrap();
+        let ws = served.wait_for("listening for KGP over WebSocket on ");
+        let address = ws.rsplit("://").next().unwrap().trim_end_matches("/socket");
+        served.websocket = address.parse().unwrap();
         served
     }
 
@@ -135,6 +136,12 @@ fn kalahs_own_client_plays_freeplay_and_verify() {
     assert!(out.status.success(), "{err}");
     assert!(err.contains("server comment: verify: 25 problems, 25 right, 0 wrong"), "{err}");
     served.wait_for("verified 25 solutions, 25 right, 0 wrong");
+    // Over WebSocket too.
+    let url = format!("ws://{}/socket", served.websocket);
+    let out = kalah().args(["kgp", &url, "--once", "--time", "50", "--name", "kalah-ws vs random"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.contains("the server said goodbye"), "{err}");
+    served.wait_for("kalah-ws (agent");
     // A mode the server does not offer is refused, and the client ends with status 1.
     let out = kalah().args(["kgp", &address, "--once", "--mode", "eval"]).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -273,4 +280,31 @@ fn games_survive_a_restart_and_a_game_cut_by_the_stop_is_aborted() {
     play.stdin.take().unwrap().write_all(b"quit\n").unwrap();
     let shown = String::from_utf8_lossy(&play.wait_with_output().unwrap().stdout).to_string();
     assert!(shown.contains("Game over"), "{shown}");
+}
+
+#[test]
+fn kalahs_client_plays_over_tls_with_the_servers_own_certificate() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = vec!["localhost".to_string(), "127.0.0.1".to_string()];
+    let certified = rcgen::generate_simple_self_signed(names).unwrap();
+    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    std::fs::write(&cert, certified.cert.pem()).unwrap();
+    std::fs::write(&key, certified.signing_key.serialize_pem()).unwrap();
+    let (cert_text, key_text) = (cert.to_str().unwrap(), key.to_str().unwrap());
+    let mut served = Served::start(&db(&dir), &["--games", "1", "--wait", "0", "--cert", cert_text, "--key", key_text]);
+    served.wait_for("over WebSocket on wss://");
+    let url = format!("wss://localhost:{}/socket", served.websocket.port());
+    let out = kalah()
+        .args(["kgp", &url, "--ca", cert_text, "--once", "--time", "50", "--name", "kalah-wss vs greedy"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.contains("the server said goodbye"), "{err}");
+    served.wait_for("kalah-wss (agent");
+    served.wait_for(" after ");
+    // Without the certificate the client refuses the server, and the server goes on.
+    let out = kalah().args(["kgp", &url, "--once"]).output().unwrap();
+    assert!(!out.status.success());
+    let seen = served.stop();
+    assert!(seen.iter().any(|l| l.contains("TLS handshake with")), "{seen:#?}");
 }

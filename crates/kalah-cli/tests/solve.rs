@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use kalah_engine::checkpoint::{CheckpointFile, Claim};
+use kalah_cluster::checkpoint::{CheckpointFile, Claim};
 use kalah_engine::solver::ProofTable;
 use kalah_rules::{Position, Rules};
 

@@ -640,38 +640,6 @@ impl Worker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classic::{search as classic_search, Algorithm};
-    use crate::compare::sample_positions;
-
-    #[test]
-    fn without_a_table_the_search_agrees_with_plain_minimax() {
-        // The table grafts deeper results into shallower searches, which is why engines use one;
-        // without it every cut here (alpha-beta, ordering, seed bounds) must leave the value alone.
-        for preset in ["standard", "empty-capture", "assignment", "seed-on"] {
-            let rules = Rules::preset(preset, 6, 4).unwrap();
-            for p in sample_positions(&rules, 8, 3) {
-                for depth in 1..=6 {
-                    let engine = Engine::new(Options { table_bytes: 0, ..Options::default() });
-                    let info = engine.search(&p, &rules, Limits::depth(depth), None, |_| {});
-                    let plain = classic_search(&p, &rules, info.depth, Algorithm::Minimax, &Weights::TUNED);
-                    if !info.score.is_exact() {
-                        assert_eq!(info.score.hundredths(), plain.value, "{preset} {p} depth {depth}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn proven_values_agree_with_minimax_to_the_end() {
-        let rules = Rules::standard(4, 2).unwrap();
-        for p in sample_positions(&rules, 30, 9) {
-            let engine = Engine::new(Options { table_bytes: 1 << 16, ..Options::default() });
-            let info = engine.search(&p, &rules, Limits::default(), None, |_| {});
-            let plain = classic_search(&p, &rules, 64, Algorithm::Minimax, &Weights::STORE);
-            assert_eq!(info.score, Score::exact(plain.value), "{p}");
-        }
-    }
 
     #[test]
     fn proven_values_are_the_exact_solution() {

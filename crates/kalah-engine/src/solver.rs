@@ -984,8 +984,6 @@ impl Prover<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classic::{search as classic_search, Algorithm};
-    use crate::compare::sample_positions;
 
     /// A solver whose estimate is a single ply, so that even small games are solved by the proofs.
     fn solver() -> Solver {
@@ -1015,39 +1013,6 @@ mod tests {
     }
 
     #[test]
-    fn solved_values_agree_with_plain_minimax_to_the_end() {
-        for (m, n) in [(3, 2), (3, 3), (4, 2), (2, 4)] {
-            let rules = Rules::standard(m, n).unwrap();
-            for position in sample_positions(&rules, 12, 5) {
-                let exact = classic_search(&position, &rules, 200, Algorithm::Minimax, &Weights::STORE).value;
-                let solved = solver().solve(&position, &rules, None, None, |_, _, _| {}).unwrap();
-                assert_eq!(solved.score.hundredths(), exact, "{rules} {position}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_byte_board_proves_the_values_of_plain_minimax_under_every_rule_it_plays() {
-        let mut boards = 0;
-        for (m, n) in [(3, 2), (2, 3)] {
-            // The byte board's rules: the others (clockwise sowing, store majorities) stay on
-            // `Position`, which the tests above check.
-            let played = |r: &Rules| r.direction == kalah_rules::Direction::CounterClockwise && !r.majority_ends;
-            for rules in Rules::variants(m, n).unwrap().into_iter().filter(played) {
-                let mut positions = sample_positions(&rules, 3, 17);
-                positions.push(Position::start(&rules));
-                for position in positions {
-                    let exact = classic_search(&position, &rules, 200, Algorithm::Minimax, &Weights::STORE).value;
-                    let solved = solver().solve(&position, &rules, None, None, |_, _, _| {}).unwrap();
-                    assert_eq!(solved.score.hundredths(), exact, "{rules} {position}");
-                    boards += usize::from(Layout::of(&rules, &position).is_some());
-                }
-            }
-        }
-        assert!(boards > 200, "only {boards} solves on the byte board");
-    }
-
-    #[test]
     fn the_perfect_line_reaches_the_value() {
         let rules = Rules::standard(4, 3).unwrap();
         let start = Position::start(&rules);
@@ -1073,18 +1038,6 @@ mod tests {
             let end = info.pv.iter().fold(start, |p, &mv| p.play(&rules, mv).unwrap().0);
             assert!(end.is_over(&rules), "{rules}: the line reaches the end");
             assert_eq!(end.final_difference(&rules), value, "{rules}");
-        }
-    }
-
-    #[test]
-    fn two_threads_prove_the_same_values() {
-        let rules = Rules::standard(4, 4).unwrap();
-        let solver =
-            Solver::new(Options { table_bytes: 4 << 20, threads: 2, ..Options::default() }).with_estimate_depth(1);
-        for position in sample_positions(&rules, 6, 9) {
-            let exact = solver.solve(&position, &rules, None, None, |_, _, _| {}).unwrap().score;
-            let single = super::tests::solver().solve(&position, &rules, None, None, |_, _, _| {}).unwrap().score;
-            assert_eq!(exact, single, "{position}");
         }
     }
 

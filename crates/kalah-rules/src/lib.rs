@@ -10,7 +10,11 @@
 //!   and which [`Seat`] plays which side after a swap.
 //! * [`History`]: a game with the actions taken back, to replay them or show any ply.
 //! * [`record`]: the game record format, read and written.
+//! * [`Score`]: a value for one player, in hundredths of a seed, proven or estimated, as every
+//!   engine, protocol and front end states it.
 //! * [`perft()`]: counts of move sequences, to test the rules.
+//! * [`chain`]: chains of extra moves: the rows one turn can clear (Tchoukaillon), and the longest
+//!   chain from a position.
 //!
 //! ```
 //! use kalah_rules::{Position, Rules};
@@ -23,6 +27,7 @@
 //! assert_eq!(position.store(kalah_rules::Side::South) + position.store(kalah_rules::Side::North), 72);
 //! ```
 
+pub mod chain;
 pub mod error;
 pub mod game;
 pub mod history;
@@ -31,6 +36,7 @@ pub mod perft;
 pub mod position;
 pub mod record;
 pub mod rules;
+pub mod score;
 pub mod setup;
 pub mod side;
 
@@ -41,5 +47,6 @@ pub use perft::{divide, perft};
 pub use position::{Move, MoveSet, Outcome, Position, Step};
 pub use record::{Parsed, Record, RecordError, RecordWarning};
 pub use rules::{Capture, Direction, GameEnd, Leftover, Rules, Sowing};
+pub use score::Score;
 pub use setup::Setup;
 pub use side::{ByPlayer, Side};

@@ -1,23 +1,23 @@
-//! One connection to a KGP server: the socket, the threads, and the engine's searches around the
-//! protocol's [`Session`], which decides every line.
+//! One connection to a KGP server: the threads and the engine's searches around the protocol's
+//! [`Session`], which decides and writes every line.
 //!
-//! A reader thread turns the socket into lines; this thread hands them to the session in order,
-//! so `ping` and `stop` are handled at once even while a search runs. The search thread's answers
-//! go through the same session under the same lock as the lines written, so once the session has
-//! handled a `stop`, no answer to that `state` can follow on the wire.
+//! A reader thread turns the connection's bytes into lines; this thread hands them to the session
+//! in order, so `ping` and `stop` are handled at once even while a search runs. The search
+//! thread's reports go through the same session under the same lock as the lines written, so
+//! once the session has handled a `stop`, no answer to that `state` can follow on the wire.
 
-use std::io::{BufReader, Write};
-use std::net::{Shutdown, TcpStream};
+use std::io::{BufReader, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use anyhow::{anyhow, Result};
 use kalah_engine::search::{Clock, Limits};
-use kalah_protocol::kgp::{Action, Config, End, Message, SearchId, Session, Think, MAX_LINE};
+use kalah_protocol::kgp::{Action, Config, End, Message, Progress, SearchId, Session, Think, MAX_LINE};
 use kalah_protocol::{Frame, LineReader};
 
 use super::notice;
+use super::transport::{Link, Outgoing};
 use super::worker::{Job, Worker};
 
 /// How a connection ended, when not by a fatal error.
@@ -48,14 +48,14 @@ enum Incoming {
     Closed(String),
 }
 
-/// The session and the writing half of the socket, shared by this thread and the search thread.
+/// The session and the writing half of the connection, shared by this thread and the search thread.
 pub struct Connection {
     inner: Mutex<Inner>,
 }
 
 struct Inner {
     session: Session,
-    stream: TcpStream,
+    outgoing: Outgoing,
     verbose: bool,
 }
 
@@ -65,8 +65,7 @@ impl Inner {
         if self.verbose {
             notice(&format!("> {line}"));
         }
-        self.stream.write_all(format!("{line}\r\n").as_bytes())?;
-        self.stream.flush()
+        self.outgoing.send(&line)
     }
 }
 
@@ -75,20 +74,11 @@ impl Connection {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Sends a line of search `search` (a comment, a move, an evaluation) unless the session has
-    /// stopped that search.
-    pub fn answer(&self, search: SearchId, message: Message) -> std::io::Result<()> {
+    /// Tells the session what search `search` reports and sends the lines it answers with
+    /// (none once the session has stopped that search).
+    pub fn progress(&self, search: SearchId, progress: Progress) -> std::io::Result<()> {
         let mut inner = self.lock();
-        match inner.session.answer(search, message) {
-            Some(line) => inner.write(&line),
-            None => Ok(()),
-        }
-    }
-
-    /// Sends the last lines of search `search`, which ended by itself.
-    pub fn finish(&self, search: SearchId) -> std::io::Result<()> {
-        let mut inner = self.lock();
-        for line in inner.session.finish(search) {
+        for line in inner.session.progress(search, progress) {
             inner.write(&line)?;
         }
         Ok(())
@@ -130,15 +120,12 @@ impl Running {
     }
 }
 
-/// Runs a session on a connected stream until `goodbye`, the end of the connection, or a fatal
-/// error (a protocol version or mode the two sides do not share).
-pub fn run(stream: TcpStream, config: &Config, verbose: bool, worker: &Worker) -> Result<Report> {
-    // Moves are small and late moves are lost moves: send each at once.
-    let _ = stream.set_nodelay(true);
-    let reading = stream.try_clone()?;
+/// Runs a session on a connection until `goodbye`, the end of the connection, or a fatal error
+/// (no KGP server, or a protocol version or mode the two sides do not share).
+pub fn run(link: Link, config: &Config, verbose: bool, worker: &Worker) -> Result<Report> {
+    let Link { incoming: reading, outgoing, ender } = link;
     let session = Session::new(config.clone());
-    let connection =
-        Arc::new(Connection { inner: Mutex::new(Inner { session, stream: stream.try_clone()?, verbose }) });
+    let connection = Arc::new(Connection { inner: Mutex::new(Inner { session, outgoing, verbose }) });
     let (lines, incoming) = mpsc::sync_channel(READ_AHEAD);
     let reader = std::thread::spawn(move || read_lines(reading, &lines));
     let mut running = None;
@@ -149,7 +136,7 @@ pub fn run(stream: TcpStream, config: &Config, verbose: bool, worker: &Worker) -
         }
     }
     // Ends the reader thread, which may still wait for a line or for room in the queue.
-    let _ = stream.shutdown(Shutdown::Both);
+    ender.end();
     drop(incoming);
     let _ = reader.join();
     let worked = connection.lock().session.worked();
@@ -209,19 +196,17 @@ fn start(connection: &Arc<Connection>, worker: &Worker, think: Think, running: &
     *running = Some(Running { search: think.search, stop: stop.clone() });
     worker.submit(Job {
         search: think.search,
-        state: think.state,
         position: think.position,
         rules: think.rules,
         limits,
         stop,
         out: connection.clone(),
-        answer: think.answer,
     });
 }
 
 /// Reads lines until the connection ends, each kept to [`MAX_LINE`] bytes (a longer one is
 /// reported as too long, without holding it in memory).
-fn read_lines(stream: TcpStream, lines: &mpsc::SyncSender<Incoming>) {
+fn read_lines(stream: Box<dyn Read + Send>, lines: &mpsc::SyncSender<Incoming>) {
     let mut reader = BufReader::new(stream);
     let mut framer = LineReader::new(MAX_LINE);
     loop {

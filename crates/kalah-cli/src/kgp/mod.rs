@@ -2,16 +2,22 @@
 //! mode), as the KWARC tournament server speaks it. It connects, says who it is, asks for a
 //! mode, answers the server's commands, and reconnects with back-off when the connection ends.
 //!
-//! The protocol itself (the line grammar, the session's state machine) is
+//! The protocol itself (the line grammar, the session's state machine, every line sent) is
 //! [`kalah_protocol::kgp`]; here is only what does input and output:
 //!
-//! * [`connection`]: one connection: the socket, the reader thread, the session's actions carried out.
-//! * [`worker`]: the search thread, which sends a better move after every finished depth.
+//! * [`address`]: the server's address: plain TCP, WebSocket or WebSocket over TLS.
+//! * [`tls`]: the certificates trusted for `wss://`.
+//! * [`transport`]: one connection as bytes in and lines out, over TCP or a WebSocket.
+//! * [`connection`]: one connection's session: the reader thread, the session's actions carried out.
+//! * [`worker`]: the search thread, which reports every finished depth to the session.
 
+pub mod address;
 pub mod connection;
+pub mod tls;
+pub mod transport;
 pub mod worker;
 
-use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{anyhow, Result};
@@ -21,15 +27,13 @@ use kalah_rules::Rules;
 
 use crate::engine::EngineArgs;
 use crate::error::bad;
+use address::Scheme;
 use connection::Closed;
+use transport::Failure;
 use worker::Worker;
 
-/// The port KGP servers listen on.
-pub const DEFAULT_PORT: u16 = 2671;
 /// The longest wait between two connection attempts.
 const MAX_DELAY: Duration = Duration::from_secs(60);
-/// How long one connection attempt may take.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Flags of `kalah kgp`.
 #[derive(Args, Debug)]
@@ -38,9 +42,15 @@ pub struct KgpArgs {
     // The help is given as text: in a doc comment rustdoc would read its brackets as links.
     #[arg(
         default_value = "localhost",
-        help = "The server: HOST[:PORT], the port 2671 by default ([IPV6]:PORT for IPv6 addresses)"
+        help = "The server: HOST[:PORT] or tcp://HOST[:PORT] for plain TCP (the port 2671 by default, \
+                [IPV6]:PORT for IPv6 addresses), ws://HOST[:PORT]/PATH for WebSocket, wss://HOST[:PORT]/PATH for \
+                WebSocket over TLS"
     )]
     pub server: String,
+    /// Trust only the certificates in this PEM file for wss:// (a server with a certificate of its
+    /// own); by default the system's root certificates
+    #[arg(long, value_name = "FILE")]
+    pub ca: Option<PathBuf>,
     /// The client's name (sent as info:name)
     #[arg(long, default_value = "kalah")]
     pub name: String,
@@ -77,56 +87,14 @@ pub fn notice(text: &str) {
     eprintln!("kalah kgp: {text}");
 }
 
-/// Splits `HOST[:PORT]` (or `[IPV6]:PORT`) into a host and a port.
-pub fn address(text: &str) -> Result<(String, u16)> {
-    let bad_port = |port: &str| {
-        bad(format!("the port {port:?} in {text:?} is not a number from 1 to 65535; write HOST or HOST:PORT"))
-    };
-    let port_of = |port: &str| port.parse::<u16>().ok().filter(|&p| p > 0).ok_or_else(|| bad_port(port));
-    let (host, port) = if let Some(rest) = text.strip_prefix('[') {
-        let (host, after) =
-            rest.split_once(']').ok_or_else(|| bad(format!("{text:?} opens '[' without closing ']'")))?;
-        match after {
-            "" => (host, DEFAULT_PORT),
-            _ => match after.strip_prefix(':') {
-                Some(port) => (host, port_of(port)?),
-                None => return Err(bad(format!("{text:?} has {after:?} after ']'; write [IPV6]:PORT"))),
-            },
-        }
-    } else {
-        match text.split_once(':') {
-            // Two colons or more: an IPv6 address without a port.
-            Some((_, port)) if port.contains(':') => (text, DEFAULT_PORT),
-            Some((host, port)) => (host, port_of(port)?),
-            None => (text, DEFAULT_PORT),
-        }
-    };
-    if host.is_empty() || host.chars().any(char::is_whitespace) {
-        return Err(bad(format!("{text:?} names no host; write HOST or HOST:PORT, e.g. localhost:2671")));
-    }
-    Ok((host.to_string(), port))
-}
-
 /// Parses the mode word.
 fn mode(word: &str) -> Result<Mode> {
     word.parse().map_err(|e| bad(format!("--mode {e}")))
 }
 
-fn connect(host: &str, port: u16) -> std::io::Result<TcpStream> {
-    let mut last = std::io::Error::new(std::io::ErrorKind::NotFound, "the host has no address");
-    let addresses: Vec<SocketAddr> = (host, port).to_socket_addrs()?.collect();
-    for address in addresses {
-        match TcpStream::connect_timeout(&address, CONNECT_TIMEOUT) {
-            Ok(stream) => return Ok(stream),
-            Err(e) => last = e,
-        }
-    }
-    Err(last)
-}
-
 /// Runs `kalah kgp`.
 pub fn run(args: KgpArgs) -> Result<()> {
-    let (host, port) = address(&args.server)?;
+    let server = address::parse(&args.server)?;
     let mode = mode(&args.mode)?;
     if !(1..=86_400_000).contains(&args.time) {
         return Err(bad(format!("--time {} is out of range: 1 to 86400000 milliseconds", args.time)));
@@ -141,6 +109,13 @@ pub fn run(args: KgpArgs) -> Result<()> {
             return Err(bad(format!("{flag} is empty: give a non-empty text")));
         }
     }
+    let tls = match (server.scheme, &args.ca) {
+        (Scheme::SecureWebSocket, ca) => Some(tls::client_config(ca.as_deref())?),
+        (_, Some(ca)) => {
+            return Err(bad(format!("--ca {} applies to wss:// addresses, not to {server}", ca.display())));
+        }
+        (_, None) => None,
+    };
     // KGP's majority end makes values depend on the stores, so no endgame database applies: the
     // engine is the same for every board size and is built once.
     let (engine, _) = args.engine.build(&Rules::preset("kgp", 6, 6)?)?;
@@ -156,14 +131,16 @@ pub fn run(args: KgpArgs) -> Result<()> {
     let mut delay = first_delay;
     let mut failures = 0u32;
     loop {
-        let why = match connect(&host, port) {
-            Err(e) => {
+        let why = match transport::connect(&server, tls.as_ref()) {
+            Err(Failure::Fatal(why)) => return Err(anyhow!(why)),
+            Err(Failure::Retry(why)) => {
                 failures += 1;
-                format!("cannot connect to {host}:{port}: {e}")
+                why
             }
-            Ok(stream) => {
-                notice(&format!("connected to {host}:{port}, asking for mode {}", mode.word()));
-                let report = connection::run(stream, &config, args.verbose, &worker)?;
+            Ok(link) => {
+                notice(&format!("connected to {server}, asking for mode {}", mode.word()));
+                let report =
+                    connection::run(link, &config, args.verbose, &worker).map_err(|e| e.context(server.to_string()))?;
                 if report.worked {
                     delay = first_delay;
                     failures = 0;
@@ -193,20 +170,6 @@ pub fn run(args: KgpArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn addresses_take_a_default_port() {
-        assert_eq!(address("localhost").unwrap(), ("localhost".into(), 2671));
-        assert_eq!(address("kalah.example:1234").unwrap(), ("kalah.example".into(), 1234));
-        assert_eq!(address("127.0.0.1:80").unwrap(), ("127.0.0.1".into(), 80));
-        assert_eq!(address("[::1]:2672").unwrap(), ("::1".into(), 2672));
-        assert_eq!(address("[::1]").unwrap(), ("::1".into(), 2671));
-        assert_eq!(address("::1").unwrap(), ("::1".into(), 2671));
-        for bad in ["", ":80", "host:0", "host:x", "host:70000", "[::1", "[::1]80", "a b"] {
-            let e = address(bad).expect_err(bad).to_string();
-            assert!(!e.contains('\n'), "{e}");
-        }
-    }
 
     #[test]
     fn modes_are_words() {

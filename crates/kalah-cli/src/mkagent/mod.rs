@@ -22,7 +22,7 @@ use clap::{Args, ValueEnum};
 use kalah_engine::decide::{self, decide_turn, Decision, Turn};
 use kalah_engine::search::Engine;
 use kalah_engine::time::{GameClock, Limits};
-use kalah_protocol::mkagent::{Next, Reply, Session, MAX_LINE};
+use kalah_protocol::mkagent::{Next, Session, MAX_LINE};
 use kalah_protocol::{Frame, LineReader};
 use kalah_rules::{Action, Position, Rules, Side};
 
@@ -108,15 +108,6 @@ impl Agent {
     }
 }
 
-/// Returns the referee's answer for `action`.
-fn reply(action: Action) -> Reply {
-    match action {
-        Action::Swap => Reply::Swap,
-        Action::Sow(mv) => Reply::Move(mv),
-        Action::Keep | Action::Handicap { .. } => unreachable!("the MKAgent game has no handicap"),
-    }
-}
-
 /// Writes the log line of an answer: the side that gave it, what it did, and the value for that
 /// side as `analyze` gives it (before a swap: North's, which is below 0 when swapping pays).
 fn log_line(side: Side, decision: &Decision) -> String {
@@ -190,7 +181,10 @@ pub fn run(args: MkagentArgs) -> Result<()> {
             Next::Move { may_swap } => {
                 let position = *session.position();
                 let decision = agent.decide(&position, may_swap, &clock);
-                let answer = reply(decision.action);
+                // The session checks the answer against the turn and writes the referee's line.
+                let answer = session
+                    .answer(decision.action)
+                    .with_context(|| format!("the engine's answer {} cannot be sent", decision.action))?;
                 if let Err(e) = writeln!(out, "{answer}").and_then(|()| out.flush()) {
                     // A closed pipe is the referee gone, not an error of the agent's: say so plainly.
                     anyhow::ensure!(
@@ -203,7 +197,6 @@ pub fn run(args: MkagentArgs) -> Result<()> {
                 let spent = received.elapsed();
                 clock.charge(spent);
                 answers += 1;
-                session.answered(answer);
                 eprintln!(
                     "kalah mkagent: {}, depth {}, {:.3} s); clock {:.3} s used of {:.3} s",
                     log_line(position.mover(), &decision),
@@ -294,17 +287,17 @@ mod tests {
         let agent = agent_with(rules);
         let clock = game_clock(Duration::from_secs(5));
         let start = Position::start(&rules);
-        let Reply::Move(first) = reply(agent.decide(&start, false, &clock).action) else { panic!("South cannot swap") };
+        let Action::Sow(first) = agent.decide(&start, false, &clock).action else { panic!("South cannot swap") };
         let after = start.play(&rules, first).unwrap().0;
         assert_eq!(after.mover(), Side::North, "no extra move on the first move");
         for policy in [SwapPolicy::Always, SwapPolicy::Never] {
             let agent = Agent { swap: policy, ..agent_with(rules) };
-            let answer = reply(agent.decide(&after, true, &clock).action);
-            assert_eq!(answer == Reply::Swap, policy == SwapPolicy::Always);
+            let answer = agent.decide(&after, true, &clock).action;
+            assert_eq!(answer == Action::Swap, policy == SwapPolicy::Always);
         }
-        match reply(agent.decide(&after, false, &clock).action) {
-            Reply::Move(mv) => assert!(after.legal_moves().contains(mv)),
-            Reply::Swap => panic!("a swap where none is allowed"),
+        match agent.decide(&after, false, &clock).action {
+            Action::Sow(mv) => assert!(after.legal_moves().contains(mv)),
+            other => panic!("{other} where only a sowing is allowed"),
         }
     }
 

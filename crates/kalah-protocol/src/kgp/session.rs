@@ -1,10 +1,12 @@
 //! One connection of a KGP client, as a state machine without I/O: the version handshake, the
 //! mode, every command the server may send, and the answers of the search.
 //!
-//! The program feeds it the server's lines ([`Session::receive`]) and the search's answers
-//! ([`Session::answer`], [`Session::finish`]); it returns [`Action`]s: lines to send, a search to
-//! start or stop, notices to log, the end of the session. It never blocks and never reads a
-//! clock, so the same input always gives the same actions.
+//! The program feeds it the server's lines ([`Session::receive`]) and what its search reports
+//! ([`Session::progress`]: a depth completed, the search ended); it returns [`Action`]s and
+//! lines: lines to send, a search to start or stop, notices to log, the end of the session. The
+//! session writes every line itself, the search's answers too (`set info:comment`, `move`,
+//! `eval`, `yield`), so the program only moves bytes and runs the search. It never blocks and
+//! never reads a clock, so the same input always gives the same actions.
 //!
 //! What it guarantees, whatever the server sends:
 //! * every line it sends carries a fresh odd id, larger than the one before (the reference server
@@ -12,8 +14,11 @@
 //! * an `ok` or an `error`, well formed or not, is never answered with an `error`, so the two
 //!   sides never trade errors;
 //! * once a `stop` (or a newer `state`) is handled, nothing more answers the state it ends;
+//! * every `move` it sends is legal on the board of the state it answers;
 //! * at most one search runs: a [`Action::Think`] comes after the [`Action::Stop`] of the search
 //!   before it;
+//! * a server whose first line is not `kgp MAJOR MINOR PATCH` is no KGP server: the session ends
+//!   at once ([`Fatal::NotKgp`]) and answers nothing;
 //! * nothing follows [`Action::End`].
 //!
 //! The reference server (go-kgp) records a state only after sending it, so an answer that comes
@@ -23,8 +28,10 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use kalah_protocol::kgp::{Action, Arg, Config, Message, Mode, Session};
+//! use kalah_protocol::kgp::{Action, Config, Mode, Progress, Session};
+//! use kalah_rules::Score;
 //! use kalah_protocol::Frame;
+//! use kalah_rules::Move;
 //!
 //! let time = Duration::from_secs(1);
 //! let config = Config { name: "me".into(), authors: None, token: None, mode: Mode::Freeplay, time };
@@ -34,12 +41,15 @@
 //! assert_eq!(greeting.last(), Some(&Action::Send("5 mode freeplay".parse().unwrap())));
 //! let actions = session.receive(&line("4 state <6,0,0,6,6,6,6,6,6,6,6,6,6,6,6>"));
 //! let Some(Action::Think(think)) = actions.first() else { panic!("a search to start") };
-//! // The program searches; after each depth it hands the session its best move so far.
-//! let best = Message::new("move", vec![Arg::Int(3)]).answering(think.state);
-//! assert_eq!(session.answer(think.search, best).unwrap().to_string(), "7@4 move 3");
-//! // The server stops the search: its later answers are dropped.
+//! // The program searches; after each depth it tells the session the best move so far.
+//! let best = Move::from_number(3).unwrap();
+//! let depth = Progress::Depth { depth: 1, best, value: Score::new(88, false), nodes: 7 };
+//! let lines: Vec<String> = session.progress(think.search, depth).iter().map(|m| m.to_string()).collect();
+//! assert_eq!(lines, ["7 set info:comment \"depth 1, value +0.88, 7 nodes\"", "9@4 move 3"]);
+//! // The server stops the search: what it reports later is dropped.
 //! assert_eq!(session.receive(&line("6@4 stop")), [Action::Stop(think.search)]);
-//! assert_eq!(session.answer(think.search, Message::new("move", vec![Arg::Int(4)])), None);
+//! assert_eq!(session.progress(think.search, depth), []);
+//! assert_eq!(session.progress(think.search, Progress::Ended), []);
 //! ```
 
 use std::fmt;
@@ -49,6 +59,7 @@ use std::time::Duration;
 use kalah_rules::{Move, Position, PositionError, Rules, RulesError, Side};
 
 use super::message::{Arg, Message, MessageError};
+use super::progress::Progress;
 use crate::line::Frame;
 
 /// How often a refused answer of one state is sent again, at most: a server that refuses every
@@ -128,7 +139,7 @@ pub struct SearchId(u64);
 
 /// What a search answers its state with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Answer {
+enum Answer {
     /// `move` after each depth, then the best move again and `yield` when the search ends by
     /// itself (freeplay).
     Moves,
@@ -136,10 +147,10 @@ pub enum Answer {
     Evals,
 }
 
-/// A search to start: think about `position` and answer through [`Session::answer`].
+/// A search to start: think about `position` and report through [`Session::progress`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Think {
-    /// The search, to name it in [`Session::answer`] and [`Session::finish`].
+    /// The search, to name it in [`Session::progress`].
     pub search: SearchId,
     /// The id of the `state` command, which every answer references.
     pub state: Option<u64>,
@@ -147,8 +158,6 @@ pub struct Think {
     pub position: Position,
     /// The rules to search it under.
     pub rules: Rules,
-    /// Moves or evaluations.
-    pub answer: Answer,
     /// The time to search it.
     pub time: Duration,
     /// The time left on the client's clock, if the server gave it (`time:clock`).
@@ -176,6 +185,17 @@ impl fmt::Display for Version {
 /// Why the session cannot go on with this server.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Fatal {
+    /// The server's first line is not the `kgp` greeting: it speaks another protocol.
+    #[error(
+        "not a KGP server: it began with {start:?}{}, where a KGP server says kgp MAJOR MINOR PATCH",
+        if *.cut { "…" } else { "" }
+    )]
+    NotKgp {
+        /// The first characters of its first line.
+        start: String,
+        /// Whether the line is longer than `start`.
+        cut: bool,
+    },
     /// The server speaks another major version.
     #[error("the server speaks KGP {0}; this client speaks KGP 1.x")]
     Version(Version),
@@ -354,7 +374,7 @@ impl fmt::Display for Notice {
 pub enum Action {
     /// Send this line (its id is set).
     Send(Message),
-    /// Start this search; it answers through [`Session::answer`] and [`Session::finish`].
+    /// Start this search; it reports through [`Session::progress`].
     Think(Think),
     /// Stop this search (its answers are dropped from now on, whenever they come).
     Stop(SearchId),
@@ -369,6 +389,8 @@ pub enum Action {
 struct Current {
     search: SearchId,
     state: Option<u64>,
+    /// The board, to check the moves sent for it.
+    position: Position,
     answer: Answer,
     /// The search runs: it has neither ended nor been stopped.
     running: bool,
@@ -430,6 +452,12 @@ impl Session {
         if self.ended {
             return out;
         }
+        if !self.greeted {
+            if let Some(fatal) = not_kgp(frame) {
+                self.end(End::Fatal(fatal), &mut out);
+                return out;
+            }
+        }
         match frame {
             Frame::TooLong { start, length } => {
                 self.malformed(&String::from_utf8_lossy(start), true, MessageError::TooLong(*length), &mut out)
@@ -445,9 +473,40 @@ impl Session {
         out
     }
 
-    /// Takes a line the search `search` sends for its state (`set info:comment`, `move`, `eval`)
-    /// and returns it with its id, or `None` when that search has been stopped.
-    pub fn answer(&mut self, search: SearchId, mut message: Message) -> Option<Message> {
+    /// Takes what search `search` reports and returns the lines to send for it, with their ids:
+    /// after a depth, `set info:comment` (depth, value, nodes) and the best `move` in freeplay, or
+    /// `eval` (the value in seeds) in eval mode; at its end in freeplay, the best move once more
+    /// and `yield`. Nothing once the search has ended or been stopped, and no move that is not
+    /// legal on the state's board.
+    pub fn progress(&mut self, search: SearchId, progress: Progress) -> Vec<Message> {
+        let Some(current) = self.current.as_ref().filter(|c| c.search == search && c.running && !self.ended) else {
+            return Vec::new();
+        };
+        let (state, answer, position) = (current.state, current.answer, current.position);
+        match progress {
+            Progress::Depth { depth, best, value, nodes } => match answer {
+                Answer::Moves if position.legal_moves().contains(best) => {
+                    let comment = format!("depth {depth}, value {value:#}, {nodes} nodes");
+                    // The reference server files the comment with the next move.
+                    let comment = Message::new("set", vec![Arg::Word("info:comment".into()), Arg::Str(comment)]);
+                    self.answer(search, comment)
+                        .into_iter()
+                        .chain(self.answer(search, move_line(best, state)))
+                        .collect()
+                }
+                Answer::Moves => Vec::new(),
+                Answer::Evals => {
+                    let eval = Message::new("eval", vec![Arg::Real(value.seeds())]).answering(state);
+                    self.answer(search, eval).into_iter().collect()
+                }
+            },
+            Progress::Ended => self.finish(search),
+        }
+    }
+
+    /// Gives a line of search `search` for its state its id and records it, or returns `None`
+    /// when that search has been stopped.
+    fn answer(&mut self, search: SearchId, mut message: Message) -> Option<Message> {
         if self.ended {
             return None;
         }
@@ -471,7 +530,7 @@ impl Session {
 
     /// Takes the end of search `search` by itself and returns its last lines: in freeplay its best
     /// move once more, then `yield`; nothing if it was stopped.
-    pub fn finish(&mut self, search: SearchId) -> Vec<Message> {
+    fn finish(&mut self, search: SearchId) -> Vec<Message> {
         let Some(current) = self.current.as_mut().filter(|c| c.search == search && c.running) else {
             return Vec::new();
         };
@@ -710,6 +769,7 @@ impl Session {
         self.current = Some(Current {
             search,
             state: message.id,
+            position,
             answer,
             running: only.is_none(),
             stopped: false,
@@ -730,7 +790,6 @@ impl Session {
             state: message.id,
             position,
             rules,
-            answer,
             time: self.config.time,
             clock: self.clock,
         }));
@@ -767,6 +826,25 @@ impl Session {
     }
 }
 
+/// Tells why `frame`, a line before the greeting, shows that the server is no KGP server: it is
+/// neither blank nor `kgp MAJOR MINOR PATCH`.
+fn not_kgp(frame: &Frame) -> Option<Fatal> {
+    let (raw, long) = match frame {
+        Frame::TooLong { start, .. } => (String::from_utf8_lossy(start), true),
+        Frame::Line(bytes) => {
+            let raw = String::from_utf8_lossy(bytes);
+            match raw.parse::<Message>() {
+                Err(MessageError::Empty) => return None,
+                Ok(m) if m.command == "kgp" && m.args.len() == 3 && (0..3).all(|i| m.int(i).is_some()) => return None,
+                _ => (raw, false),
+            }
+        }
+    };
+    let start: String = raw.chars().take(QUOTED).collect();
+    let cut = long || raw.chars().nth(QUOTED).is_some();
+    Some(Fatal::NotKgp { start, cut })
+}
+
 fn move_line(best: Move, state: Option<u64>) -> Message {
     Message::new("move", vec![Arg::Int(best.number().into())]).answering(state)
 }
@@ -797,6 +875,7 @@ pub fn kgp_rules(position: &Position) -> Result<Rules, RulesError> {
 mod tests {
     use super::*;
     use crate::testing::Rng;
+    use kalah_rules::Score;
 
     fn config(mode: Mode) -> Config {
         Config {
@@ -842,8 +921,25 @@ mod tests {
         session
     }
 
-    fn move_of(search: &Think, n: u32) -> Message {
-        move_line(Move::from_number(n).unwrap(), search.state)
+    /// A depth's report with move `n` (from 1).
+    fn depth(n: u32) -> Progress {
+        Progress::Depth { depth: 3, best: Move::from_number(n).unwrap(), value: Score::new(150, false), nodes: 40 }
+    }
+
+    /// Reports a depth with move `n` and returns the lines to send.
+    fn report(session: &mut Session, search: &Think, n: u32) -> Vec<String> {
+        session.progress(search.search, depth(n)).iter().map(ToString::to_string).collect()
+    }
+
+    /// Reports a depth with move `n` and returns the id of the move sent.
+    fn move_id(session: &mut Session, search: &Think, n: u32) -> u64 {
+        let lines = session.progress(search.search, depth(n));
+        assert_eq!(lines.last().map(|m| m.command.as_str()), Some("move"), "{lines:?}");
+        lines.last().unwrap().id.unwrap()
+    }
+
+    fn ended(session: &mut Session, search: &Think) -> Vec<String> {
+        session.progress(search.search, Progress::Ended).iter().map(ToString::to_string).collect()
     }
 
     const BOARD: &str = "<6,0,0,6,6,6,6,6,6,6,6,6,6,6,6>";
@@ -885,6 +981,43 @@ mod tests {
     }
 
     #[test]
+    fn a_server_whose_first_line_is_not_kgp_is_no_kgp_server() {
+        for (first, quoted) in [
+            ("SSH-2.0-OpenSSH_9.2p1 Debian-2", "\"SSH-2.0-OpenSSH_9.2p1 Debian-2\""),
+            ("HTTP/1.1 400 Bad Request", "\"HTTP/1.1 400 Bad Request\""),
+            ("kgp 1 0", "\"kgp 1 0\""),
+            ("4 state <6,0,0,6,6,6,6,6,6,6,6,6,6,6,6>", "\"4 state <6,0,0,6,6,6,6,6,6,6,6,6,6,6,6>\""),
+        ] {
+            let mut session = Session::new(config(Mode::Freeplay));
+            assert_eq!(line(&mut session, ""), [], "a blank line is no verdict");
+            let actions = line(&mut session, first);
+            let [Action::End(End::Fatal(fatal))] = &actions[..] else { panic!("{first}: {actions:?}") };
+            assert_eq!(
+                fatal.to_string(),
+                format!("not a KGP server: it began with {quoted}, where a KGP server says kgp MAJOR MINOR PATCH")
+            );
+            assert!(session.is_over());
+        }
+        let mut session = Session::new(config(Mode::Freeplay));
+        let actions = session.receive(&Frame::TooLong { start: vec![b'<'; 100], length: 20_000 });
+        let [Action::End(End::Fatal(fatal))] = &actions[..] else { panic!("{actions:?}") };
+        assert!(fatal.to_string().contains(&format!("{:?}…", "<".repeat(80))), "{fatal}");
+        // Once greeted, such lines are answered and the session goes on.
+        let mut session = ready(Mode::Freeplay);
+        assert!(sent(&line(&mut session, "SSH-2.0-OpenSSH_9.2p1"))[0].contains("error"));
+        assert!(!session.is_over());
+    }
+
+    #[test]
+    fn a_move_that_is_not_legal_on_the_board_is_not_sent() {
+        let mut session = ready(Mode::Freeplay);
+        let search = think(&line(&mut session, "4 state <6,0,0,0,0,3,0,2,0,1,1,1,1,1,1>"));
+        assert_eq!(report(&mut session, &search, 1), Vec::<String>::new());
+        assert_eq!(report(&mut session, &search, 3).len(), 2);
+        assert_eq!(ended(&mut session, &search)[0], format!("{}@4 move 3", session.next_id - 4));
+    }
+
+    #[test]
     fn a_refused_mode_ends_the_session() {
         let mut session = Session::new(config(Mode::Verify));
         line(&mut session, "kgp 1 0 1");
@@ -900,17 +1033,21 @@ mod tests {
         let mut session = ready(Mode::Freeplay);
         let actions = line(&mut session, &format!("4 state {BOARD}"));
         let search = think(&actions);
-        assert_eq!((search.state, search.answer, search.time), (Some(4), Answer::Moves, Duration::from_millis(100)));
+        assert_eq!((search.state, search.time), (Some(4), Duration::from_millis(100)));
         assert_eq!(search.position.to_kgp(), BOARD);
         assert!(session.worked());
-        let comment = Message::new("set", vec![Arg::Word("info:comment".into()), Arg::Str("depth 1".into())]);
-        let first = session.answer(search.search, comment).unwrap();
-        let second = session.answer(search.search, move_of(&search, 3)).unwrap();
-        assert!(second.id > first.id);
-        assert_eq!(second.to_string(), format!("{}@4 move 3", second.id.unwrap()));
+        let id = session.next_id;
+        assert_eq!(
+            report(&mut session, &search, 3),
+            [format!("{id} set info:comment \"depth 3, value +1.50, 40 nodes\""), format!("{}@4 move 3", id + 2)]
+        );
+        let exact =
+            Progress::Depth { depth: 9, best: Move::from_number(2).unwrap(), value: Score::new(-600, true), nodes: 7 };
+        let lines = session.progress(search.search, exact);
+        assert_eq!(lines[0].text(1), Some("depth 9, value -6.00 exact, 7 nodes"));
         assert_eq!(line(&mut session, "6@4 stop"), [Action::Stop(search.search)]);
-        assert_eq!(session.answer(search.search, move_of(&search, 4)), None);
-        assert_eq!(session.finish(search.search), []);
+        assert_eq!(report(&mut session, &search, 4), Vec::<String>::new());
+        assert_eq!(ended(&mut session, &search), Vec::<String>::new());
         // A second stop changes nothing.
         assert_eq!(line(&mut session, "8@4 stop"), []);
     }
@@ -919,12 +1056,14 @@ mod tests {
     fn a_search_that_ends_by_itself_sends_its_best_move_again_and_yields() {
         let mut session = ready(Mode::Freeplay);
         let search = think(&line(&mut session, &format!("4 state {BOARD}")));
-        session.answer(search.search, move_of(&search, 2)).unwrap();
-        session.answer(search.search, move_of(&search, 5)).unwrap();
-        let last: Vec<String> = session.finish(search.search).iter().map(ToString::to_string).collect();
+        move_id(&mut session, &search, 2);
+        move_id(&mut session, &search, 5);
+        let last = ended(&mut session, &search);
         let id = session.next_id;
         assert_eq!(last, [format!("{}@4 move 5", id - 4), format!("{}@4 yield", id - 2)]);
-        assert_eq!(session.finish(search.search), []);
+        assert_eq!(ended(&mut session, &search), Vec::<String>::new());
+        // Nothing more comes from a search that has ended.
+        assert_eq!(report(&mut session, &search, 1), Vec::<String>::new());
         // Then the server's stop has no search to stop.
         assert_eq!(line(&mut session, "6@4 stop"), []);
     }
@@ -937,9 +1076,9 @@ mod tests {
         let new = think(&actions);
         assert_eq!(actions[0], Action::Stop(old.search));
         assert_ne!(old.search, new.search);
-        assert_eq!(session.answer(old.search, move_of(&old, 1)), None);
-        assert_eq!(session.finish(old.search), []);
-        assert!(session.answer(new.search, move_of(&new, 1)).is_some());
+        assert_eq!(report(&mut session, &old, 1), Vec::<String>::new());
+        assert_eq!(ended(&mut session, &old), Vec::<String>::new());
+        assert_eq!(report(&mut session, &new, 1).len(), 2);
     }
 
     #[test]
@@ -955,10 +1094,9 @@ mod tests {
     fn eval_mode_sends_evaluations_and_no_yield() {
         let mut session = ready(Mode::Eval);
         let search = think(&line(&mut session, &format!("4 state {BOARD}")));
-        assert_eq!(search.answer, Answer::Evals);
-        let eval = Message::new("eval", vec![Arg::Real(1.5)]).answering(search.state);
-        assert!(session.answer(search.search, eval).unwrap().to_string().ends_with("@4 eval 1.500"));
-        assert_eq!(session.finish(search.search), []);
+        let lines = report(&mut session, &search, 1);
+        assert!(matches!(&lines[..], [eval] if eval.ends_with("@4 eval 1.500")), "{lines:?}");
+        assert_eq!(ended(&mut session, &search), Vec::<String>::new());
         assert!(matches!(&sent(&line(&mut session, "6 problem <6,0,0,1,1,1,1,1,1,1,1,1,1,1,1> 0"))[..],
                 [e] if e.contains("error")));
     }
@@ -1032,8 +1170,8 @@ mod tests {
     fn a_refused_answer_is_sent_again() {
         let mut session = ready(Mode::Freeplay);
         let search = think(&line(&mut session, &format!("4 state {BOARD}")));
-        let first = session.answer(search.search, move_of(&search, 2)).unwrap().id.unwrap();
-        let second = session.answer(search.search, move_of(&search, 5)).unwrap().id.unwrap();
+        let first = move_id(&mut session, &search, 2);
+        let second = move_id(&mut session, &search, 5);
         let refuse = |id: u64| format!("6@{id} error \"No state associated with id\"");
         let actions = line(&mut session, &refuse(first));
         let again = session.next_id - 2;
@@ -1046,7 +1184,7 @@ mod tests {
         // The second refusal is about a line sent before the move went out again: that move answers it.
         assert_eq!(sent(&line(&mut session, &refuse(second))), Vec::<String>::new());
         // The search ends; its last lines are refused too.
-        let last = session.finish(search.search);
+        let last = session.progress(search.search, Progress::Ended);
         let yield_id = last[1].id.unwrap();
         let actions = line(&mut session, &refuse(yield_id));
         let id = session.next_id;
@@ -1058,7 +1196,7 @@ mod tests {
         assert_eq!(sent(&line(&mut session, &refuse(last))), Vec::<String>::new());
         // Other errors, lines of no answer, and stopped states are not answered.
         let search = think(&line(&mut session, &format!("8 state {BOARD}")));
-        let id = session.answer(search.search, move_of(&search, 1)).unwrap().id.unwrap();
+        let id = move_id(&mut session, &search, 1);
         assert_eq!(sent(&line(&mut session, &format!("10@{id} error \"Illegal move\""))), Vec::<String>::new());
         assert_eq!(sent(&line(&mut session, &refuse(1))), Vec::<String>::new());
         line(&mut session, "12@8 stop");
@@ -1083,12 +1221,12 @@ mod tests {
         let mut session = ready(Mode::Freeplay);
         let search = think(&line(&mut session, &format!("4 state {BOARD}")));
         assert_eq!(line(&mut session, "goodbye"), [Action::Stop(search.search), Action::End(End::Goodbye)]);
-        assert_eq!(session.answer(search.search, move_of(&search, 1)), None);
+        assert_eq!(report(&mut session, &search, 1), Vec::<String>::new());
         assert_eq!(line(&mut session, "ping"), []);
         let mut session = ready(Mode::Freeplay);
         let search = think(&line(&mut session, &format!("4 state {BOARD}")));
         assert_eq!(session.close(), [Action::Stop(search.search)]);
-        assert_eq!(session.finish(search.search), []);
+        assert_eq!(ended(&mut session, &search), Vec::<String>::new());
     }
 
     #[test]
@@ -1126,8 +1264,8 @@ mod tests {
         ];
         let mut rng = Rng(0x5eed_1234);
         // How often each kind of action came, so that the drive is seen to reach them all.
-        let mut seen = [0usize; 6];
-        for round in 0..300 {
+        let mut seen = [0usize; 7];
+        for round in 0..600 {
             let mode = [Mode::Freeplay, Mode::Eval, Mode::Verify][round % 3];
             let mut session = Session::new(config(mode));
             let mut last_id = 0;
@@ -1135,27 +1273,37 @@ mod tests {
             let mut stopped = Vec::new();
             let mut running: Option<Think> = None;
             let mut ended = false;
-            for _ in 0..60 {
+            for step in 0..60 {
                 let mut actions = Vec::new();
                 let mut incoming = None;
                 match rng.below(4) {
+                    // Most sessions start with the greeting; the others with any line.
+                    _ if step == 0 && round % 5 != 0 => {
+                        actions = line(&mut session, "kgp 1 0 1");
+                        incoming = Some("kgp 1 0 1".to_string());
+                    }
                     0 if running.is_some() => {
                         let search = running.clone().unwrap();
-                        let mv = search.position.legal_moves().into_iter().next().unwrap();
-                        let message = move_line(mv, search.state);
-                        actions.extend(session.answer(search.search, message).map(Action::Send));
+                        // Now and then a move that is not legal there, which the session must not send.
+                        let mv = match rng.below(4) {
+                            0 => Move::from_number(1 + rng.below(6) as u32).unwrap(),
+                            _ => search.position.legal_moves().into_iter().next().unwrap(),
+                        };
+                        let value = Score::new(rng.below(400) as i32 - 200, rng.below(2) == 0);
+                        let report = Progress::Depth { depth: 1, best: mv, value, nodes: 1 };
+                        actions.extend(session.progress(search.search, report).into_iter().map(Action::Send));
                     }
                     1 if running.is_some() && rng.below(4) == 0 => {
                         let search = running.take().unwrap();
-                        actions.extend(session.finish(search.search).into_iter().map(Action::Send));
+                        actions.extend(session.progress(search.search, Progress::Ended).into_iter().map(Action::Send));
                     }
                     _ => {
                         // Either a stopped search answers late, or the server sends a line.
                         if let Some(&old) = stopped.get(rng.below(stopped.len() + 4)) {
                             let old: SearchId = old;
                             seen[5] += 1;
-                            assert_eq!(session.answer(old, Message::new("move", vec![Arg::Int(1)])), None);
-                            assert_eq!(session.finish(old), []);
+                            assert_eq!(session.progress(old, depth(1)), []);
+                            assert_eq!(session.progress(old, Progress::Ended), []);
                             continue;
                         }
                         // Half the lines answer the session's last line, as a refusal would.
@@ -1196,6 +1344,19 @@ mod tests {
                                 assert_eq!(message.reference, current.state, "{message}");
                                 assert!(!current.stopped, "{message} answers a stopped state");
                             }
+                            if message.command == "move" {
+                                let mv = message.int(0).and_then(|n| Move::from_number(n as u32));
+                                assert!(
+                                    mv.is_some_and(|mv| session
+                                        .current
+                                        .as_ref()
+                                        .unwrap()
+                                        .position
+                                        .legal_moves()
+                                        .contains(mv)),
+                                    "{message} is not legal"
+                                );
+                            }
                         }
                         Action::Think(think) => {
                             assert!(running.is_none(), "a second search while one runs");
@@ -1212,12 +1373,18 @@ mod tests {
                             running = None;
                         }
                         Action::Notice(notice) => assert!(!notice.to_string().contains('\n')),
-                        Action::End(_) => ended = true,
+                        Action::End(end) => {
+                            ended = true;
+                            if let End::Fatal(Fatal::NotKgp { .. }) = end {
+                                seen[6] += 1;
+                                assert_eq!(step, 0, "only the first line can show that the server is no KGP server");
+                            }
+                        }
                     }
                 }
                 assert_eq!(ended, session.is_over());
             }
         }
-        assert!(seen.iter().all(|&n| n > 20), "sends, searches, stops, resends, ends, late answers: {seen:?}");
+        assert!(seen.iter().all(|&n| n > 20), "sends, searches, stops, resends, ends, late answers, not KGP: {seen:?}");
     }
 }

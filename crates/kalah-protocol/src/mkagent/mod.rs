@@ -8,7 +8,7 @@ pub mod message;
 pub mod session;
 
 pub use message::{Board, Change, MessageError, Reply, Turn};
-pub use session::{Disagreement, Ignored, Next, OutOfTurn, Session};
+pub use session::{Disagreement, Ignored, Next, OutOfTurn, Session, Unanswerable};
 
 /// The longest line read from the referee: its longest message is under 100 bytes.
 pub const MAX_LINE: usize = 64 << 10;

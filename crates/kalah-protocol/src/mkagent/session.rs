@@ -5,15 +5,18 @@
 //! board and says so when the two disagree (a referee with other rules, or a message lost), but
 //! plays on from the referee's board.
 //!
+//! The agent's answer goes through the session too ([`Session::answer`]): it takes the engine's
+//! decision, checks that it answers the turn asked for, and returns the line to write.
+//!
 //! ```
-//! use kalah_protocol::mkagent::{Next, Reply, Session};
-//! use kalah_rules::{Move, Rules};
+//! use kalah_protocol::mkagent::{Next, Session};
+//! use kalah_rules::{Action, Rules};
 //!
 //! let mut game = Session::new(Rules::mkagent());
 //! assert_eq!(game.receive_line("START;South"), Ok(Next::Move { may_swap: false }));
-//! let reply = Reply::Move(Move::from_number(1).unwrap());
+//! assert!(game.answer(Action::Swap).is_err(), "South has no swap to make");
+//! let reply = game.answer("1".parse().unwrap()).unwrap();
 //! assert_eq!(reply.to_string(), "MOVE;1");
-//! game.answered(reply);
 //! let next = game.receive_line("CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;OPP");
 //! assert_eq!(next, Ok(Next::Wait));
 //! assert!(game.receive_line("START;North").is_err(), "ignored: the game has started");
@@ -22,7 +25,7 @@
 
 use std::fmt;
 
-use kalah_rules::{Move, PlayError, Position, PositionError, Rules, Side};
+use kalah_rules::{Action, Move, PlayError, Position, PositionError, Rules, Side};
 
 use super::message::{parse_message, Board, Change, Message, MessageError, Reply, Turn};
 
@@ -80,6 +83,23 @@ pub enum Ignored {
     /// The message does not fit the game.
     #[error(transparent)]
     OutOfTurn(#[from] OutOfTurn),
+}
+
+/// An answer the agent cannot give now: the session is left as it was.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unanswerable {
+    /// The referee has not asked the agent to move, or it has answered already.
+    #[error("the referee has not asked for a move")]
+    NotAsked,
+    /// A swap where the turn allows none.
+    #[error("a swap is allowed only on North's first turn")]
+    Swap,
+    /// A house that cannot be sown on the board.
+    #[error("house {0} cannot be sown on {1}")]
+    Illegal(Move, Position),
+    /// An action the MKAgent game does not have (the handicap).
+    #[error("{0} is no answer in the MKAgent game: it has no handicap")]
+    Action(Action),
 }
 
 /// Where the referee's report differs from the agent's own replay of the game; the agent plays
@@ -172,6 +192,8 @@ pub struct Session {
     answer: Option<Move>,
     /// Set when the referee's board or turn differed from the agent's replay of the move.
     disagreement: Option<Disagreement>,
+    /// The referee asked the agent to move and it has not answered yet; whether it may swap.
+    asked: Option<bool>,
 }
 
 impl Session {
@@ -186,6 +208,7 @@ impl Session {
             over: false,
             answer: None,
             disagreement: None,
+            asked: None,
         }
     }
 
@@ -229,6 +252,15 @@ impl Session {
     /// Takes in a message from the referee and says what to do next; a message that does not fit
     /// the game leaves the session unchanged.
     pub fn receive(&mut self, message: &Message) -> Result<Next, OutOfTurn> {
+        let next = self.follow(message)?;
+        self.asked = match next {
+            Next::Move { may_swap } => Some(may_swap),
+            _ => None,
+        };
+        Ok(next)
+    }
+
+    fn follow(&mut self, message: &Message) -> Result<Next, OutOfTurn> {
         match message {
             Message::End => {
                 self.disagreement = None;
@@ -321,10 +353,26 @@ impl Session {
         self.rules.pie && self.side == Some(Side::North) && self.moves == 1 && !self.swapped
     }
 
-    /// Records the agent's own answer. A move comes back in the next `CHANGE`; a swap does not
-    /// (the referee tells only the other agent), so it changes sides here: the agent becomes
-    /// South and North, the other agent, moves next on the same board.
-    pub fn answered(&mut self, reply: Reply) {
+    /// Takes the agent's decision on the turn the referee asked for and returns the reply to
+    /// write, or says why it is no answer now (the session is then unchanged). A move comes back
+    /// in the next `CHANGE`; a swap does not (the referee tells only the other agent), so it
+    /// changes sides here: the agent becomes South and North, the other agent, moves next on the
+    /// same board.
+    pub fn answer(&mut self, action: Action) -> Result<Reply, Unanswerable> {
+        let may_swap = self.asked.ok_or(Unanswerable::NotAsked)?;
+        let reply = match action {
+            Action::Swap if may_swap => Reply::Swap,
+            Action::Swap => return Err(Unanswerable::Swap),
+            Action::Sow(mv) if self.position.legal_moves().contains(mv) => Reply::Move(mv),
+            Action::Sow(mv) => return Err(Unanswerable::Illegal(mv, self.position)),
+            other => return Err(Unanswerable::Action(other)),
+        };
+        self.asked = None;
+        self.record(reply);
+        Ok(reply)
+    }
+
+    fn record(&mut self, reply: Reply) {
         match reply {
             Reply::Move(mv) => self.answer = Some(mv),
             Reply::Swap => {
@@ -351,7 +399,10 @@ mod tests {
     fn south_moves_first_and_hears_both_moves() {
         let mut s = Session::new(Rules::mkagent());
         assert_eq!(receive(&mut s, "START;South"), Next::Move { may_swap: false });
-        s.answered(Reply::Move(Move::from_number(1).unwrap()));
+        assert_eq!(
+            s.answer(Action::Sow(Move::from_number(1).unwrap())),
+            Ok(Reply::Move(Move::from_number(1).unwrap()))
+        );
         // South's first move ends in the store but passes the turn (the MKAgent variant).
         assert_eq!(receive(&mut s, "CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;OPP"), Next::Wait);
         assert_eq!(s.disagreement(), None);
@@ -366,10 +417,28 @@ mod tests {
     }
 
     #[test]
+    fn only_an_answer_to_the_turn_asked_for_is_given() {
+        let mut s = Session::new(Rules::mkagent());
+        let house = |n: u32| Action::Sow(Move::from_number(n).unwrap());
+        assert_eq!(s.answer(house(1)), Err(Unanswerable::NotAsked));
+        receive(&mut s, "START;North");
+        assert_eq!(s.answer(house(1)), Err(Unanswerable::NotAsked), "South moves first");
+        receive(&mut s, "CHANGE;2;8,7,7,7,7,7,7,0,7,0,8,8,8,8,8,1;YOU");
+        let handicap = Action::Keep;
+        let refused = s.answer(handicap).unwrap_err().to_string();
+        assert_eq!(refused, format!("{handicap} is no answer in the MKAgent game: it has no handicap"));
+        assert_eq!(s.answer(house(3)), Ok(Reply::Move(Move::from_number(3).unwrap())));
+        receive(&mut s, "CHANGE;3;8,7,0,8,8,8,8,1,8,1,8,8,8,8,8,1;YOU");
+        assert_eq!(s.answer(Action::Swap), Err(Unanswerable::Swap));
+        let refused = s.answer(house(3)).unwrap_err().to_string();
+        assert!(refused.starts_with("house 3 cannot be sown on"), "{refused}");
+    }
+
+    #[test]
     fn a_move_other_than_the_answer_is_reported() {
         let mut s = Session::new(Rules::mkagent());
         receive(&mut s, "START;South");
-        s.answered(Reply::Move(Move::from_number(4).unwrap()));
+        s.answer(Action::Sow(Move::from_number(4).unwrap())).unwrap();
         assert_eq!(receive(&mut s, "CHANGE;1;7,7,7,7,7,7,7,0,0,8,8,8,8,8,8,1;OPP"), Next::Wait);
         let disagreement = s.disagreement().map(ToString::to_string);
         assert_eq!(disagreement.as_deref(), Some("the agent answered house 4, the referee reports 1"));
@@ -380,7 +449,7 @@ mod tests {
         let mut s = Session::new(Rules::mkagent());
         assert_eq!(receive(&mut s, "START;North"), Next::Wait);
         assert_eq!(receive(&mut s, "CHANGE;2;8,7,7,7,7,7,7,0,7,0,8,8,8,8,8,1;YOU"), Next::Move { may_swap: true });
-        s.answered(Reply::Swap);
+        assert_eq!(s.answer(Action::Swap), Ok(Reply::Swap));
         assert_eq!(s.side(), Some(Side::South));
         assert_eq!(s.position().mover(), Side::North);
         // The other agent, North now, sows its house 2 (7 seeds: houses 3-7, store, South's house 1).
@@ -477,11 +546,27 @@ mod tests {
                         assert_eq!(Some(p.mover()), s.side(), "{line:?}: the agent moves for its own side");
                         assert!(!p.is_over(&rules) && !p.legal_moves().is_empty(), "{line:?}: no move on {p}");
                         assert!(!may_swap || s.side() == Some(Side::North));
-                        let reply = match (may_swap, rng.below(2)) {
-                            (true, 0) => Reply::Swap,
-                            _ => Reply::Move(p.legal_moves().into_iter().next().unwrap()),
+                        // Now and then an answer that is not one here, refused without a change.
+                        let wrong = match rng.below(4) {
+                            0 if !may_swap => Some(Action::Swap),
+                            1 => (1..=7)
+                                .map(|n| Move::from_number(n).unwrap())
+                                .find(|&mv| !p.legal_moves().contains(mv))
+                                .map(Action::Sow),
+                            _ => None,
                         };
-                        s.answered(reply);
+                        if let Some(wrong) = wrong {
+                            let before = format!("{s:?}");
+                            assert!(s.answer(wrong).is_err(), "{wrong} answered on {p}");
+                            assert_eq!(format!("{s:?}"), before);
+                        }
+                        let action = match (may_swap, rng.below(2)) {
+                            (true, 0) => Action::Swap,
+                            _ => Action::Sow(p.legal_moves().into_iter().next().unwrap()),
+                        };
+                        let reply = s.answer(action).expect("a legal answer");
+                        assert_eq!(reply == Reply::Swap, action == Action::Swap);
+                        assert_eq!(s.answer(action), Err(Unanswerable::NotAsked), "answered twice");
                     }
                     Ok(_) => seen[2] += 1,
                 }

@@ -12,7 +12,7 @@
 //! | 8 | the proven bounds on the value so far, lower then upper, `i32` each (hundredths of a seed, mover's view) |
 //! | 8 | nodes searched so far, `u64` |
 //! | 8 | number of table slots, `u64` |
-//! | 16 each | the slots: key word `u64`, data word `u64` (see [`crate::solver::ProofTable`]) |
+//! | 16 each | the slots: key word `u64`, data word `u64` (see [`kalah_engine::solver::ProofTable`]) |
 //! | 4 | CRC-32 of everything before it |
 //!
 //! A table can take gigabytes, so it is streamed to and from the file, never copied in memory.
@@ -46,7 +46,7 @@ use std::path::{Path, PathBuf};
 use kalah_rules::{Position, Rules};
 use thiserror::Error;
 
-use crate::solver::ProofTable;
+use kalah_engine::solver::ProofTable;
 
 const MAGIC: &[u8; 8] = b"KALAHCKP";
 const VERSION: u16 = 2;
@@ -526,7 +526,7 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Proof;
+    use kalah_engine::solver::Proof;
     use kalah_rules::Move;
 
     fn rules() -> Rules {

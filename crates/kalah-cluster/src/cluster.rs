@@ -35,7 +35,7 @@ use std::fmt::Write as _;
 
 use kalah_rules::{Move, Position, Rules};
 
-use crate::search::{Engine, Limits, Options};
+use kalah_engine::search::{Engine, Limits, Options};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -583,8 +583,8 @@ impl Manifest {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Options;
-    use crate::solver::Solver;
+    use kalah_engine::search::Options;
+    use kalah_engine::solver::Solver;
 
     fn solver() -> Solver {
         Solver::new(Options { table_bytes: 16 << 20, ..Options::default() })

@@ -8,8 +8,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::classic::{search, Algorithm, Counts};
-use crate::eval::Weights;
 use crate::player::{Player, SearchPlayer, Strength};
+use kalah_engine::eval::Weights;
 
 /// Random sowings that open each sample game, so the games differ.
 const OPENING_SOWINGS: u32 = 4;

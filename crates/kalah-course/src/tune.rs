@@ -13,8 +13,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::arena::{derive_seed, play_match, ArenaError, BoxedPlayer, GameSummary, MatchConfig, MatchResult};
 use crate::classic::Algorithm;
-use crate::eval::{Weights, SEED};
 use crate::player::{SearchPlayer, Strength};
+use kalah_engine::eval::{Weights, SEED};
 
 /// The weights the tuner changes, by name (the store weight stays at [`SEED`]).
 pub const TUNED_FEATURES: [&str; 4] = ["houses", "extra_moves", "captures", "tempo"];
@@ -221,7 +221,7 @@ pub fn check_against_start(
 ///
 /// ```
 /// use kalah_engine::eval::Weights;
-/// use kalah_engine::tune::as_rust;
+/// use kalah_course::tune::as_rust;
 /// assert_eq!(
 ///     as_rust(&Weights::STORE),
 ///     "Weights { store: SEED, houses: 0, extra_moves: 0, captures: 0, tempo: 0 }"

@@ -1,7 +1,7 @@
 //! The three searches agree on the value at every depth, under every rule variant, and are deterministic.
 
-use kalah_engine::classic::{search, Algorithm};
-use kalah_engine::compare::sample_positions;
+use kalah_course::classic::{search, Algorithm};
+use kalah_course::compare::sample_positions;
 use kalah_engine::eval::Weights;
 use kalah_rules::{Position, Rules};
 use proptest::prelude::*;

@@ -10,10 +10,10 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::classic::{search, search_until, Algorithm, Found};
-use crate::decide::decide;
-use crate::eval::{evaluate, Weights};
-use crate::search::{Engine, Info, Options};
-use crate::time::{GameClock, Limits};
+use kalah_engine::decide::decide;
+use kalah_engine::eval::{evaluate, Weights};
+use kalah_engine::search::{Engine, Info, Options};
+use kalah_engine::time::{GameClock, Limits};
 
 /// How hard a search player thinks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -230,7 +230,7 @@ impl Timer {
     }
 }
 
-/// A player driven by the strong engine ([`crate::search`]): iterative deepening with the table,
+/// A player driven by the strong engine ([`kalah_engine::search`]): iterative deepening with the table,
 /// proofs and, if given, the endgame database.
 pub struct StrongPlayer {
     engine: Engine,
@@ -277,7 +277,7 @@ impl StrongPlayer {
     fn choose_on_clock(&mut self, game: &Game) -> Action {
         let rules = game.rules();
         if let Some(dir) = self.egdb_dir.take() {
-            if let Some(db) = crate::egdb::shared(&dir, rules).filter(|db| db.matches(rules)) {
+            if let Some(db) = kalah_engine::egdb::shared(&dir, rules).filter(|db| db.matches(rules)) {
                 self.engine.set_oracle(Some(db));
             }
         }

@@ -25,7 +25,7 @@
 //! has s(m+1) − 1 seeds: 17 for the six houses of standard Kalah.
 //!
 //! ```
-//! use kalah_engine::chain::Pattern;
+//! use kalah_rules::chain::Pattern;
 //! let five = Pattern::of_seeds(5).unwrap();
 //! assert_eq!(five.houses(), [1, 1, 3]); // house 1 (nearest the store) holds 1 seed, house 3 holds 3
 //! assert_eq!(five.moves().collect::<Vec<_>>(), [1, 3, 1, 2, 1]);
@@ -39,7 +39,7 @@
 
 use std::collections::HashMap;
 
-use kalah_rules::{Move, Position, Rules, Side};
+use crate::{Move, Position, Rules, Side};
 use thiserror::Error;
 
 /// The most seeds [`Pattern::of_seeds`] takes: the pattern then needs about 1.77 million houses.
@@ -213,7 +213,7 @@ pub struct Chain {
 /// found, with `complete` false. Among equally long chains it takes the first in house order.
 ///
 /// ```
-/// use kalah_engine::chain::longest_chain;
+/// use kalah_rules::chain::longest_chain;
 /// use kalah_rules::{Position, Rules};
 /// // The 5-seed pattern on a row of three houses (house 3 of the notation is nearest the store).
 /// let rules = Rules::standard(3, 1).unwrap();
@@ -301,7 +301,7 @@ impl ChainSearch<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kalah_rules::{Capture, Direction, GameEnd, Sowing};
+    use crate::{Capture, Direction, GameEnd, Sowing};
 
     /// Builds the pattern of `seeds` the slow way: from the empty row, add one seed at a time by
     /// filling the first empty house i with i seeds and taking one from each house before it.

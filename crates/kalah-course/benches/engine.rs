@@ -1,12 +1,12 @@
 //! Criterion benchmarks of the hot paths: move generation, sowing, evaluation and fixed searches.
-//! Run with `cargo bench -p kalah-engine --bench engine`.
+//! Run with `cargo bench -p kalah-course --bench engine`.
 
 // criterion_main! writes `main` without a doc line.
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use kalah_engine::classic::{search as classic_search, Algorithm};
-use kalah_engine::compare::sample_positions;
+use kalah_course::classic::{search as classic_search, Algorithm};
+use kalah_course::compare::sample_positions;
 use kalah_engine::eval::{evaluate, Weights};
 use kalah_engine::search::{Engine, Limits, Options};
 use kalah_rules::{Position, Rules};

@@ -187,7 +187,7 @@ impl Elo {
     /// Estimates the Elo difference from per-game scores (1 a win, ½ a draw, 0 a loss).
     ///
     /// ```
-    /// use kalah_engine::arena::Elo;
+    /// use kalah_course::arena::Elo;
     /// let elo = Elo::from_scores(&[1.0, 1.0, 1.0, 0.0]);
     /// assert!((elo.difference - 190.85).abs() < 0.01);
     /// assert!(elo.margin > 100.0, "4 games say little");
@@ -210,7 +210,7 @@ impl Elo {
 /// Returns the Elo difference at which the logistic model expects `score` (0 to 1): −400·log₁₀(1/score − 1).
 ///
 /// ```
-/// use kalah_engine::arena::elo_of_score;
+/// use kalah_course::arena::elo_of_score;
 /// assert_eq!(elo_of_score(0.5), 0.0);
 /// assert!((elo_of_score(0.75) - 190.85).abs() < 0.01);
 /// assert_eq!(elo_of_score(1.0), f64::INFINITY);

@@ -5,7 +5,7 @@
 //! same player moves again one level deeper: Max calls Max (or Min calls Min), never the other,
 //! so the value is never negated there. A finished game is worth its exact final store
 //! difference; at depth 0 the evaluation function decides. Values are in hundredths of a seed
-//! ([`crate::eval::SEED`]) from the root player's side.
+//! ([`kalah_engine::eval::SEED`]) from the root player's side.
 
 use std::fmt;
 use std::str::FromStr;
@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use kalah_rules::{Move, Outcome, Position, Rules, Side};
 
-use crate::eval::{evaluate, Weights};
+use kalah_engine::eval::{evaluate, Weights};
 
 /// Larger than any value a position can have.
 pub const INFINITY: i32 = 1_000_000;
@@ -91,7 +91,7 @@ pub struct Found {
 /// Searches `position` to `depth` sowings with `algorithm`, evaluating leaves with `weights`.
 ///
 /// ```
-/// use kalah_engine::classic::{search, Algorithm};
+/// use kalah_course::classic::{search, Algorithm};
 /// use kalah_engine::eval::Weights;
 /// use kalah_rules::{Position, Rules};
 /// let rules = Rules::standard(6, 4).unwrap();
