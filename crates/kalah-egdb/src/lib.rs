@@ -658,6 +658,12 @@ impl Egdb {
         self.issue.as_ref()
     }
 
+    /// Takes out why loading stopped (after which [`Egdb::issue`] is `None`), for a caller that
+    /// reports it itself.
+    pub fn take_issue(&mut self) -> Option<EgdbError> {
+        self.issue.take()
+    }
+
     /// Returns the bytes the database takes in memory.
     pub fn memory_bytes(&self) -> usize {
         std::mem::size_of::<Egdb>()

@@ -2,8 +2,10 @@
 //!
 //! It holds the evaluation, the strong heuristic search (iterative deepening principal-variation
 //! search with a transposition table, proofs of exact values and threads), the exact solver
-//! (MTD(f) over null-window proofs, with endgame databases), and [`decide`], the one decision
-//! every player makes through: a move, the pie rule's swap and opening, the handicap. The rules
+//! (MTD(f) over null-window proofs, with endgame databases), [`decide`], the one decision
+//! every player makes through: a move, the pie rule's swap and opening, the handicap, and the
+//! policies every front end shares: which endgame databases an engine uses within what memory
+//! ([`databases`]) and the strength levels a person chooses from ([`level`]). The rules
 //! come from `kalah-rules` and the endgame databases from `kalah-egdb`; the course's searches and
 //! experiments (`kalah-course`) and solves on a cluster (`kalah-cluster`) build on this crate,
 //! never the other way round.
@@ -13,7 +15,10 @@
 //! * [`time`]: time management: the limits of a search, a move's budget, a player's game clock.
 //! * [`score`]: a value for one player, in hundredths of a seed, proven or estimated (from
 //!   `kalah-rules`, re-exported: protocols and front ends share it).
-//! * [`decide`]: one decision for every player: a move, the pie swap and opening, the handicap.
+//! * [`decide`]: one decision for every player: a move, the pie swap and opening, the handicap,
+//!   by the engine or any other [`decide::Searcher`].
+//! * [`databases`]: the one policy for attaching endgame databases to engines within a memory budget.
+//! * [`level`]: the strength levels 1 to 5 of the browser game and the bots.
 //! * [`solver`]: the exact solver: MTD(f) over null-window proofs to the end of the game.
 //! * [`tt`]: the transposition table shared by the search threads.
 //! * [`busy`]: the threads' table of nodes being searched now, shared by the search and the solver.
@@ -25,8 +30,10 @@
 pub mod bench;
 pub mod board;
 pub mod busy;
+pub mod databases;
 pub mod decide;
 pub mod eval;
+pub mod level;
 pub mod search;
 pub mod solver;
 pub mod time;
