@@ -387,8 +387,8 @@ pub fn play_match(
 mod tests {
     use super::*;
     use crate::classic::Algorithm;
-    use kalah_rules::Side;
     use crate::player::{GreedyPlayer, RandomPlayer, SearchPlayer, Strength};
+    use kalah_rules::Side;
 
     fn random(seed: u64) -> BoxedPlayer {
         Box::new(RandomPlayer::new(seed))

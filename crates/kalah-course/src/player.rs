@@ -17,7 +17,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::classic::{Algorithm, Classic};
 use kalah_engine::databases::Databases;
-use kalah_engine::decide::{decide, Searched, Searcher};
+use kalah_engine::decide::{decide, Decision, Searched, Searcher};
 use kalah_engine::eval::{evaluate, Weights};
 use kalah_engine::score::Score;
 use kalah_engine::search::{Engine, Info, Options};
@@ -221,7 +221,13 @@ pub struct StrongPlayer {
 impl StrongPlayer {
     /// Returns a strong player with its own engine built from `options`.
     pub fn new(options: Options, strength: Strength) -> StrongPlayer {
-        StrongPlayer { engine: Engine::new(options), strength, clock: Timer::default(), databases: None, attached: None }
+        StrongPlayer {
+            engine: Engine::new(options),
+            strength,
+            clock: Timer::default(),
+            databases: None,
+            attached: None,
+        }
     }
 
     /// Returns the player set to use the endgame database of each game's rules from `databases`
@@ -251,16 +257,21 @@ impl Player for StrongPlayer {
 }
 
 impl StrongPlayer {
-    /// Chooses an action; [`Player::choose`] times it on the game clock.
-    fn choose_on_clock(&mut self, game: &Game) -> Action {
+    /// Returns the player's decision in `game` at its strength (on its clock, which this does not
+    /// charge), or `None` once the game is over: what it would play, and a hint's answer.
+    pub fn decision(&mut self, game: &Game) -> Option<Decision> {
         let rules = *game.rules();
         // A game of other rules (a game loaded at the prompt) needs its own database, or none.
         if let Some(databases) = self.databases.as_ref().filter(|_| self.attached != Some(rules)) {
             self.engine.set_oracle(databases.attach(&rules).engine_oracle());
             self.attached = Some(rules);
         }
-        let decision = decide(&self.engine, game, self.clock.limits(self.strength), None);
-        decision.expect("the game is not over").action
+        decide(&self.engine, game, self.clock.limits(self.strength), None)
+    }
+
+    /// Chooses an action; [`Player::choose`] times it on the game clock.
+    fn choose_on_clock(&mut self, game: &Game) -> Action {
+        self.decision(game).expect("the game is not over").action
     }
 }
 
@@ -313,7 +324,8 @@ mod tests {
         let player = SearchPlayer::new(Algorithm::Ordered, Strength::Time(Duration::from_millis(50)));
         let mut depths = Vec::new();
         let limits = player.strength.limits();
-        let found = player.searcher().search(&Position::start(&rules), &rules, limits, None, &mut |f| depths.push(f.depth));
+        let found =
+            player.searcher().search(&Position::start(&rules), &rules, limits, None, &mut |f| depths.push(f.depth));
         assert!(found.best.is_some());
         assert_eq!(depths.first(), Some(&1), "depth 1 is never cut short");
         assert!(depths.windows(2).all(|w| w[1] == w[0] + 1), "{depths:?}");

@@ -285,23 +285,6 @@ pub fn layer_path(dir: &Path, rules: &Rules, seeds: u32) -> PathBuf {
     rules_dir(dir, rules).join(format!("layer-{seeds:03}.egdb"))
 }
 
-/// The most seeds a shared database loads: playing needs no more, and a game should not wait
-/// for gigabytes to load (packed, layers 0-24 take 780 MB for six houses, the 28-seed ones 3.5 GB).
-pub const SHARED_SEEDS: u32 = 24;
-
-/// Returns the database of `rules` in `dir`, layers up to [`SHARED_SEEDS`], opened once per
-/// process and shared after that (by the players of a match, say), or `None` if there is none or
-/// it cannot be used.
-pub fn shared(dir: &Path, rules: &Rules) -> Option<std::sync::Arc<Egdb>> {
-    use std::collections::HashMap;
-    use std::sync::{Arc, Mutex, OnceLock};
-    type Cache = Mutex<HashMap<(PathBuf, Option<u8>), Option<Arc<Egdb>>>>;
-    static OPENED: OnceLock<Cache> = OnceLock::new();
-    let key = (rules_dir(dir, rules), first_move(rules));
-    let mut cache = OPENED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    cache.entry(key).or_insert_with(|| Egdb::open_up_to(dir, rules, SHARED_SEEDS).ok().map(Arc::new)).clone()
-}
-
 /// Returns the default database folder: `$XDG_CACHE_HOME/kalah/egdb`, else `~/.cache/kalah/egdb`
 /// (`%LOCALAPPDATA%\kalah\egdb` on Windows), or `None` if none of these is set.
 pub fn default_dir() -> Option<PathBuf> {
