@@ -190,11 +190,7 @@ impl Decision {
     /// assert_eq!(swap.for_south(), Score::estimate(70));
     /// ```
     pub fn value_for(&self, side: Side) -> Score {
-        if side == self.side {
-            self.score
-        } else {
-            -self.score
-        }
+        self.score.for_side(self.side, side)
     }
 
     /// Returns what the decision is worth to South: its final store difference, South's minus North's.
@@ -329,11 +325,10 @@ fn opening<S: Searcher + ?Sized>(
     let positions: Vec<Position> = ends.iter().map(|(_, p)| *p).collect();
     // The candidates are a sowing deeper than the position itself.
     let depth = limits.depth.map(|d| d.saturating_sub(1).max(1));
-    let choose = |values: &[Score], depth: u32, nodes: u64| {
-        let for_north = |i: usize| if positions[i].mover() == Side::North { values[i] } else { -values[i] };
+    let choose = |for_north: &[Score], depth: u32, nodes: u64| {
         let best =
-            (0..values.len()).min_by_key(|&i| for_north(i).hundredths().abs()).expect("a first turn has sowings");
-        let value = for_north(best);
+            (0..for_north.len()).min_by_key(|&i| for_north[i].hundredths().abs()).expect("a first turn has sowings");
+        let value = for_north[best];
         Decision {
             action: Action::Sow(ends[best].0),
             // North takes whichever side is better: South is left with minus its size.
@@ -344,10 +339,7 @@ fn opening<S: Searcher + ?Sized>(
             reason: Reason::EvenOffer,
         }
     };
-    let (values, reached, nodes) = compare(searcher, rules, &positions, limits, depth, stop, |values, depth, nodes| {
-        heard(&choose(values, depth, nodes))
-    });
-    choose(&values, reached, nodes)
+    compare(searcher, rules, &positions, Side::North, Reach { limits, depth, stop }, choose, heard)
 }
 
 /// Returns every position South's first turn from `position` can end in, each with the first
@@ -391,47 +383,53 @@ fn handicap<S: Searcher + ?Sized>(
     }
     // Many starts to compare, each a short search: half the depth of a move.
     let depth = limits.depth.map(|d| (d / 2).max(1));
-    let choose = |values: &[Score], depth: u32, nodes: u64| {
-        let for_south = |i: usize| if positions[i].mover() == Side::South { values[i] } else { -values[i] };
-        let best = (0..values.len()).min_by_key(|&i| for_south(i).hundredths()).expect("keep is always allowed");
+    let choose = |for_south: &[Score], depth: u32, nodes: u64| {
+        let best = (0..for_south.len()).min_by_key(|&i| for_south[i].hundredths()).expect("keep is always allowed");
         Decision {
             action: actions[best],
-            score: -for_south(best),
+            score: -for_south[best],
             side: Side::North,
             depth,
             nodes,
             reason: Reason::Handicap,
         }
     };
-    let (values, reached, nodes) =
-        compare(searcher, &turn.rules, &positions, limits, depth, stop, |values, depth, nodes| {
-            heard(&choose(values, depth, nodes))
-        });
-    choose(&values, reached, nodes)
+    compare(searcher, &turn.rules, &positions, Side::South, Reach { limits, depth, stop }, choose, heard)
 }
 
-/// Searches `positions` depth by depth together within `limits` (the time and nodes shared by
-/// all, the deepest iteration `depth`) and returns each one's settled value for its side to
-/// move, the depth every one of them completed, and the nodes searched. `round` hears the same
-/// after each completed depth.
+/// How far candidates are compared: a move's limits (the time and nodes shared by all), the
+/// deepest iteration, and the stop flag.
+#[derive(Clone, Copy)]
+struct Reach<'a> {
+    limits: Limits,
+    depth: Option<u32>,
+    stop: Option<&'a AtomicBool>,
+}
+
+/// Searches `positions` depth by depth together within `reach` and returns the decision
+/// `choose` makes of their settled values, each seen by `side`, the depth every one of them
+/// completed and the nodes searched; `heard` hears the decision of each completed depth.
 fn compare<S: Searcher + ?Sized>(
     searcher: &S,
     rules: &Rules,
     positions: &[Position],
-    limits: Limits,
-    depth: Option<u32>,
-    stop: Option<&AtomicBool>,
-    mut round: impl FnMut(&[Score], u32, u64),
-) -> (Vec<Score>, u32, u64) {
+    side: Side,
+    reach: Reach<'_>,
+    choose: impl Fn(&[Score], u32, u64) -> Decision,
+    heard: &mut impl FnMut(&Decision),
+) -> Decision {
+    let Reach { limits, depth, stop } = reach;
     let started = Instant::now();
     let budget = limits.budget();
     let max_depth = depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let finished = |p: &Position| Score::exact_seeds(p.final_difference(rules) * p.mover().sign());
-    // The scores of the last two completed depths, and the values settled from them.
+    // The scores of the last two completed depths, each for its side to move, and the values
+    // settled from them, seen by `side`.
     let mut before: Vec<Option<Score>> = vec![None; positions.len()];
     let mut last: Vec<Score> =
         positions.iter().map(|p| if p.is_over(rules) { finished(p) } else { Score::default() }).collect();
-    let mut values = last.clone();
+    let seen = |i: usize, value: Score| value.for_side(positions[i].mover(), side);
+    let mut values: Vec<Score> = last.iter().enumerate().map(|(i, &v)| seen(i, v)).collect();
     let mut reached = 0;
     let mut nodes = 0;
     for d in 1..=max_depth {
@@ -460,11 +458,11 @@ fn compare<S: Searcher + ?Sized>(
             if d > 1 {
                 before[i] = Some(last[i]);
             }
-            values[i] = settled(before[i], scores[i]);
+            values[i] = seen(i, settled(before[i], scores[i]));
         }
         last = scores;
         reached = d;
-        round(&values, reached, nodes);
+        heard(&choose(&values, reached, nodes));
         let all_proven = last.iter().all(|s| s.is_exact());
         let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let out_of_time = budget.is_some_and(|b| !b.may_deepen(started.elapsed()));
@@ -473,7 +471,7 @@ fn compare<S: Searcher + ?Sized>(
             break;
         }
     }
-    (values, reached, nodes)
+    choose(&values, reached, nodes)
 }
 
 #[cfg(test)]

@@ -624,7 +624,7 @@ fn analyse_game(
     let info = engines::analyse(engine, &position, &rules, limits, stop);
     Some(Analysis {
         version,
-        value: if position.mover() == Side::South { info.score } else { -info.score }.seeds(),
+        value: info.score.for_side(position.mover(), Side::South).seeds(),
         exact: info.score.is_exact(),
         depth: info.depth,
         side: side.name(),
