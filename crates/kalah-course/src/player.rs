@@ -375,12 +375,11 @@ mod tests {
 
     #[test]
     fn a_strong_player_attaches_the_database_of_each_games_rules() {
-        let dir = std::env::temp_dir().join(format!("kalah-player-test-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = tempfile::tempdir().unwrap();
         let three = Rules::standard(3, 2).unwrap();
-        kalah_engine::egdb::build(&dir, &three, 4, &kalah_engine::egdb::BuildOptions { threads: 1 }, &mut |_| {})
-            .unwrap();
-        let databases = Arc::new(Databases::new(&dir, kalah_engine::databases::Memory::UNLIMITED));
+        let options = kalah_engine::egdb::BuildOptions { threads: 1 };
+        kalah_engine::egdb::build(dir.path(), &three, 4, &options, &mut |_| {}).unwrap();
+        let databases = Arc::new(Databases::new(dir.path(), kalah_engine::databases::Memory::UNLIMITED));
         let options = Options { table_bytes: 1 << 20, ..Options::default() };
         let mut player = StrongPlayer::new(options, Strength::Depth(4)).with_databases(Some(Arc::clone(&databases)));
         player.choose(&Game::new(three));
@@ -388,7 +387,6 @@ mod tests {
         let four = Rules::standard(4, 2).unwrap();
         player.choose(&Game::new(four));
         assert_eq!(player.attached, Some(four), "a game of other rules attaches again");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

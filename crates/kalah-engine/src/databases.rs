@@ -180,27 +180,10 @@ mod tests {
     use super::*;
     use kalah_rules::Position;
 
-    /// A folder under the system's temporary folder, removed when dropped.
-    struct TempDir(PathBuf);
-
-    impl TempDir {
-        fn new(name: &str) -> TempDir {
-            let path = std::env::temp_dir().join(format!("kalah-databases-test-{}-{name}", std::process::id()));
-            let _ = std::fs::remove_dir_all(&path);
-            std::fs::create_dir_all(&path).unwrap();
-            TempDir(path)
-        }
-    }
-
-    impl Drop for TempDir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-
-    fn built(name: &str, rules: &Rules, seeds: u32) -> TempDir {
-        let dir = TempDir::new(name);
-        egdb::build(&dir.0, rules, seeds, &egdb::BuildOptions { threads: 1 }, &mut |_| {}).unwrap();
+    /// Builds layers 0..=`seeds` of `rules` in a new temporary folder.
+    fn built(rules: &Rules, seeds: u32) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        egdb::build(dir.path(), rules, seeds, &egdb::BuildOptions { threads: 1 }, &mut |_| {}).unwrap();
         dir
     }
 
@@ -212,19 +195,19 @@ mod tests {
     #[test]
     fn the_layers_that_fit_are_loaded_and_the_rest_is_named() {
         let rules = Rules::standard(3, 3).unwrap();
-        let dir = built("budget", &rules, 6);
-        let whole = open(&rules, &dir.0, Memory::UNLIMITED);
+        let dir = built(&rules, 6);
+        let whole = open(&rules, dir.path(), Memory::UNLIMITED);
         assert_eq!(whole.oracle.as_ref().map(|db| db.max_seeds()), Some(6));
         assert!(whole.unused.is_none(), "{:?}", whole.unused);
         // A budget that holds layers 0-4 exactly.
-        let budget = Memory::bytes(on_disk(&dir.0, &rules, 4));
-        let part = open(&rules, &dir.0, budget);
+        let budget = Memory::bytes(on_disk(dir.path(), &rules, 4));
+        let part = open(&rules, dir.path(), budget);
         assert_eq!(part.oracle.as_ref().map(|db| db.max_seeds()), Some(4));
         assert!(matches!(part.unused, Some(Unused::OverBudget { loaded: 4, budget: b }) if b == budget));
         let note = part.unused.unwrap().to_string();
         assert!(note.starts_with("endgame database: layers above 4 seeds left out to keep within"), "{note}");
         // Layer 0 is always loaded.
-        assert_eq!(open(&rules, &dir.0, Memory::bytes(0)).oracle.map(|db| db.max_seeds()), Some(0));
+        assert_eq!(open(&rules, dir.path(), Memory::bytes(0)).oracle.map(|db| db.max_seeds()), Some(0));
         let position = Position::parse("1,0,0:8/0,0,1:8/S", &rules).unwrap();
         assert!(whole.engine_oracle().unwrap().probe(&position).is_some());
     }
@@ -232,11 +215,11 @@ mod tests {
     #[test]
     fn a_damaged_layer_leaves_the_ones_under_it_and_says_why() {
         let rules = Rules::standard(3, 3).unwrap();
-        let dir = built("damaged", &rules, 5);
-        let path = egdb::layer_path(&dir.0, &rules, 3);
+        let dir = built(&rules, 5);
+        let path = egdb::layer_path(dir.path(), &rules, 3);
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
-        let attached = open(&rules, &dir.0, Memory::UNLIMITED);
+        let attached = open(&rules, dir.path(), Memory::UNLIMITED);
         assert_eq!(attached.oracle.as_ref().map(|db| db.max_seeds()), Some(2));
         let Some(unused @ Unused::Damaged { loaded: 2, .. }) = &attached.unused else {
             panic!("{:?}", attached.unused)
@@ -244,8 +227,8 @@ mod tests {
         let note = unused.to_string();
         assert!(note.contains("truncated") && note.ends_with("; using layers up to 2 seeds"), "{note}");
         // Layer 0 damaged: nothing to use, and why.
-        std::fs::write(egdb::layer_path(&dir.0, &rules, 0), b"not a layer").unwrap();
-        let failed = open(&rules, &dir.0, Memory::UNLIMITED);
+        std::fs::write(egdb::layer_path(dir.path(), &rules, 0), b"not a layer").unwrap();
+        let failed = open(&rules, dir.path(), Memory::UNLIMITED);
         assert!(failed.oracle.is_none());
         assert!(matches!(failed.unused, Some(Unused::Failed(_))), "{:?}", failed.unused);
         assert!(failed.unused.unwrap().to_string().starts_with("endgame database not used: "));
@@ -253,21 +236,24 @@ mod tests {
 
     #[test]
     fn missing_or_unsupported_databases_are_not_worth_a_word() {
-        let dir = TempDir::new("none");
-        assert!(matches!(open(&Rules::default(), &dir.0, Memory::UNLIMITED), Attached { oracle: None, unused: None }));
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            open(&Rules::default(), dir.path(), Memory::UNLIMITED),
+            Attached { oracle: None, unused: None }
+        ));
         let mut majority = Rules::default();
         majority.majority_ends = true;
         assert!(egdb::supports(&majority).is_err());
-        assert!(matches!(open(&majority, &dir.0, Memory::UNLIMITED), Attached { oracle: None, unused: None }));
+        assert!(matches!(open(&majority, dir.path(), Memory::UNLIMITED), Attached { oracle: None, unused: None }));
     }
 
     #[test]
     fn each_variant_opens_once_and_is_shared_within_one_budget() {
         let three = Rules::standard(3, 3).unwrap();
         let four = Rules::standard(4, 2).unwrap();
-        let dir = built("shared", &three, 6);
-        egdb::build(&dir.0, &four, 8, &egdb::BuildOptions { threads: 1 }, &mut |_| {}).unwrap();
-        let databases = Databases::new(&dir.0, Memory::UNLIMITED);
+        let dir = built(&three, 6);
+        egdb::build(dir.path(), &four, 8, &egdb::BuildOptions { threads: 1 }, &mut |_| {}).unwrap();
+        let databases = Databases::new(dir.path(), Memory::UNLIMITED);
         let first = databases.attach(&three).oracle.unwrap();
         // Another seed count and the pie rule share the database of the variant.
         let mut pie = Rules::standard(3, 5).unwrap();
@@ -276,7 +262,7 @@ mod tests {
         assert!(Arc::ptr_eq(&first, &again));
         assert_eq!(databases.attach(&four).oracle.map(|db| (db.houses(), db.max_seeds())), Some((4, 8)));
         // What the first database takes is not there for the next.
-        let small = Databases::new(&dir.0, Memory::bytes(on_disk(&dir.0, &three, 6)));
+        let small = Databases::new(dir.path(), Memory::bytes(on_disk(dir.path(), &three, 6)));
         assert_eq!(small.attach(&three).oracle.map(|db| db.max_seeds()), Some(6));
         let squeezed = small.attach(&four);
         // Layers 0-8 of four houses take several times what layers 0-6 of three houses take.

@@ -287,6 +287,27 @@ pub struct Analysis {
     pub millis: u64,
 }
 
+impl Analysis {
+    /// Returns the analysis of `game` at `version` when no search is needed: its final store
+    /// difference when it is over (exact, depth 0), else nothing known yet (0, inexact).
+    pub fn unsearched(game: &Game, version: u64) -> Analysis {
+        let position = game.position();
+        let over = game.is_over();
+        Analysis {
+            version,
+            value: if over { f64::from(position.final_difference(game.rules())) } else { 0.0 },
+            exact: over,
+            depth: 0,
+            side: position.mover().name(),
+            best: None,
+            action: None,
+            line: Vec::new(),
+            nodes: 0,
+            millis: 0,
+        }
+    }
+}
+
 /// `GET /api/games/{id}/hint`: what the engine would do for the player to decide.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Hint {

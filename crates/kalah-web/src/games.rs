@@ -651,18 +651,7 @@ mod tests {
     #[test]
     fn an_analysis_is_kept_for_its_version_only() {
         let mut s = session([Seat::Human, Seat::Human]);
-        let analysis = |version| Analysis {
-            version,
-            value: 0.0,
-            exact: false,
-            depth: 1,
-            side: "South",
-            best: None,
-            action: None,
-            line: Vec::new(),
-            nodes: 0,
-            millis: 0,
-        };
+        let analysis = |version| Analysis::unsearched(&Game::new(Rules::standard(4, 3).unwrap()), version);
         let version = s.version();
         s.keep_analysis(version, analysis(version)).unwrap();
         assert_eq!(s.analysis().map(|a| a.version), Some(version));

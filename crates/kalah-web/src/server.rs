@@ -560,19 +560,7 @@ async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result
             return Ok(Json(kept.clone()));
         }
         if s.game().is_over() {
-            let position = s.game().position();
-            return Ok(Json(Analysis {
-                version: s.version(),
-                value: f64::from(position.final_difference(s.game().rules())),
-                exact: true,
-                depth: 0,
-                side: position.mover().name(),
-                best: None,
-                action: None,
-                line: Vec::new(),
-                nodes: 0,
-                millis: 0,
-            }));
+            return Ok(Json(Analysis::unsearched(s.game(), s.version())));
         }
         s.snapshot()
     };
