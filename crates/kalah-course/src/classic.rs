@@ -8,6 +8,7 @@
 //! ([`kalah_engine::eval::SEED`]) from the root player's side.
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -148,7 +149,7 @@ pub const MAX_DEPTH: u32 = 64;
 /// a time or node limit or a stop flag it deepens from depth 1 (never cut short) and keeps the
 /// deepest depth completed: the time limit cuts a depth short (its target is the deadline, as a
 /// move's time was for these searches), and nodes and the stop flag are looked at between
-/// depths. It stops deepening once a depth visits no more positions than the one before: the
+/// depths, as is the listener's answer. It stops deepening once a depth visits no more positions than the one before: the
 /// whole game tree fitted. A value is proven only for a finished game.
 ///
 /// ```
@@ -181,7 +182,7 @@ impl decide::Searcher for Classic {
         rules: &Rules,
         limits: Limits,
         stop: Option<&AtomicBool>,
-        heard: &mut dyn FnMut(&Searched),
+        heard: &mut dyn FnMut(&Searched) -> ControlFlow<()>,
     ) -> Searched {
         let started = Instant::now();
         let deadline = limits.budget().map(|budget| started + budget.target);
@@ -196,19 +197,20 @@ impl decide::Searcher for Classic {
         if let (Some(depth), false) = (limits.depth, cut) {
             let depth = depth.max(1);
             let done = searched(search(position, rules, depth, self.algorithm, &self.weights), depth);
-            heard(&done);
+            // One depth only: nothing is left for the listener to stop.
+            let _ = heard(&done);
             return done;
         }
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let first = search(position, rules, 1, self.algorithm, &self.weights);
         let (mut counts, mut nodes) = (first.counts, first.counts.total());
         let mut done = searched(first, 1);
-        heard(&done);
+        let mut told = heard(&done).is_break();
         // With a depth limit and a time limit, the deepest depth is tried next, as above.
         let depths = if limits.depth.is_some() { max_depth..=max_depth } else { 2..=max_depth };
         for depth in depths.filter(|&d| d > 1) {
             let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
-            if exact || stopped || limits.nodes.is_some_and(|n| nodes >= n) {
+            if told || exact || stopped || limits.nodes.is_some_and(|n| nodes >= n) {
                 break;
             }
             let Some(found) = search_until(position, rules, depth, self.algorithm, &self.weights, deadline) else {
@@ -219,7 +221,7 @@ impl decide::Searcher for Classic {
             counts = found.counts;
             nodes += found.counts.total();
             done = Searched { nodes, ..searched(found, depth) };
-            heard(&done);
+            told = heard(&done).is_break();
             if complete {
                 break;
             }

@@ -6,6 +6,7 @@
 //! strong engine) and its strength.
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -120,7 +121,7 @@ impl Searcher for GreedyPlayer {
         rules: &Rules,
         _limits: Limits,
         _stop: Option<&AtomicBool>,
-        heard: &mut dyn FnMut(&Searched),
+        heard: &mut dyn FnMut(&Searched) -> ControlFlow<()>,
     ) -> Searched {
         let me = position.mover();
         let value = |child: &Position| evaluate(child, rules, me, &Weights::STORE);
@@ -136,7 +137,8 @@ impl Searcher for GreedyPlayer {
         };
         let nodes = 1 + position.legal_moves().count() as u64;
         let found = Searched { depth: 1, score, best, nodes };
-        heard(&found);
+        // One depth only: nothing is left for the listener to stop.
+        let _ = heard(&found);
         found
     }
 }
@@ -292,6 +294,7 @@ impl Player for SearchPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classic::MAX_DEPTH;
     use kalah_rules::{Phase, Side};
 
     fn finish(mut game: Game, players: &mut [Box<dyn Player>; 2]) -> Game {
@@ -319,17 +322,31 @@ mod tests {
     }
 
     #[test]
-    fn a_timed_search_returns_a_move_quickly() {
+    fn a_timed_search_returns_a_move_and_deepens_while_it_has_time() {
+        // However busy the machine, the first iteration completes and gives a move.
         let rules = Rules::standard(6, 6).unwrap();
         let player = SearchPlayer::new(Algorithm::Ordered, Strength::Time(Duration::from_millis(50)));
         let mut depths = Vec::new();
         let limits = player.strength.limits();
-        let found =
-            player.searcher().search(&Position::start(&rules), &rules, limits, None, &mut |f| depths.push(f.depth));
+        let found = player.searcher().search(&Position::start(&rules), &rules, limits, None, &mut |f| {
+            depths.push(f.depth);
+            ControlFlow::Continue(())
+        });
         assert!(found.best.is_some());
         assert_eq!(depths.first(), Some(&1), "depth 1 is never cut short");
         assert!(depths.windows(2).all(|w| w[1] == w[0] + 1), "{depths:?}");
         assert_eq!(depths.last(), Some(&found.depth));
+        // A game tree that fits in milliseconds, with a minute to search it: the search deepens
+        // until a depth adds nothing, and ends by that, not by the clock.
+        let rules = Rules::standard(2, 1).unwrap();
+        let start = Position::start(&rules);
+        let player = SearchPlayer::new(Algorithm::Ordered, Strength::Time(Duration::from_secs(60)));
+        let found = player
+            .searcher()
+            .search(&start, &rules, player.strength.limits(), None, &mut |_| ControlFlow::Continue(()));
+        let whole = crate::classic::search(&start, &rules, MAX_DEPTH, Algorithm::Ordered, &Weights::TUNED);
+        assert!(found.depth > 2 && found.depth < MAX_DEPTH, "{}", found.depth);
+        assert_eq!((found.score.hundredths(), found.best), (whole.value, whole.best));
     }
 
     #[test]
@@ -337,7 +354,8 @@ mod tests {
         let rules = Rules::standard(6, 4).unwrap();
         let start = Position::start(&rules);
         let player = SearchPlayer::new(Algorithm::AlphaBeta, Strength::Depth(5));
-        let found = player.searcher().search(&start, &rules, Limits::depth(5), None, &mut |_| {});
+        let found =
+            player.searcher().search(&start, &rules, Limits::depth(5), None, &mut |_| ControlFlow::Continue(()));
         let classic = crate::classic::search(&start, &rules, 5, Algorithm::AlphaBeta, &Weights::TUNED);
         assert_eq!((found.best, found.score, found.depth), (classic.best, Score::estimate(classic.value), 5));
         assert_eq!(found.nodes, classic.counts.total());
@@ -361,11 +379,13 @@ mod tests {
             }
             let position = game.position();
             let searcher = Classic { algorithm: Algorithm::Ordered, weights: Weights::TUNED };
-            let value = searcher.search(position, &rules, Limits::depth(4), None, &mut |_| {}).score;
+            let value =
+                searcher.search(position, &rules, Limits::depth(4), None, &mut |_| ControlFlow::Continue(())).score;
             let action = SearchPlayer::new(Algorithm::Ordered, Strength::Depth(4)).choose(&game);
             assert_eq!(action == Action::Swap, value.hundredths() < 0, "after house {first}: {value}");
             swaps[0] += usize::from(action == Action::Swap);
-            let greedy = GreedyPlayer.search(position, &rules, Limits::depth(1), None, &mut |_| {}).score;
+            let greedy =
+                GreedyPlayer.search(position, &rules, Limits::depth(1), None, &mut |_| ControlFlow::Continue(())).score;
             let action = GreedyPlayer.choose(&game);
             assert_eq!(action == Action::Swap, greedy.hundredths() < 0, "greedy after house {first}: {greedy}");
             swaps[1] += usize::from(action == Action::Swap);
@@ -413,6 +433,15 @@ mod tests {
         assert!(swaps > 0);
     }
 
+    /// The processor time this thread has used, from `/proc/thread-self/stat` (in clock ticks of
+    /// 10 ms); `None` where there is no such file.
+    fn thread_cpu() -> Option<Duration> {
+        let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        Some(Duration::from_millis(ticks * 10))
+    }
+
     #[test]
     fn players_on_a_clock_keep_within_it_and_start_each_game_afresh() {
         let rules = Rules::standard(6, 6).unwrap();
@@ -420,21 +449,26 @@ mod tests {
         let engine = StrongPlayer::new(Options { table_bytes: 1 << 20, ..Options::default() }, clock);
         let mut players: [Box<dyn Player>; 2] =
             [Box::new(engine), Box::new(SearchPlayer::new(Algorithm::Ordered, clock))];
+        // Both search on this thread (one search thread each); its processor time is what they
+        // spent thinking on any machine, where the wall time grows when the machine is busy.
+        let Some(_) = thread_cpu() else { return };
         for _ in 0..2 {
             let mut game = Game::new(rules);
             let mut spent = [Duration::ZERO; 2];
             let mut moves = [0u32; 2];
             while !game.is_over() {
                 let seat = game.position().mover().index();
-                let started = Instant::now();
+                let started = thread_cpu().expect("read before");
                 let action = players[seat].choose(&game);
-                spent[seat] += started.elapsed();
+                spent[seat] += thread_cpu().expect("read before").saturating_sub(started);
                 moves[seat] += 1;
                 game.act(action).unwrap();
             }
             for seat in 0..2 {
-                // Each move plans on a small share of what is left, so a game ends far inside the clock.
-                assert!(spent[seat] < Duration::from_millis(1500) + moves[seat] * Duration::from_millis(10));
+                // Each move plans on a small share of what is left, so a game ends far inside the
+                // clock; each reading may be a tick (10 ms) short.
+                let allowed = Duration::from_millis(1500) + moves[seat] * Duration::from_millis(10 + 10);
+                assert!(spent[seat] < allowed, "{:?} of processor time in {} moves", spent[seat], moves[seat]);
             }
         }
     }

@@ -25,6 +25,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -32,6 +33,7 @@ use kalah_rules::{Action, Game, Move, Phase, Position, Rules, Side};
 
 use crate::score::Score;
 use crate::search::{Engine, Info, MAX_DEPTH};
+use crate::stop::Flow;
 use crate::time::Limits;
 
 /// What one search of a position found, at the depth it completed: what a decision rests on.
@@ -59,14 +61,15 @@ pub trait Searcher {
     /// Searches `position` depth by depth within `limits` (the deepest iteration, the time, the
     /// nodes) until `stop` is set, calls `heard` after each completed depth, and returns the
     /// last completed depth's result (at least depth 1's, or a finished game's value). A value
-    /// proven before the deepest iteration may end the search there.
+    /// proven before the deepest iteration may end the search there, and so may `heard`'s
+    /// answer `ControlFlow::Break(())`.
     fn search(
         &self,
         position: &Position,
         rules: &Rules,
         limits: Limits,
         stop: Option<&AtomicBool>,
-        heard: &mut dyn FnMut(&Searched),
+        heard: &mut dyn FnMut(&Searched) -> ControlFlow<()>,
     ) -> Searched;
 }
 
@@ -77,7 +80,7 @@ impl Searcher for Engine {
         rules: &Rules,
         limits: Limits,
         stop: Option<&AtomicBool>,
-        heard: &mut dyn FnMut(&Searched),
+        heard: &mut dyn FnMut(&Searched) -> ControlFlow<()>,
     ) -> Searched {
         let info = Engine::search(self, position, rules, limits, stop, |info| heard(&Searched::from(info)));
         Searched::from(&info)
@@ -230,13 +233,14 @@ pub fn decide<S: Searcher + ?Sized>(
 
 /// Decides `turn` as [`decide`] does, answering the pie offer by `swap`, and calls `heard` with a
 /// provisional decision after each completed depth (the final decision is the last one heard).
-pub fn decide_turn<S: Searcher + ?Sized>(
+/// `heard` may answer `ControlFlow::Break(())` to decide on what it heard ([`Flow`]; `()` goes on).
+pub fn decide_turn<S: Searcher + ?Sized, F: Flow>(
     searcher: &S,
     turn: &Turn,
     swap: SwapPolicy,
     limits: Limits,
     stop: Option<&AtomicBool>,
-    mut heard: impl FnMut(&Decision),
+    mut heard: impl FnMut(&Decision) -> F,
 ) -> Option<Decision> {
     if turn.position.is_over(&turn.rules) {
         return None;
@@ -248,11 +252,11 @@ pub fn decide_turn<S: Searcher + ?Sized>(
         Phase::PieOpening => Some(opening(searcher, turn, limits, stop, &mut heard)),
         _ => {
             let side = turn.position.mover();
-            let found = searcher.search(&turn.position, &turn.rules, limits, stop, &mut |found| {
-                if let Some(decision) = best_move(found, side) {
-                    heard(&decision);
-                }
-            });
+            let found =
+                searcher.search(&turn.position, &turn.rules, limits, stop, &mut |found| match best_move(found, side) {
+                    Some(decision) => heard(&decision).flow(),
+                    None => ControlFlow::Continue(()),
+                });
             best_move(&found, side)
         }
     }
@@ -281,13 +285,13 @@ fn settled(before: Option<Score>, last: Score) -> Score {
 }
 
 /// North's answer to the pie offer: a swap, or its best move.
-fn offer<S: Searcher + ?Sized>(
+fn offer<S: Searcher + ?Sized, F: Flow>(
     searcher: &S,
     turn: &Turn,
     swap: SwapPolicy,
     limits: Limits,
     stop: Option<&AtomicBool>,
-    heard: &mut impl FnMut(&Decision),
+    heard: &mut impl FnMut(&Decision) -> F,
 ) -> Option<Decision> {
     let north = turn.position.mover();
     let choose = |value: Score, found: &Searched| -> Option<Decision> {
@@ -304,21 +308,21 @@ fn offer<S: Searcher + ?Sized>(
     // The last completed depth decides: against the exact values of 3,957 pie offers of small
     // boards it chose wrongly as often as the mean of the last two depths or less at most depths
     // (examples/settle.rs; docs/engine.md).
-    let found = searcher.search(&turn.position, &turn.rules, limits, stop, &mut |found| {
-        if let Some(decision) = choose(found.score, found) {
-            heard(&decision);
-        }
-    });
+    let found =
+        searcher.search(&turn.position, &turn.rules, limits, stop, &mut |found| match choose(found.score, found) {
+            Some(decision) => heard(&decision).flow(),
+            None => ControlFlow::Continue(()),
+        });
     choose(found.score, &found)
 }
 
 /// South's first sowing under the pie rule: towards the offer closest to even for North.
-fn opening<S: Searcher + ?Sized>(
+fn opening<S: Searcher + ?Sized, F: Flow>(
     searcher: &S,
     turn: &Turn,
     limits: Limits,
     stop: Option<&AtomicBool>,
-    heard: &mut impl FnMut(&Decision),
+    heard: &mut impl FnMut(&Decision) -> F,
 ) -> Decision {
     let rules = &turn.rules;
     let ends = first_turn_ends(rules, &turn.position);
@@ -363,12 +367,12 @@ fn first_turn_ends(rules: &Rules, position: &Position) -> Vec<(Move, Position)> 
 }
 
 /// North's handicap decision: the start worst for South (keeping the board on a tie).
-fn handicap<S: Searcher + ?Sized>(
+fn handicap<S: Searcher + ?Sized, F: Flow>(
     searcher: &S,
     turn: &Turn,
     limits: Limits,
     stop: Option<&AtomicBool>,
-    heard: &mut impl FnMut(&Decision),
+    heard: &mut impl FnMut(&Decision) -> F,
 ) -> Decision {
     let game = Game::from_position(turn.rules, turn.position);
     // Keep comes first among the actions, so the first of equals keeps the board.
@@ -408,15 +412,16 @@ struct Reach<'a> {
 
 /// Searches `positions` depth by depth together within `reach` and returns the decision
 /// `choose` makes of their settled values, each seen by `side`, the depth every one of them
-/// completed and the nodes searched; `heard` hears the decision of each completed depth.
-fn compare<S: Searcher + ?Sized>(
+/// completed and the nodes searched; `heard` hears the decision of each completed depth, and may
+/// answer `ControlFlow::Break(())` to end there.
+fn compare<S: Searcher + ?Sized, F: Flow>(
     searcher: &S,
     rules: &Rules,
     positions: &[Position],
     side: Side,
     reach: Reach<'_>,
     choose: impl Fn(&[Score], u32, u64) -> Decision,
-    heard: &mut impl FnMut(&Decision),
+    heard: &mut impl FnMut(&Decision) -> F,
 ) -> Decision {
     let Reach { limits, depth, stop } = reach;
     let started = Instant::now();
@@ -443,7 +448,7 @@ fn compare<S: Searcher + ?Sized>(
             let mut sub = Limits { depth: Some(d), ..Limits::default() };
             sub.time = budget.map(|b| b.hard_left(started.elapsed()));
             sub.nodes = limits.nodes.map(|n| n.saturating_sub(nodes).max(1));
-            let found = searcher.search(position, rules, sub, stop, &mut |_| {});
+            let found = searcher.search(position, rules, sub, stop, &mut |_| ControlFlow::Continue(()));
             nodes += found.nodes;
             if found.depth < d && !found.score.is_exact() {
                 break;
@@ -462,12 +467,12 @@ fn compare<S: Searcher + ?Sized>(
         }
         last = scores;
         reached = d;
-        heard(&choose(&values, reached, nodes));
+        let told = heard(&choose(&values, reached, nodes)).flow().is_break();
         let all_proven = last.iter().all(|s| s.is_exact());
         let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let out_of_time = budget.is_some_and(|b| !b.may_deepen(started.elapsed()));
         let out_of_nodes = limits.nodes.is_some_and(|n| nodes >= n);
-        if all_proven || stopped || out_of_time || out_of_nodes {
+        if all_proven || stopped || out_of_time || out_of_nodes || told {
             break;
         }
     }
@@ -558,14 +563,15 @@ mod tests {
         let ends = first_turn_ends(&rules, game.position());
         let mut closest = i32::MAX;
         for (_, end) in &ends {
-            let value = solver.solve(end, &rules, None, None, |_, _, _| {}).unwrap().score.hundredths();
+            let value = solver.solve(end, &rules, None, Limits::default(), None, |_, _| {}).unwrap().score.hundredths();
             closest = closest.min(value.abs());
         }
         assert_eq!(decision.score, Score::exact(-closest));
         // The sowing chosen can reach an offer that close to even.
         let Action::Sow(first) = decision.action else { panic!("South sows") };
         assert!(ends.iter().any(|(mv, end)| *mv == first
-            && solver.solve(end, &rules, None, None, |_, _, _| {}).unwrap().score.hundredths().abs() == closest));
+            && solver.solve(end, &rules, None, Limits::default(), None, |_, _| {}).unwrap().score.hundredths().abs()
+                == closest));
     }
 
     #[test]
@@ -640,7 +646,7 @@ mod tests {
             rules: &Rules,
             limits: Limits,
             stop: Option<&AtomicBool>,
-            heard: &mut dyn FnMut(&Searched),
+            heard: &mut dyn FnMut(&Searched) -> ControlFlow<()>,
         ) -> Searched {
             self.1.set(self.1.get() + 1);
             Searcher::search(&self.0, position, rules, limits, stop, heard)
@@ -676,6 +682,24 @@ mod tests {
         let decision = decide_turn(&engine(), &opening, SwapPolicy::Auto, Limits::depth(4), None, |d| heard.push(*d));
         assert_eq!(heard.iter().map(|d| d.depth).collect::<Vec<_>>(), [1, 2, 3]);
         assert_eq!(heard.last().copied(), decision);
+    }
+
+    #[test]
+    fn a_listener_that_stops_decides_on_what_it_heard() {
+        // A move (one search) and South's pie opening (candidates searched together).
+        for game in [Game::new(Rules::default()), Game::new(Rules::mkagent())] {
+            let mut heard = Vec::new();
+            let decision = decide_turn(&engine(), &Turn::of(&game), SwapPolicy::Auto, Limits::default(), None, |d| {
+                heard.push(*d);
+                if d.depth >= 2 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            assert_eq!(heard.iter().map(|d| d.depth).collect::<Vec<_>>(), [1, 2]);
+            assert_eq!(heard.last().copied(), decision);
+        }
     }
 
     #[test]
