@@ -5,7 +5,8 @@
 //!
 //! * this module: the database ([`Egdb`]: open from a folder or from the files' bytes, probe,
 //!   prefetch), [`build`], [`inspect`], where the files live ([`default_dir`], [`layer_path`]),
-//!   the databases a process shares ([`Cache`], [`shared`]) and the errors ([`EgdbError`]);
+//!   and the errors ([`EgdbError`]); which layers an engine opens within its memory is the
+//!   engine's one policy (`kalah_engine::databases`);
 //! * [`board`]: the byte-level sowing the build and the engine's proof search share;
 //! * `index`, `solve`: the rank of a position in its layer, and the computation of a layer from
 //!   the layers below;
@@ -25,8 +26,8 @@
 //! a database is opened from its files' bytes ([`Egdb::from_bytes`]) and probed, on one thread,
 //! with no file system and no memory mapping.
 //!
-//! * `fs`: a database folder: [`Egdb::open`], [`build`], [`inspect`], [`default_dir`], [`Cache`],
-//!   [`shared`] and the verified [`stamp`].
+//! * `fs`: a database folder: [`Egdb::open`], [`build`], [`inspect`], [`default_dir`] and the
+//!   verified [`stamp`].
 //! * `mmap` (implies `fs`): layer files mapped into memory instead of read (Unix), and huge pages
 //!   for large tables (Linux).
 //! * `threads`: a [`build`] solves each layer on [`BuildOptions::threads`] threads; without it,
@@ -137,8 +138,6 @@ mod solve;
 pub mod stamp;
 
 use std::path::{Path, PathBuf};
-#[cfg(feature = "fs")]
-use std::sync::{Arc, Mutex, OnceLock};
 #[cfg(feature = "fs")]
 use std::time::{Duration, Instant};
 
@@ -310,76 +309,6 @@ pub fn layer_path(dir: &Path, rules: &Rules, seeds: u32) -> PathBuf {
     rules_dir(dir, rules).join(format!("layer-{seeds:03}.egdb"))
 }
 
-/// The most seeds a shared database loads: playing needs no more, and a game should not wait
-/// for gigabytes to load (packed, layers 0-24 take 780 MB for six houses, the 28-seed ones 3.5 GB).
-pub const SHARED_SEEDS: u32 = 24;
-
-/// Databases opened once and shared after that (by the players of a match, the games of a
-/// server), each of one folder and rules, layers up to [`SHARED_SEEDS`].
-///
-/// The process has one ([`shared`], [`release_shared`]); a host that wants the memory back at a
-/// time of its choosing owns its own. Dropping a cache, or [`Cache::release`], lets go of what
-/// it holds: a database's memory and files are freed once no engine holds it either.
-#[cfg(feature = "fs")]
-#[derive(Debug, Default)]
-pub struct Cache {
-    /// By rules' folder and first-move seeds: the database, or `None` if it could not be opened.
-    opened: Mutex<std::collections::HashMap<CacheKey, Option<Arc<Egdb>>>>,
-}
-
-/// What tells the databases of a [`Cache`] apart: the rules' folder and the first-move seeds.
-#[cfg(feature = "fs")]
-type CacheKey = (PathBuf, Option<u8>);
-
-#[cfg(feature = "fs")]
-impl Cache {
-    /// Returns an empty cache.
-    pub fn new() -> Cache {
-        Cache::default()
-    }
-
-    /// Returns the database of `rules` in `dir`, layers up to [`SHARED_SEEDS`], opened the first
-    /// time it is asked for, or `None` if there is none or it cannot be used (also remembered,
-    /// until [`Cache::release`]).
-    pub fn get(&self, dir: &Path, rules: &Rules) -> Option<Arc<Egdb>> {
-        let key = (rules_dir(dir, rules), first_move(rules));
-        let mut opened = self.opened.lock().unwrap_or_else(|e| e.into_inner());
-        opened.entry(key).or_insert_with(|| Egdb::open_up_to(dir, rules, SHARED_SEEDS).ok().map(Arc::new)).clone()
-    }
-
-    /// Lets go of every database held, and forgets those that could not be opened (so a database
-    /// built since is found); returns how many databases it held. Engines that hold one keep it
-    /// until they drop it.
-    pub fn release(&self) -> usize {
-        let mut opened = self.opened.lock().unwrap_or_else(|e| e.into_inner());
-        let held = opened.values().filter(|db| db.is_some()).count();
-        opened.clear();
-        held
-    }
-}
-
-/// The process's own [`Cache`].
-#[cfg(feature = "fs")]
-fn process_cache() -> &'static Cache {
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    CACHE.get_or_init(Cache::new)
-}
-
-/// Returns the database of `rules` in `dir`, layers up to [`SHARED_SEEDS`], opened once per
-/// process and shared after that (by the players of a match, say), or `None` if there is none or
-/// it cannot be used. [`release_shared`] lets go of them.
-#[cfg(feature = "fs")]
-pub fn shared(dir: &Path, rules: &Rules) -> Option<Arc<Egdb>> {
-    process_cache().get(dir, rules)
-}
-
-/// Lets go of the databases [`shared`] opened (see [`Cache::release`]); returns how many it held.
-#[cfg(feature = "fs")]
-pub fn release_shared() -> usize {
-    process_cache().release()
-}
-
-#[cfg(feature = "fs")]
 /// Returns the default database folder: `$XDG_CACHE_HOME/kalah/egdb`, else `~/.cache/kalah/egdb`
 /// (`%LOCALAPPDATA%\kalah\egdb` on Windows), or `None` if none of these is set.
 pub fn default_dir() -> Option<PathBuf> {
@@ -784,6 +713,12 @@ impl Egdb {
     /// Returns why loading stopped below a layer that is on disk, if it did.
     pub fn issue(&self) -> Option<&EgdbError> {
         self.issue.as_ref()
+    }
+
+    /// Takes out why loading stopped (after which [`Egdb::issue`] is `None`), for a caller that
+    /// reports it itself.
+    pub fn take_issue(&mut self) -> Option<EgdbError> {
+        self.issue.take()
     }
 
     /// Returns the bytes the database takes in memory.

@@ -389,39 +389,3 @@ fn a_database_opened_from_bytes_probes_what_the_folder_does() {
     let files = layer_files(&dir.0, &rules, 6);
     assert!(matches!(Egdb::from_bytes(&other, files), Err(EgdbError::Mismatch { field: "houses a side", .. })));
 }
-
-/// A cache lets go of its databases when released or dropped: what an engine still holds stays
-/// alive, and nothing else does (the memory and the mapped files are freed).
-#[test]
-fn shared_databases_are_released() {
-    use std::sync::Arc;
-    let rules = Rules::standard(3, 4).unwrap();
-    let dir = TempDir::new("shared");
-    let cache = egdb::Cache::new();
-    // No database yet: remembered as none until released.
-    assert!(cache.get(&dir.0, &rules).is_none());
-    build(&dir.0, &rules, 5);
-    assert!(cache.get(&dir.0, &rules).is_none());
-    assert_eq!(cache.release(), 0);
-    let held = cache.get(&dir.0, &rules).unwrap();
-    assert!(Arc::ptr_eq(&held, &cache.get(&dir.0, &rules).unwrap()), "opened once");
-    assert_eq!(Arc::strong_count(&held), 2, "the cache and this holder");
-    assert_eq!(cache.release(), 1);
-    assert_eq!(Arc::strong_count(&held), 1, "only this holder");
-    let again = cache.get(&dir.0, &rules).unwrap();
-    assert!(!Arc::ptr_eq(&held, &again), "opened anew after a release");
-    let weak = Arc::downgrade(&again);
-    drop((held, again));
-    assert!(weak.upgrade().is_some(), "the cache still holds it");
-    drop(cache);
-    assert!(weak.upgrade().is_none(), "a dropped cache holds nothing");
-
-    // The process's cache.
-    let held = egdb::shared(&dir.0, &rules).unwrap();
-    assert!(Arc::ptr_eq(&held, &egdb::shared(&dir.0, &rules).unwrap()));
-    let weak = Arc::downgrade(&held);
-    drop(held);
-    assert!(weak.upgrade().is_some());
-    assert!(egdb::release_shared() >= 1);
-    assert!(weak.upgrade().is_none(), "released");
-}

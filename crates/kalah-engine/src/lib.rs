@@ -2,8 +2,10 @@
 //!
 //! It holds the evaluation, the strong heuristic search (iterative deepening principal-variation
 //! search with a transposition table, proofs of exact values and threads), the exact solver
-//! (MTD(f) over null-window proofs, with endgame databases), and [`decide`], the one decision
-//! every player makes through: a move, the pie rule's swap and opening, the handicap. The rules
+//! (MTD(f) over null-window proofs, with endgame databases), [`decide`], the one decision
+//! every player makes through: a move, the pie rule's swap and opening, the handicap, and the
+//! policies every front end shares: which endgame databases an engine uses within what memory
+//! ([`databases`]) and the strength levels a person chooses from ([`level`]). The rules
 //! come from `kalah-rules` and the endgame databases from `kalah-egdb`; the course's searches and
 //! experiments (`kalah-course`) and solves on a cluster (`kalah-cluster`) build on this crate,
 //! never the other way round.
@@ -15,7 +17,10 @@
 //! * [`score`]: a value for one player, in hundredths of a seed, proven or estimated; whole
 //!   seeds and proven bounds, the solver's unit (from `kalah-rules`, re-exported: protocols and
 //!   front ends share them).
-//! * [`decide`]: one decision for every player: a move, the pie swap and opening, the handicap.
+//! * [`decide`]: one decision for every player: a move, the pie swap and opening, the handicap,
+//!   by the engine or any other [`decide::Searcher`].
+//! * [`databases`]: the one policy for attaching endgame databases to engines within a memory budget.
+//! * [`level`]: the strength levels 1 to 5 of the browser game and the bots.
 //! * [`solver`]: the exact solver: MTD(f) over null-window proofs to the end of the game, and the
 //!   perfect line.
 //! * [`proof`]: the solver's proof table: proven bounds of positions, shared by its threads.
@@ -46,8 +51,11 @@
 pub mod bench;
 pub mod board;
 pub mod busy;
+#[cfg(feature = "fs")]
+pub mod databases;
 pub mod decide;
 pub mod eval;
+pub mod level;
 mod order;
 pub mod proof;
 pub mod search;

@@ -8,17 +8,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use kalah_engine::decide::{decide_turn, SwapPolicy, Turn};
+use kalah_engine::level::Level;
 use kalah_engine::search::{Engine, Options};
-use kalah_engine::time::Limits;
 use kalah_rules::{Action, Move, Position, Rules};
 use rand::Rng;
 use tokio::sync::Semaphore;
 
 /// The deepest minimax bot, in sowings (go-kgp's practice server plays up to 12).
 pub const MAX_DEPTH: u8 = 12;
-
-/// The engine's strength levels.
-pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=5;
 
 /// A practice bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,7 +34,7 @@ pub enum Bot {
         percent: u8,
     },
     /// kalah's engine at a strength level (1-5).
-    Level(u8),
+    Level(Level),
 }
 
 impl fmt::Display for Bot {
@@ -79,7 +76,7 @@ impl FromStr for Bot {
         }
         if let Some(level) = word.strip_prefix("level-") {
             let level: u8 = level.parse().map_err(|_| bad())?;
-            return LEVELS.contains(&level).then_some(Bot::Level(level)).ok_or_else(bad);
+            return Level::new(level).map(Bot::Level).ok_or_else(bad);
         }
         match word.as_str() {
             "random" => Ok(Bot::Random),
@@ -87,12 +84,6 @@ impl FromStr for Bot {
             _ => Err(bad()),
         }
     }
-}
-
-/// Returns the engine's limits at `level` (1-5), within `time`: the one place the server names
-/// the levels, which live beside the web game for now.
-pub fn level_limits(level: u8, time: Duration) -> Limits {
-    kalah_web::engines::level_limits(level, time)
 }
 
 /// The engines the level bots share: at most one search a core, each engine with a small table.
@@ -149,7 +140,7 @@ impl Bot {
                 let engines = Arc::clone(engines);
                 tokio::task::spawn_blocking(move || {
                     let engine = engines.take();
-                    let limits = level_limits(level, engines.time);
+                    let limits = level.limits(engines.time);
                     let turn = Turn::at(rules, position, false);
                     let decision = decide_turn(&engine, &turn, SwapPolicy::Auto, limits, None, |_| {});
                     engines.give_back(engine);

@@ -96,7 +96,7 @@ mod tests {
     fn a_name_carries_the_bot_and_the_board_asked_for() {
         let wish = Wish::parse("alice vs level-3 on 8,8").unwrap();
         assert_eq!(wish.name, "alice");
-        assert_eq!(wish.opponent, Some(Bot::Level(3)));
+        assert_eq!(wish.opponent, Some(Bot::Level(kalah_engine::level::Level::DEFAULT)));
         assert_eq!(wish.board, Some(Board { houses: 8, seeds: 8 }));
         let wish = Wish::parse("Team Rocket on 10,10 vs minimax-6:75").unwrap();
         assert_eq!((wish.name.as_str(), wish.opponent), ("Team Rocket", Some(Bot::Minimax { depth: 6, percent: 75 })));
