@@ -43,7 +43,7 @@ fn free_port() -> u16 {
 /// Starts `kalah serve` in `dir` on a port it picks, and returns it with the address it prints.
 fn start_server(dir: &Path) -> (Running, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
-        .args(["serve", "--port", "0", "--engine-time", "50", "--no-egdb", "--searches", "2"])
+        .args(["serve", "--port", "0", "--db", "games.sqlite", "--engine-time", "50", "--no-egdb", "--searches", "2"])
         .current_dir(dir)
         .stdout(Stdio::piped())
         .spawn()

@@ -1,7 +1,7 @@
 //! The JSON of the API: what requests carry and what the server answers (documented in docs/web.md).
 
 use std::cmp::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use kalah_rules::{Action, Game, Outcome, Phase, Position, Rules, Side, Step};
 use serde::{Deserialize, Serialize};
@@ -66,6 +66,14 @@ pub enum ActionText {
     Number(u64),
     /// Any action's text.
     Text(String),
+}
+
+/// `POST /api/games/{id}/shown`: the version of the game the page has shown.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shown {
+    /// The game's version as shown.
+    pub version: u64,
 }
 
 /// `POST /api/games/{id}/undo` and `/redo`: how many actions (optional).
@@ -397,7 +405,7 @@ pub fn state(id: &str, session: &Session) -> GameState {
             lost_on_time: None,
         }),
     };
-    let clock = session.time_left(Instant::now()).map(|left| {
+    let clock = session.time_left(crate::event::Moment::now()).map(|left| {
         let of = |side: Side| left[game.seat_of(side).index()].as_millis() as u64;
         let increment = session.increment().unwrap_or(Duration::ZERO);
         ClockState {

@@ -15,9 +15,13 @@
 //! calls [`serve`].
 
 pub mod api;
+pub mod connections;
 pub mod engines;
+pub mod event;
 pub mod games;
+pub mod guard;
 pub mod server;
+pub mod store;
 
 #[cfg(test)]
 mod tests;
@@ -27,7 +31,10 @@ use std::time::Duration;
 
 use kalah_engine::databases::Databases;
 
+pub use connections::ConnectionLimits;
+pub use guard::ClientLimits;
 pub use server::{goto, person_move, redo, router, serve, start, undo, ApiError, App};
+pub use store::{Database, StoreError};
 
 /// How a server runs: its engines' time and memory, and how many games it holds.
 #[derive(Clone, Debug)]
@@ -40,8 +47,31 @@ pub struct Config {
     pub table_bytes: usize,
     /// The endgame databases the engines may use, if any: a folder and the memory they may take.
     pub databases: Option<Arc<Databases>>,
-    /// Most games held at once.
+    /// Where the games are kept.
+    pub database: Database,
+    /// Most games held in memory at once.
     pub max_games: usize,
     /// A game with no request for this long is closed.
     pub idle: Duration,
+    /// What each client (an IP address) may ask.
+    pub clients: ClientLimits,
+    /// The connections' time limits and cap.
+    pub connections: ConnectionLimits,
+}
+
+impl Default for Config {
+    /// One second a move, a search a core, 16 MiB tables, no databases, 1000 games idle for 30 minutes.
+    fn default() -> Config {
+        Config {
+            engine_time: Duration::from_secs(1),
+            searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            table_bytes: 16 << 20,
+            databases: None,
+            database: Database::Memory,
+            max_games: 1000,
+            idle: Duration::from_secs(30 * 60),
+            clients: ClientLimits::default(),
+            connections: ConnectionLimits::default(),
+        }
+    }
 }

@@ -5,12 +5,13 @@
 //! its refusals ([`Refused`]) into statuses and messages.
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
 use axum::http::{header, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -25,10 +26,15 @@ use kalah_rules::rules::{
 use kalah_rules::{record, Action, Game, Phase, Position, Record, RecordWarning, Rules, Side};
 use serde::de::DeserializeOwned;
 use serde_json::json;
+use tokio::sync::watch;
 
 use crate::api::{self, ActionText, Analysis, GameState, Goto, Hint, MoveRequest, NewGame, Plies};
+use crate::connections::{self, ConnectionLimits};
 use crate::engines::{self, Engines, Failed, Kind};
+use crate::event::Moment;
 use crate::games::{lock, Actor, Games, Missing, Refused, Seat, Session};
+use crate::guard::{self, Limiter};
+use crate::store::StoreError;
 use crate::Config;
 
 /// The page, built into the binary so that `kalah serve` works from any folder with no network.
@@ -44,21 +50,28 @@ pub struct App {
     pub(crate) games: Games,
     engines: Arc<Engines>,
     engine_time: Duration,
+    limiter: Limiter,
+    connections: ConnectionLimits,
+    /// Set when the server stops: long-lived answers end.
+    closing: watch::Sender<bool>,
 }
 
 impl App {
-    /// Returns the server's state for `config`.
-    pub fn new(config: &Config) -> App {
-        App {
-            games: Games::new(config.max_games, config.idle),
+    /// Returns the server's state for `config`, its games in `config.database`.
+    pub fn new(config: &Config) -> Result<App, StoreError> {
+        Ok(App {
+            games: Games::open(&config.database, config.max_games, config.idle)?,
             engines: Arc::new(Engines::new(config.searches, config.table_bytes, config.databases.clone())),
             engine_time: config.engine_time,
-        }
+            limiter: Limiter::new(config.clients),
+            connections: config.connections,
+            closing: watch::channel(false).0,
+        })
     }
 }
 
 /// Serves the page and the API on `listener` until `shutdown` completes, closing idle games as
-/// they expire.
+/// they expire; the connections are capped and timed ([`ConnectionLimits`]).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     app: Arc<App>,
@@ -70,9 +83,12 @@ pub async fn serve(
         loop {
             tick.tick().await;
             sweeper.games.expire(Instant::now());
+            sweeper.limiter.forget_idle(Instant::now());
         }
     });
-    let served = axum::serve(listener, router(app)).with_graceful_shutdown(shutdown).await;
+    let limits = app.connections;
+    let closing = app.closing.clone();
+    let served = connections::serve(listener, router(app), limits, shutdown, closing).await;
     sweeping.abort();
     served
 }
@@ -94,17 +110,44 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/hint", get(hint))
         .route("/api/games/{id}/analysis", get(analysis))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/shown", post(shown))
+        .route("/api/archive", get(archive))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), guard))
         .layer(axum::middleware::from_fn(finish))
         .with_state(app)
+}
+
+/// Refuses what [`crate::guard`] refuses (writes from another site, a client over its share)
+/// and reads the body within its time, before any handler runs.
+async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let refused = |r: guard::Refusal| {
+        ApiError { status: r.status, message: one_line(r.message), retry_after: r.retry_after }.into_response()
+    };
+    if let Err(r) = guard::check_origin(request.method(), request.headers()) {
+        return refused(r);
+    }
+    let new_game = request.method() == Method::POST && request.uri().path() == "/api/games";
+    let client = request.extensions().get::<ConnectInfo<SocketAddr>>();
+    if let Err(r) = guard::check_share(&app.limiter, client, new_game, Instant::now()) {
+        return refused(r);
+    }
+    let (parts, body) = request.into_parts();
+    match guard::read_body(body, MAX_BODY, app.connections.body).await {
+        Ok(bytes) => match guard::check_json(&parts.method, &parts.headers, &bytes) {
+            Ok(()) => next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await,
+            Err(r) => refused(r),
+        },
+        Err(r) => refused(r),
+    }
 }
 
 /// Returns the methods the route at `path` takes (for a 405's message and `Allow` header).
 fn allowed(path: &str) -> &'static str {
     match path.trim_end_matches('/').rsplit('/').next() {
         _ if path == "/api/games" => "POST",
-        Some("move" | "engine" | "undo" | "redo" | "goto") => "POST",
+        Some("move" | "engine" | "undo" | "redo" | "goto" | "shown") => "POST",
         _ if path.starts_with("/api/games/") && path.matches('/').count() == 3 => "GET, DELETE",
         _ => "GET",
     }
@@ -143,6 +186,9 @@ async fn finish(request: axum::extract::Request, next: axum::middleware::Next) -
         response = fixed;
     }
     let headers = response.headers_mut();
+    if path.starts_with("/api/") {
+        headers.insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
+    }
     headers.insert(header::CONTENT_SECURITY_POLICY, header::HeaderValue::from_static(CONTENT_SECURITY_POLICY));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, header::HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
@@ -216,10 +262,12 @@ fn missing(app: &App, id: &str, why: Missing) -> ApiError {
         Missing::Unknown => ApiError {
             retry_after: None,
             status: StatusCode::NOT_FOUND,
-            message: format!(
-                "there is no game {id:?}: it was closed, or expired after {} minutes without a request",
-                app.games.idle().as_secs() / 60
-            ),
+            message: format!("there is no game {:?}: it was deleted, or never was", short(id)),
+        },
+        Missing::Store(e) => ApiError {
+            retry_after: Some(5),
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: format!("{e}: nothing was changed; try again"),
         },
         Missing::Full => ApiError {
             retry_after: Some(60),
@@ -227,6 +275,19 @@ fn missing(app: &App, id: &str, why: Missing) -> ApiError {
             message: format!("the server holds its most games ({}): close one or try again later", app.games.max()),
         },
     }
+}
+
+/// Returns an id to repeat in a message: an unknown id of any length is cut to 40 characters.
+fn short(id: &str) -> String {
+    match id.char_indices().nth(40) {
+        Some((end, _)) => format!("{}…", &id[..end]),
+        None => id.to_string(),
+    }
+}
+
+/// Stores the changes of game `id` before the answer: see [`Games::save`].
+fn save(app: &App, id: &str, s: &mut Session) -> Result<(), ApiError> {
+    app.games.save(id, s).map_err(|why| missing(app, id, why))
 }
 
 fn engine_failed() -> ApiError {
@@ -317,16 +378,37 @@ fn fields(rules: &Rules) -> serde_json::Value {
     })
 }
 
-/// Builds the game a new-game request asks for, with what loading its record warns of.
-fn new_game(request: &NewGame) -> Result<(Game, Vec<RecordWarning>), ApiError> {
+/// Returns the seat a record's `South` or `North` tag names: `engine level N` (as this server
+/// writes it), `engine:N` or `engine` the engine, anything else (`human`, a person's name) a
+/// person.
+fn seat_of_tag(value: &str) -> Seat {
+    let value = value.trim();
+    if let Ok(seat) = value.parse::<Seat>() {
+        return seat;
+    }
+    match value.strip_prefix("engine level ").map(str::parse::<Level>) {
+        Some(Ok(level)) => Seat::Engine(level),
+        _ => Seat::Human,
+    }
+}
+
+/// What a new-game request builds: the game, the seats a loaded record names (first player
+/// first), and what loading the record warns of.
+type Built = (Game, [Option<Seat>; 2], Vec<RecordWarning>);
+
+/// Builds the game a new-game request asks for.
+fn new_game(request: &NewGame) -> Result<Built, ApiError> {
     if let Some(text) = &request.record {
         if request.rules.is_some() || request.position.is_some() {
             return Err(bad_request("a record brings its own rules and start: leave out rules and position"));
         }
         // The request body is at most MAX_BODY, well under the record limit of `kalah play --load`.
-        return Record::parse(text)
-            .map(|parsed| (parsed.record.game, parsed.warnings))
-            .map_err(|e| bad_request(format!("cannot load the record: {e}")));
+        let parsed = Record::parse(text).map_err(|e| bad_request(format!("cannot load the record: {e}")))?;
+        let tag = |name: &str| {
+            parsed.record.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| seat_of_tag(v))
+        };
+        // The record's South and North are the players as the game started (the first player South).
+        return Ok((parsed.record.game, [tag("South"), tag("North")], parsed.warnings));
     }
     let parsed = match &request.position {
         Some(text) => Some(text.parse::<Position>().map_err(|e| bad_request(e.to_string()))?),
@@ -346,7 +428,7 @@ fn new_game(request: &NewGame) -> Result<(Game, Vec<RecordWarning>), ApiError> {
         Some(text) => Position::parse(text, &rules).map_err(|e| bad_request(e.to_string()))?,
         None => Position::start(&rules),
     };
-    Ok((Game::from_position(rules, start), Vec::new()))
+    Ok((Game::from_position(rules, start), [None, None], Vec::new()))
 }
 
 /// Reads a new-game request body (empty: the defaults) into a session and what loading its
@@ -357,9 +439,12 @@ pub fn start(body: &[u8]) -> Result<(Session, Vec<RecordWarning>), ApiError> {
         None => Ok(default),
         Some(t) => t.parse::<Seat>().map_err(|e| bad_request(format!("{which}: {e}"))),
     };
-    let seats =
-        [seat(&request.south, Seat::Human, "south")?, seat(&request.north, Seat::Engine(Level::DEFAULT), "north")?];
-    let (game, warnings) = new_game(&request)?;
+    let (game, named, warnings) = new_game(&request)?;
+    // The request's players, else those the record names, else a person against the engine.
+    let seats = [
+        seat(&request.south, named[0].unwrap_or(Seat::Human), "south")?,
+        seat(&request.north, named[1].unwrap_or(Seat::Engine(Level::DEFAULT)), "north")?,
+    ];
     let mut session = Session::new(game, seats);
     if let Some(clock) = request.clock {
         if !(1..=86_400).contains(&clock.seconds) || clock.increment > 3600 {
@@ -419,6 +504,7 @@ async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -
     let game = session(&app, &id)?;
     let mut s = lock(&game);
     person_move(&mut s, &id, &body)?;
+    save(&app, &id, &mut s)?;
     Ok(Json(api::state(&id, &s)))
 }
 
@@ -437,7 +523,7 @@ impl Drop for Thinking {
 /// `POST /api/games/{id}/engine`: the engine takes the action it is to take.
 async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<GameState>, ApiError> {
     let game = session(&app, &id)?;
-    let begun = lock(&game).begin_engine_move(Instant::now()).map_err(|refused| match refused {
+    let begun = lock(&game).begin_engine_move(Moment::now()).map_err(|refused| match refused {
         Refused::Over => bad_request("the game is over: the engine has no move to make"),
         Refused::PersonsSeat(side) => bad_request(format!("{side} is played by a person: POST /api/games/{id}/move")),
         Refused::Thinking => conflict("the engine is already thinking about this move"),
@@ -455,10 +541,23 @@ async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
         .await
         .map_err(not_searched)?;
     let mut s = lock(&game);
-    s.check_time(Instant::now());
+    let now = Moment::now();
+    s.check_time(now);
     s.unchanged_since(version).map_err(|_| changed_meanwhile())?;
     let decision = decision.ok_or_else(engine_failed)?;
-    s.play_engine_move(version, decision.action).map_err(|_| engine_failed())?;
+    s.play_engine_move(version, decision.action, now).map_err(|_| engine_failed())?;
+    save(&app, &id, &mut s)?;
+    Ok(Json(api::state(&id, &s)))
+}
+
+/// `POST /api/games/{id}/shown`: the page has shown the game at `{"version": V}` (animated the
+/// move before) to the player to decide, whose clock starts now (see [`Session::shown`]).
+async fn shown(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -> Result<Json<GameState>, ApiError> {
+    let request: api::Shown = read(&body, None)?;
+    let game = session(&app, &id)?;
+    let mut s = lock(&game);
+    s.shown(request.version, Moment::now());
+    save(&app, &id, &mut s)?;
     Ok(Json(api::state(&id, &s)))
 }
 
@@ -492,6 +591,7 @@ fn change(
     let game = session(app, id)?;
     let mut s = lock(&game);
     f(&mut s, body)?;
+    save(app, id, &mut s)?;
     Ok(Json(api::state(id, &s)))
 }
 
@@ -622,6 +722,12 @@ fn analyse_game(
         nodes: info.nodes,
         millis: info.elapsed.as_millis() as u64,
     })
+}
+
+/// `GET /api/archive`: the finished games, the last finished first (at most 1000).
+async fn archive(State(app): State<Arc<App>>) -> Result<Json<serde_json::Value>, ApiError> {
+    let games = app.games.archive(1000).map_err(|e| missing(&app, "", Missing::Store(e)))?;
+    Ok(Json(json!({ "games": games })))
 }
 
 /// `GET /api/games/{id}/record`: the game record as a file.

@@ -22,8 +22,9 @@ fn server(ms: u64, max_games: usize) -> (Router, Arc<App>) {
         databases: None,
         max_games,
         idle: Duration::from_secs(600),
+        ..Config::default()
     };
-    let app = Arc::new(App::new(&config));
+    let app = Arc::new(App::new(&config).unwrap());
     (router(Arc::clone(&app)), app)
 }
 
@@ -510,7 +511,7 @@ async fn unknown_games_are_not_found_on_every_endpoint() {
     let url = format!("/api/games/{}", id(&game));
     let (status, _) = call(&app, "DELETE", &url, "").await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    refused(&app, "GET", &url, "", StatusCode::NOT_FOUND, "closed, or expired").await;
+    refused(&app, "GET", &url, "", StatusCode::NOT_FOUND, "deleted, or never was").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -545,13 +546,14 @@ async fn many_games_at_once_keep_to_themselves() {
 }
 
 #[tokio::test]
-async fn idle_games_expire_and_a_full_server_refuses_new_ones() {
+async fn idle_games_are_put_away_and_a_full_server_refuses_new_ones() {
     let (app, state) = server(10, 2);
     let a = create(&app, json!({})).await;
     create(&app, json!({})).await;
     refused(&app, "POST", "/api/games", "{}", StatusCode::SERVICE_UNAVAILABLE, "most games (2)").await;
     assert_eq!(state.games.expire(Instant::now() + Duration::from_secs(601)), 2);
-    refused(&app, "GET", &format!("/api/games/{}", id(&a)), "", StatusCode::NOT_FOUND, "expired").await;
+    // Put away, not lost: read back from the database.
+    ok(&app, "GET", &format!("/api/games/{}", id(&a)), "", StatusCode::OK).await;
     create(&app, json!({})).await;
 }
 
@@ -607,4 +609,226 @@ async fn an_undo_or_a_close_stops_the_engine() {
             assert_eq!(shown["thinking"], false);
         }
     }
+}
+
+/// Sends a request with the headers given (and a JSON content type only if one is given).
+async fn call_with(app: &Router, method: &str, uri: &str, headers: &[(&str, &str)], body: &str) -> (StatusCode, Value) {
+    let mut request = Request::builder().method(method).uri(uri);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let request = request.body(Body::from(body.to_string())).expect("a well-formed request");
+    let response = app.clone().oneshot(request).await.expect("the router always answers");
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("a body");
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+}
+
+#[tokio::test]
+async fn a_loaded_record_keeps_its_players() {
+    let (app, _) = server(10, 10);
+    // A game between two people, saved and loaded: North is still a person, not the engine.
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "south": "human", "north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
+    let (_, text) = call(&app, "GET", &format!("{url}/record"), "").await;
+    let text = text.as_str().unwrap().to_string();
+    assert!(text.contains("[North \"human\"]"), "{text}");
+    let loaded = create(&app, json!({ "record": text })).await;
+    assert_eq!(loaded["seats"], json!(["human", "human"]), "{loaded}");
+    assert_eq!(loaded["engine_to_move"], json!(false));
+    // The engine at a level as the server writes it, and names of people.
+    let tagged = |south: &str, north: &str| {
+        text.replace("[South \"human\"]", &format!("[South \"{south}\"]"))
+            .replace("[North \"human\"]", &format!("[North \"{north}\"]"))
+    };
+    let loaded = create(&app, json!({ "record": tagged("Ann", "engine level 2") })).await;
+    assert_eq!(loaded["seats"], json!(["human", "engine:2"]), "{loaded}");
+    // The request's players still win over the record's.
+    let loaded = create(&app, json!({ "record": tagged("Ann", "Bob"), "north": "engine:1" })).await;
+    assert_eq!(loaded["seats"], json!(["human", "engine:1"]), "{loaded}");
+}
+
+#[tokio::test]
+async fn writes_from_another_site_are_refused_and_clients_get_their_share() {
+    let (app, state) = server(10, 10);
+    let json_type = ("content-type", "application/json");
+    let host = ("host", "127.0.0.1:8080");
+    // A page elsewhere posting text/plain (no preflight), or JSON with its own origin: refused.
+    let (status, body) = call_with(&app, "POST", "/api/games", &[host, ("content-type", "text/plain")], "{}").await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{body}");
+    let (status, body) =
+        call_with(&app, "POST", "/api/games", &[host, json_type, ("origin", "http://evil.example")], "{}").await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("another web site"), "{body}");
+    assert_eq!(state.games.len(), 0, "nothing was created");
+    // The server's own page, and a program that sends no Origin.
+    let own = [host, json_type, ("origin", "http://127.0.0.1:8080")];
+    let (status, body) = call_with(&app, "POST", "/api/games", &own, "{}").await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let (status, _) = call_with(&app, "POST", "/api/games", &[json_type], "{}").await;
+    assert_eq!(status, StatusCode::CREATED);
+    // One address may start only its share of games.
+    let limited = Arc::new(
+        App::new(&Config {
+            clients: crate::ClientLimits { requests_per_second: 1000, games_per_minute: 3 },
+            ..Config::default()
+        })
+        .unwrap(),
+    );
+    let routes = router(Arc::clone(&limited));
+    let from = |ip: [u8; 4]| {
+        let mut request = Request::builder()
+            .method("POST")
+            .uri("/api/games")
+            .header("content-type", "application/json")
+            .body(Body::from("{}"))
+            .unwrap();
+        request.extensions_mut().insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((ip, 5000))));
+        request
+    };
+    for _ in 0..3 {
+        let response = routes.clone().oneshot(from([10, 0, 0, 1])).await.unwrap();
+        assert_eq!(response.status(), StatusCode::CREATED);
+    }
+    let response = routes.clone().oneshot(from([10, 0, 0, 1])).await.unwrap();
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(response.headers().contains_key("retry-after"));
+    let response = routes.clone().oneshot(from([10, 0, 0, 2])).await.unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED, "another address has its own share");
+    assert_eq!(limited.games.len(), 4);
+}
+
+#[tokio::test]
+async fn the_engines_clock_starts_when_it_is_asked_to_move() {
+    // The page asks the engine to move once it has shown the person's move: the time between
+    // is not the engine's. A paused clock makes "between" long without waiting.
+    let (app, _) = server(50, 10);
+    let game =
+        create(&app, json!({"rules": "kalah(4,3) standard", "north": "engine:1", "clock": {"seconds": 60}})).await;
+    let url = format!("/api/games/{}", id(&game));
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
+    let before = ok(&app, "GET", &url, "", StatusCode::OK).await;
+    assert_eq!(before["clock"]["north_ms"], json!(60_000), "North has not been asked yet: {before}");
+    let shown =
+        ok(&app, "POST", &format!("{url}/shown"), &json!({"version": before["version"]}).to_string(), StatusCode::OK)
+            .await;
+    assert_eq!(shown["version"], before["version"], "showing changes no version");
+}
+
+/// Starts a server on a loopback port with `limits`; returns its address.
+async fn listening(limits: crate::ConnectionLimits) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let app = Arc::new(App::new(&Config { connections: limits, ..Config::default() }).unwrap());
+    tokio::spawn(crate::serve(listener, app, std::future::pending()));
+    address
+}
+
+/// Reads what the server sends until it closes the connection.
+async fn until_closed(stream: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut all = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => all.extend_from_slice(&buf[..n]),
+        }
+    }
+    String::from_utf8_lossy(&all).into_owned()
+}
+
+#[tokio::test]
+async fn silent_and_slow_connections_are_closed_and_connections_are_capped() {
+    use tokio::io::AsyncWriteExt;
+    let limits = crate::ConnectionLimits {
+        header: Duration::from_millis(300),
+        body: Duration::from_millis(300),
+        idle: Duration::from_millis(300),
+        max: 2,
+    };
+    let address = listening(limits).await;
+    // A connection that sends nothing is closed (the test would wait for ever before).
+    let mut silent = tokio::net::TcpStream::connect(address).await.unwrap();
+    let said = until_closed(&mut silent).await;
+    assert!(!said.contains("200 OK"), "{said}");
+    // A header sent a byte at a time, each within the idle time, is cut off by the header time.
+    let mut slow = tokio::net::TcpStream::connect(address).await.unwrap();
+    let (mut reader, mut writer) = slow.split();
+    let drip = async {
+        for byte in b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".iter().cycle() {
+            if writer.write_all(&[*byte]).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let closed = async {
+        use tokio::io::AsyncReadExt;
+        let mut buf = [0u8; 1024];
+        while let Ok(n) = reader.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+        }
+    };
+    tokio::select! { () = drip => {}, () = closed => {} }
+    // A body that never comes is answered 408.
+    let mut stalled = tokio::net::TcpStream::connect(address).await.unwrap();
+    stalled
+        .write_all(
+            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{",
+        )
+        .await
+        .unwrap();
+    let said = until_closed(&mut stalled).await;
+    assert!(said.starts_with("HTTP/1.1 408"), "{said}");
+    // Two connections held open: a third is answered 503 at once.
+    let long = crate::ConnectionLimits { idle: Duration::from_secs(600), header: Duration::from_secs(600), ..limits };
+    let address = listening(long).await;
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        stream.write_all(b"GET /api/variants HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+        let mut reader = tokio::io::BufReader::new(stream);
+        let mut line = String::new();
+        tokio::io::AsyncBufReadExt::read_line(&mut reader, &mut line).await.unwrap();
+        assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+        held.push(reader);
+    }
+    let mut third = tokio::net::TcpStream::connect(address).await.unwrap();
+    let said = until_closed(&mut third).await;
+    assert!(said.starts_with("HTTP/1.1 503"), "{said}");
+    assert!(said.contains("most connections"), "{said}");
+}
+
+#[tokio::test]
+async fn finished_games_are_archived_until_deleted() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(2,1) standard", "north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let archive = ok(&app, "GET", "/api/archive", "", StatusCode::OK).await;
+    assert_eq!(archive["games"], json!([]), "a game that goes on is not in the archive");
+    let mut state = game;
+    while let Some(action) = state["legal"].get(0).cloned() {
+        state =
+            ok(&app, "POST", &format!("{url}/move"), &json!({ "action": action }).to_string(), StatusCode::OK).await;
+    }
+    assert!(state["result"].is_object(), "{state}");
+    let archive = ok(&app, "GET", "/api/archive", "", StatusCode::OK).await;
+    let listed = &archive["games"][0];
+    assert_eq!(listed["id"], state["id"], "{archive}");
+    assert_eq!(listed["rules"], json!("kalah(2,1) standard"));
+    assert_eq!(listed["result"], state["status"]);
+    // Replayed on the board from the start, and its record downloaded.
+    let start = ok(&app, "POST", &format!("{url}/goto"), r#"{"ply": 0}"#, StatusCode::OK).await;
+    assert_eq!(start["ply"], json!(0));
+    let (status, record) = call(&app, "GET", &format!("{url}/record"), "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(Record::parse(record.as_str().unwrap()).is_ok());
+    ok(&app, "DELETE", &url, "", StatusCode::NO_CONTENT).await;
+    let archive = ok(&app, "GET", "/api/archive", "", StatusCode::OK).await;
+    assert_eq!(archive["games"], json!([]));
 }

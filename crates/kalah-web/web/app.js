@@ -341,6 +341,15 @@ async function show(state, animate) {
   if (render !== shown) return;
   draw();
   updateBusy();
+  // A timed game: a person's clock starts once the move before is on the screen.
+  if (state.clock && state.to_move && !state.engine_to_move) {
+    api('POST', `/api/games/${state.id}/shown`, { version: state.version }).then((s) => {
+      if (game && game.id === s.id && game.version === s.version) {
+        game.clock = s.clock;
+        clockAt = performance.now();
+      }
+    }, () => {});
+  }
   analyse();
   if (!pending) maybeEngine();
 }
@@ -765,8 +774,8 @@ async function save() {
 async function load(file) {
   try {
     const record = await file.text();
-    const seats = game ? { south: game.seats[0], north: game.seats[1] } : {};
-    const state = await newGame({ record, ...seats });
+    // The record names its players ([South], [North]); the server seats them.
+    const state = await newGame({ record });
     const warnings = state.warnings || [];
     note(warnings.length ? `Loaded ${file.name}; warning: ${warnings.join(' ')}` : `Loaded ${file.name}.`);
   } catch (error) {
