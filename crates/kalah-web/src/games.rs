@@ -5,14 +5,16 @@
 //! the session refuses with a [`Refused`] what the game's state, the seat's holder or the
 //! engine's thinking does not allow. The HTTP layer only translates requests and refusals.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use sha2::{Digest, Sha256};
 use thiserror::Error;
+use tokio::sync::watch;
 
 use kalah_engine::level::Level;
 use kalah_engine::time::{Clock, GameClock};
@@ -40,7 +42,7 @@ impl Seat {
     /// Tells whether `actor` may act for this seat: the one place where a seat's holder is
     /// checked (a person holds a person's seat, the engine the engine's).
     pub fn admits(self, actor: Actor) -> bool {
-        matches!((self, actor), (Seat::Human, Actor::Person) | (Seat::Engine(_), Actor::Engine))
+        matches!((self, actor), (Seat::Human, Actor::Person | Actor::Holder(_)) | (Seat::Engine(_), Actor::Engine))
     }
 }
 
@@ -80,6 +82,8 @@ pub enum Actor {
     Person,
     /// The server's engine, for the seat it holds.
     Engine,
+    /// The holder of a seat's secret token, in a game between friends.
+    Holder(kalah_rules::Seat),
 }
 
 /// Why a session refused a request; the game is unchanged.
@@ -94,6 +98,15 @@ pub enum Refused {
     /// The side to decide is a person's, and the engine was asked.
     #[error("{0} is played by a person")]
     PersonsSeat(Side),
+    /// In a game between friends, the side to decide is held by the other player.
+    #[error("{0} is the other player's seat: only its holder moves for it")]
+    NotYours(Side),
+    /// Only the players of a game between friends may do this, with their seat's token.
+    #[error("only the players of this game may do this (send the seat's token)")]
+    NotAPlayer,
+    /// There is no takeback to ask for, or to answer.
+    #[error("{0}")]
+    Takeback(&'static str),
     /// The engine is searching its move: nobody else acts until it has.
     #[error("the engine is thinking")]
     Thinking,
@@ -169,6 +182,32 @@ pub struct Session {
     unsaved: Vec<Event>,
     /// The number of changes stored.
     saved: u64,
+    /// In a game between friends, the SHA-256 (hex) of each seat's secret token.
+    tokens: Option<[String; 2]>,
+    /// The player who resigned: the game is over, lost by that player.
+    resigned: Option<kalah_rules::Seat>,
+    /// The player who asks to take back its last turn, until the opponent answers.
+    takeback: Option<kalah_rules::Seat>,
+    /// The ids of the last requests that changed the game, so that one sent again is answered
+    /// and not played again.
+    recent: VecDeque<String>,
+    /// The id of the request being made, for its change.
+    request: Option<String>,
+    /// Tells whoever follows the game (the live channel) how many changes are stored.
+    changes: watch::Sender<u64>,
+}
+
+/// The most request ids a game remembers.
+const RECENT: usize = 64;
+
+/// Returns the SHA-256 of a seat's token, in hex, as games keep it.
+pub fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Returns a new secret token: 128 random bits in hex.
+pub fn new_token() -> String {
+    format!("{:032x}", rand::random::<u128>())
 }
 
 impl Session {
@@ -185,7 +224,109 @@ impl Session {
             last_used: Instant::now(),
             unsaved: Vec::new(),
             saved: 0,
+            tokens: None,
+            resigned: None,
+            takeback: None,
+            recent: VecDeque::new(),
+            request: None,
+            changes: watch::channel(0).0,
         }
+    }
+
+    /// Returns the session as a game between friends: each seat held by the token whose
+    /// SHA-256 is given ([`token_hash`]).
+    pub fn with_tokens(mut self, hashes: [String; 2]) -> Session {
+        self.tokens = Some(hashes);
+        self
+    }
+
+    /// Makes both seats people's (a game between friends).
+    pub fn seat_people(&mut self) {
+        self.seats = [Seat::Human; 2];
+    }
+
+    /// Tells whether this is a game between friends, each seat held by a token.
+    pub fn is_friends(&self) -> bool {
+        self.tokens.is_some()
+    }
+
+    /// Returns the seat `token` holds, if it holds one.
+    pub fn holder(&self, token: &str) -> Option<kalah_rules::Seat> {
+        let hash = token_hash(token);
+        let tokens = self.tokens.as_ref()?;
+        kalah_rules::Seat::BOTH.into_iter().find(|seat| tokens[seat.index()] == hash)
+    }
+
+    /// Returns the player who resigned, if one did.
+    pub fn resigned(&self) -> Option<kalah_rules::Seat> {
+        self.resigned
+    }
+
+    /// Returns the player who asks for a takeback, if one does.
+    pub fn takeback(&self) -> Option<kalah_rules::Seat> {
+        self.takeback
+    }
+
+    /// Returns the number of changes stored, which the live channel counts by.
+    pub fn saved(&self) -> u64 {
+        self.saved
+    }
+
+    /// Returns a receiver told the number of changes stored, each time it grows.
+    pub fn follow(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    /// Names the request being made (its changes carry the id); returns `false` if a request of
+    /// that id already changed the game: it is answered as the game is, not made again.
+    pub fn begin_request(&mut self, id: Option<&str>) -> bool {
+        self.request = id.map(str::to_string);
+        !id.is_some_and(|id| self.recent.iter().any(|seen| seen == id))
+    }
+
+    /// The player `by` resigns: the game is over and the other player wins.
+    pub fn resign(&mut self, by: kalah_rules::Seat, now: Moment) -> Result<(), Refused> {
+        self.decider().ok_or(Refused::Over)?;
+        self.resigned = Some(by);
+        self.takeback = None;
+        self.changed();
+        self.log(Change::Resigned { by }, now);
+        Ok(())
+    }
+
+    /// The player `by` asks to take back its last turn; the opponent accepts or refuses.
+    pub fn ask_takeback(&mut self, by: kalah_rules::Seat, now: Moment) -> Result<(), Refused> {
+        self.decider().ok_or(Refused::Over)?;
+        let game = self.game();
+        if !(0..game.actions().len()).any(|i| game.actor(i).is_some_and(|(_, seat)| seat == by)) {
+            return Err(Refused::Takeback("you have no move to take back"));
+        }
+        if self.takeback.is_some() {
+            return Err(Refused::Takeback("a takeback is already asked for"));
+        }
+        self.takeback = Some(by);
+        self.log(Change::TakebackAsked { by }, now);
+        Ok(())
+    }
+
+    /// The player `by` answers the opponent's takeback: `accept` takes back every action since,
+    /// and including, the asker's last one.
+    pub fn answer_takeback(&mut self, by: kalah_rules::Seat, accept: bool, now: Moment) -> Result<(), Refused> {
+        let asker = self.takeback.ok_or(Refused::Takeback("no takeback is asked for"))?;
+        if asker == by {
+            return Err(Refused::Takeback("the takeback is yours: your opponent answers it"));
+        }
+        self.takeback = None;
+        if accept {
+            let mut mask = [false; 2];
+            mask[asker.index()] = true;
+            let plies = self.history.undo_turn(mask).map_err(|_| Refused::Takeback("there is nothing to take back"))?;
+            self.stepped(now);
+            self.log(Change::TakebackAccepted { plies }, now);
+        } else {
+            self.log(Change::TakebackRefused, now);
+        }
+        Ok(())
     }
 
     /// Returns how the game began, at `at`, for the store.
@@ -200,6 +341,7 @@ impl Session {
                 let clock = c.seats[0].clock();
                 [clock.remaining.as_millis() as u64, clock.increment.as_millis() as u64]
             }),
+            tokens: self.tokens.clone(),
             at,
         }
     }
@@ -219,7 +361,11 @@ impl Session {
         if let Some([total, increment]) = start.clock {
             session = session.with_clocks_at(Duration::from_millis(total), Duration::from_millis(increment), start.at);
         }
+        if let Some(tokens) = &start.tokens {
+            session.tokens = Some(tokens.clone());
+        }
         for event in events {
+            session.request = event.request.clone();
             session.apply(&event.change, event.at).map_err(|e| format!("event {}: {e}", event.version))?;
             if session.version != event.version {
                 return Err(format!("event {} makes version {}", event.version, session.version));
@@ -268,6 +414,18 @@ impl Session {
                 }
                 self.changed();
             }
+            Change::Resigned { by } => {
+                self.resigned = Some(*by);
+                self.takeback = None;
+                self.changed();
+            }
+            Change::TakebackAsked { by } => self.takeback = Some(*by),
+            Change::TakebackRefused => self.takeback = None,
+            Change::TakebackAccepted { plies } => {
+                self.takeback = None;
+                self.history.undo(*plies).map_err(|e| e.to_string())?;
+                self.stepped(at);
+            }
             other => return Err(format!("{other:?} is not a change of this kind of game")),
         }
         self.log(change.clone(), at);
@@ -276,7 +434,14 @@ impl Session {
 
     /// Notes a change made at `at`, to be stored.
     fn log(&mut self, change: Change, at: Moment) {
-        self.unsaved.push(Event { version: self.version, at, change, request: None });
+        let request = self.request.take();
+        if let Some(id) = &request {
+            if self.recent.len() == RECENT {
+                self.recent.pop_front();
+            }
+            self.recent.push_back(id.clone());
+        }
+        self.unsaved.push(Event { version: self.version, at, change, request });
     }
 
     /// Returns the changes not yet stored and how many were stored before them.
@@ -288,6 +453,7 @@ impl Session {
     pub fn mark_saved(&mut self) {
         self.saved += self.unsaved.len() as u64;
         self.unsaved.clear();
+        self.changes.send_replace(self.saved);
     }
 
     /// Returns the session with a clock for each player: `total` for the game and `increment`
@@ -378,7 +544,7 @@ impl Session {
     /// Returns the side that decides now and its seat, or `None` once the game is over (by the
     /// rules, or on time).
     pub fn decider(&self) -> Option<(Side, Seat)> {
-        if self.lost_on_time().is_some() {
+        if self.lost_on_time().is_some() || self.resigned.is_some() {
             return None;
         }
         let side = self.game().decider()?;
@@ -399,6 +565,13 @@ impl Session {
                 Seat::Human => Refused::PersonsSeat(side),
                 Seat::Engine(_) => Refused::EnginesSeat(side),
             });
+        }
+        if self.tokens.is_some() {
+            match actor {
+                Actor::Holder(holder) if holder == self.game().seat_of(side) => {}
+                Actor::Holder(_) => return Err(Refused::NotYours(side)),
+                _ => return Err(Refused::NotAPlayer),
+            }
         }
         if self.thinking {
             return Err(Refused::Thinking);
@@ -462,6 +635,7 @@ impl Session {
     fn play(&mut self, action: Action, now: Moment) -> Result<(), Refused> {
         let seat = self.game().decider().map(|side| self.game().seat_of(side));
         self.history.act(action)?;
+        self.takeback = None;
         let mut spent = None;
         if let (Some(clocks), Some(seat)) = (&mut self.clocks, seat) {
             let time = now.since(clocks.since);
@@ -728,6 +902,19 @@ impl Games {
         }
     }
 
+    /// Ends the timed games in memory whose running clock ran out by `now`, and stores that.
+    pub fn check_clocks(&self, now: Moment) {
+        let games: Vec<_> = self.map().iter().map(|(id, game)| (id.clone(), Arc::clone(game))).collect();
+        for (id, game) in games {
+            let mut session = lock(&game);
+            if session.clocks.is_some() && session.lost_on_time().is_none() {
+                session.check_time(now);
+                // A failure drops the game from memory; it is read back as stored.
+                let _ = self.save(&id, &mut session);
+            }
+        }
+    }
+
     /// Returns the finished games, the last finished first, at most `limit`.
     pub fn archive(&self, limit: usize) -> Result<Vec<Archived>, StoreError> {
         self.store.archive(limit)
@@ -746,7 +933,10 @@ impl Games {
         let before = games.len();
         games.retain(|_, game| {
             let mut session = lock(game);
-            let keep = now.saturating_duration_since(session.last_used) < self.idle || !session.unsaved.is_empty();
+            // A game someone follows live, or with changes not stored, stays.
+            let keep = now.saturating_duration_since(session.last_used) < self.idle
+                || !session.unsaved.is_empty()
+                || session.changes.receiver_count() > 0;
             if !keep {
                 session.close();
             }

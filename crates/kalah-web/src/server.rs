@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
-use axum::http::{header, Method, StatusCode, Uri};
+use axum::http::{header, HeaderMap, Method, StatusCode, Uri};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -32,7 +33,7 @@ use crate::api::{self, ActionText, Analysis, GameState, Goto, Hint, MoveRequest,
 use crate::connections::{self, ConnectionLimits};
 use crate::engines::{self, Engines, Failed, Kind};
 use crate::event::Moment;
-use crate::games::{lock, Actor, Games, Missing, Refused, Seat, Session};
+use crate::games::{self, lock, Actor, Games, Missing, Refused, Seat, Session};
 use crate::guard::{self, Limiter};
 use crate::store::StoreError;
 use crate::Config;
@@ -86,10 +87,20 @@ pub async fn serve(
             sweeper.limiter.forget_idle(Instant::now());
         }
     });
+    // A player who is gone still loses on time: the clocks are checked every second.
+    let clocks = Arc::clone(&app);
+    let ticking = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            tick.tick().await;
+            clocks.games.check_clocks(Moment::now());
+        }
+    });
     let limits = app.connections;
     let closing = app.closing.clone();
     let served = connections::serve(listener, router(app), limits, shutdown, closing).await;
     sweeping.abort();
+    ticking.abort();
     served
 }
 
@@ -112,6 +123,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/shown", post(shown))
         .route("/api/archive", get(archive))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/takeback", post(takeback))
+        .route("/api/games/{id}/live", get(live))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), guard))
@@ -147,7 +161,7 @@ async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, nex
 fn allowed(path: &str) -> &'static str {
     match path.trim_end_matches('/').rsplit('/').next() {
         _ if path == "/api/games" => "POST",
-        Some("move" | "engine" | "undo" | "redo" | "goto" | "shown") => "POST",
+        Some("move" | "engine" | "undo" | "redo" | "goto" | "shown" | "resign" | "takeback") => "POST",
         _ if path.starts_with("/api/games/") && path.matches('/').count() == 3 => "GET, DELETE",
         _ => "GET",
     }
@@ -440,6 +454,9 @@ pub fn start(body: &[u8]) -> Result<(Session, Vec<RecordWarning>), ApiError> {
         Some(t) => t.parse::<Seat>().map_err(|e| bad_request(format!("{which}: {e}"))),
     };
     let (game, named, warnings) = new_game(&request)?;
+    if request.friend && (request.south.is_some() || request.north.is_some()) {
+        return Err(bad_request("a game against a friend has two people: leave out south and north"));
+    }
     // The request's players, else those the record names, else a person against the engine.
     let seats = [
         seat(&request.south, named[0].unwrap_or(Seat::Human), "south")?,
@@ -458,14 +475,152 @@ pub fn start(body: &[u8]) -> Result<(Session, Vec<RecordWarning>), ApiError> {
     Ok((session, warnings))
 }
 
+/// The tokens of a new game against a friend: the creator's and the invitation's.
+#[derive(Clone, Debug)]
+pub struct Invitation {
+    /// The token of the creator's seat.
+    pub token: String,
+    /// The token of the other seat, for the invitation link.
+    pub invite: String,
+}
+
+/// Reads a new-game request body as [`start`] does, and for a game against a friend seats two
+/// people, each held by a new token.
+pub fn start_with_friends(body: &[u8]) -> Result<(Session, Vec<RecordWarning>, Option<Invitation>), ApiError> {
+    let request: NewGame = read(body, Some(NewGame::default()))?;
+    let (session, warnings) = start(body)?;
+    if !request.friend {
+        if request.side.is_some() {
+            return Err(bad_request("side is the creator's side in a game against a friend: add \"friend\": true"));
+        }
+        return Ok((session, warnings, None));
+    }
+    let first = match request.side.as_deref() {
+        None | Some("south") => true,
+        Some("north") => false,
+        Some(other) => return Err(bad_request(format!("side {other:?}: write south or north"))),
+    };
+    let (token, invite) = (games::new_token(), games::new_token());
+    let (a, b) = if first { (&token, &invite) } else { (&invite, &token) };
+    let mut session = session.with_tokens([games::token_hash(a), games::token_hash(b)]);
+    session.seat_people();
+    Ok((session, warnings, Some(Invitation { token, invite })))
+}
+
 /// `POST /api/games`: starts a game.
 async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<(StatusCode, Json<GameState>), ApiError> {
-    let (session, warnings) = start(&body)?;
+    let (session, warnings, invitation) = start_with_friends(&body)?;
     let id = app.games.add(session).map_err(|why| missing(&app, "", why))?;
     let game = self::session(&app, &id)?;
     let mut state = api::state(&id, &lock(&game));
     state.warnings = warnings.iter().map(RecordWarning::to_string).collect();
+    if let Some(invitation) = invitation {
+        state.token = Some(invitation.token);
+        state.invite = Some(invitation.invite);
+    }
     Ok((StatusCode::CREATED, Json(state)))
+}
+
+/// Returns who a request acts as: the holder of the seat its `Authorization: Bearer TOKEN`
+/// holds, or a person at the page. A token that holds no seat of this game is refused.
+fn actor(s: &Session, headers: &HeaderMap) -> Result<Actor, ApiError> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else { return Ok(Actor::Person) };
+    let token = value.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).map(str::trim);
+    match token.and_then(|t| s.holder(t)) {
+        Some(seat) => Ok(Actor::Holder(seat)),
+        None => Err(forbidden("the token holds no seat of this game: use the link you were given")),
+    }
+}
+
+/// Returns the seat of a player of a game between friends, or refuses.
+fn player(s: &Session, headers: &HeaderMap) -> Result<kalah_rules::Seat, ApiError> {
+    match actor(s, headers)? {
+        Actor::Holder(seat) => Ok(seat),
+        _ => Err(forbidden(Refused::NotAPlayer.to_string())),
+    }
+}
+
+fn forbidden(message: impl Into<String>) -> ApiError {
+    ApiError { status: StatusCode::FORBIDDEN, message: one_line(message), retry_after: None }
+}
+
+/// `POST /api/games/{id}/resign`: the player of the token resigns.
+async fn resign(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, ApiError> {
+    let game = session(&app, &id)?;
+    let mut s = lock(&game);
+    let seat = player(&s, &headers)?;
+    s.resign(seat, Moment::now()).map_err(|_| bad_request("the game is over: there is nothing to resign"))?;
+    save(&app, &id, &mut s)?;
+    Ok(Json(api::state(&id, &s)))
+}
+
+/// `POST /api/games/{id}/takeback`: the player of the token asks to take back its last turn,
+/// or with `{"answer": "accept"}` / `"refuse"` answers the opponent's request.
+async fn takeback(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<GameState>, ApiError> {
+    let request: api::TakebackRequest = read(&body, Some(api::TakebackRequest::default()))?;
+    let game = session(&app, &id)?;
+    let mut s = lock(&game);
+    let seat = player(&s, &headers)?;
+    let now = Moment::now();
+    let done = match request.answer.as_deref() {
+        None => s.ask_takeback(seat, now),
+        Some("accept") => s.answer_takeback(seat, true, now),
+        Some("refuse") => s.answer_takeback(seat, false, now),
+        Some(other) => return Err(bad_request(format!("answer {other:?}: write accept or refuse"))),
+    };
+    done.map_err(|refused| conflict(refused.to_string()))?;
+    save(&app, &id, &mut s)?;
+    Ok(Json(api::state(&id, &s)))
+}
+
+/// `GET /api/games/{id}/live`: Server-Sent Events, one `state` event (the game's state, its id
+/// the number of changes stored) now and after every change. A client that reconnects with
+/// `Last-Event-ID` gets the state at once if it changed meanwhile: nothing is lost.
+async fn live(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Sse<impl futures_util::Stream<Item = Result<SseEvent, std::convert::Infallible>>>, ApiError> {
+    let game = session(&app, &id)?;
+    let changes = lock(&game).follow();
+    let after: Option<u64> =
+        headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok());
+    let closing = app.closing.subscribe();
+    let stream = futures_util::stream::unfold(
+        (changes, closing, after, game, id),
+        |(mut changes, mut closing, after, game, id)| async move {
+            loop {
+                if *closing.borrow() {
+                    return None;
+                }
+                let sent = {
+                    let s = lock(&game);
+                    let saved = s.saved();
+                    after.is_none_or(|a| a < saved).then(|| {
+                        let text = serde_json::to_string(&api::state(&id, &s)).unwrap_or_default();
+                        (saved, SseEvent::default().id(saved.to_string()).event("state").data(text))
+                    })
+                };
+                if let Some((saved, event)) = sent {
+                    return Some((Ok(event), (changes, closing, Some(saved), game, id)));
+                }
+                tokio::select! {
+                    changed = changes.changed() => if changed.is_err() { return None },
+                    _ = closing.changed() => return None,
+                }
+            }
+        },
+    );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
 }
 
 /// `GET /api/games/{id}`.
@@ -483,14 +638,36 @@ async fn close(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<St
 /// Plays a person's action from a move request body on game `id`; a refused request changes
 /// nothing.
 pub fn person_move(s: &mut Session, id: &str, body: &[u8]) -> Result<(), ApiError> {
+    held_move(s, id, body, Actor::Person)
+}
+
+/// Plays an action of `actor` from a move request body on game `id`: a request whose id the
+/// game has seen is answered without playing again, and a move made on another version than
+/// the game's is refused (409); a refused request changes nothing.
+pub fn held_move(s: &mut Session, id: &str, body: &[u8], actor: Actor) -> Result<(), ApiError> {
     let request: MoveRequest = read(body, None)?;
+    if request.request.as_ref().is_some_and(|r| r.len() > crate::event::MAX_REQUEST_ID) {
+        return Err(bad_request(format!("request ids are at most {} bytes", crate::event::MAX_REQUEST_ID)));
+    }
+    if !s.begin_request(request.request.as_deref()) {
+        return Ok(());
+    }
+    if let Some(version) = request.version {
+        if version != s.version() {
+            return Err(conflict(format!(
+                "the move was made on version {version} of the game, which is at version {} now: look again",
+                s.version()
+            )));
+        }
+    }
     let text = match &request.action {
         ActionText::Number(n) => n.to_string(),
         ActionText::Text(t) => t.clone(),
     };
     let action = s.game().parse_action(&text).map_err(|e| bad_request(e.to_string()))?;
-    s.act(Actor::Person, action).map_err(|refused| match refused {
+    s.act(actor, action).map_err(|refused| match refused {
         Refused::Over => bad_request("the game is over: no more moves can be played"),
+        Refused::NotYours(_) | Refused::NotAPlayer => forbidden(refused.to_string()),
         Refused::EnginesSeat(side) => {
             bad_request(format!("{side} is played by the engine: POST /api/games/{id}/engine lets it move"))
         }
@@ -500,10 +677,16 @@ pub fn person_move(s: &mut Session, id: &str, body: &[u8]) -> Result<(), ApiErro
 }
 
 /// `POST /api/games/{id}/move`: a person's action.
-async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -> Result<Json<GameState>, ApiError> {
+async fn act(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<GameState>, ApiError> {
     let game = session(&app, &id)?;
     let mut s = lock(&game);
-    person_move(&mut s, &id, &body)?;
+    let actor = actor(&s, &headers)?;
+    held_move(&mut s, &id, &body, actor)?;
     save(&app, &id, &mut s)?;
     Ok(Json(api::state(&id, &s)))
 }
@@ -552,11 +735,19 @@ async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
 
 /// `POST /api/games/{id}/shown`: the page has shown the game at `{"version": V}` (animated the
 /// move before) to the player to decide, whose clock starts now (see [`Session::shown`]).
-async fn shown(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -> Result<Json<GameState>, ApiError> {
+async fn shown(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<GameState>, ApiError> {
     let request: api::Shown = read(&body, None)?;
     let game = session(&app, &id)?;
     let mut s = lock(&game);
-    s.shown(request.version, Moment::now());
+    let actor = actor(&s, &headers)?;
+    if s.may_act(actor).is_ok() {
+        s.shown(request.version, Moment::now());
+    }
     save(&app, &id, &mut s)?;
     Ok(Json(api::state(&id, &s)))
 }
@@ -590,6 +781,9 @@ fn change(
 ) -> Result<Json<GameState>, ApiError> {
     let game = session(app, id)?;
     let mut s = lock(&game);
+    if s.is_friends() {
+        return Err(forbidden("a game between friends steps back only by a takeback the opponent accepts"));
+    }
     f(&mut s, body)?;
     save(app, id, &mut s)?;
     Ok(Json(api::state(id, &s)))
@@ -745,9 +939,15 @@ async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<R
         ("South".to_string(), describe(s.seats()[0])),
         ("North".to_string(), describe(s.seats()[1])),
     ];
-    if let Some(finish) = api::state(&id, &s).result.filter(|f| f.lost_on_time.is_some()) {
-        let side = finish.lost_on_time.unwrap_or_default();
-        record.tags.push(("Termination".to_string(), format!("{side} ran out of time")));
+    if let Some(finish) = api::state(&id, &s).result {
+        let winner = if finish.winner == Some("South") { Side::South } else { Side::North };
+        if let Some(side) = finish.lost_on_time {
+            record.tags.push(("Termination".to_string(), format!("{side} ran out of time")));
+            record.decided = Some(winner);
+        } else if let Some(side) = finish.resigned {
+            record.tags.push(("Termination".to_string(), format!("{side} resigned")));
+            record.decided = Some(winner);
+        }
     }
     let headers = [
         (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),

@@ -58,6 +58,9 @@ pub struct Start {
     /// The clocks of a timed game: milliseconds for the game and added a move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<[u64; 2]>,
+    /// In a game between friends, the SHA-256 (hex) of each seat's secret token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<[String; 2]>,
     /// When the game began.
     pub at: Moment,
 }
@@ -251,6 +254,7 @@ mod tests {
             actions: Vec::new(),
             seats: ["human".into(), "human".into()],
             clock: None,
+            tokens: None,
             at: Moment(1000),
         }
     }

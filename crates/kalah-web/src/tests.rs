@@ -832,3 +832,95 @@ async fn finished_games_are_archived_until_deleted() {
     let archive = ok(&app, "GET", "/api/archive", "", StatusCode::OK).await;
     assert_eq!(archive["games"], json!([]));
 }
+
+/// Sends a request with a seat's token.
+async fn as_player(app: &Router, method: &str, uri: &str, token: &str, body: &str) -> (StatusCode, Value) {
+    let bearer = format!("Bearer {token}");
+    call_with(app, method, uri, &[("content-type", "application/json"), ("authorization", &bearer)], body).await
+}
+
+#[tokio::test]
+async fn friends_hold_their_seats_take_back_by_agreement_and_resign() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let (south, north) = (game["token"].as_str().unwrap().to_string(), game["invite"].as_str().unwrap().to_string());
+    assert_ne!(south, north);
+    assert_eq!(game["seats"], json!(["human", "human"]));
+    assert_eq!(game["friends"], json!(true));
+    // A watcher (no token) sees the game but moves for nobody; a seat moves only on its turn.
+    let watched = ok(&app, "GET", &url, "", StatusCode::OK).await;
+    assert!(watched.get("token").is_none() && watched.get("invite").is_none(), "no token in a state: {watched}");
+    refused(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::FORBIDDEN, "only the players").await;
+    let (status, body) = as_player(&app, "POST", &format!("{url}/move"), &north, r#"{"action": 1}"#).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, _) = as_player(&app, "POST", &format!("{url}/move"), "0123", r#"{"action": 1}"#).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    refused(&app, "POST", &format!("{url}/undo"), "", StatusCode::FORBIDDEN, "takeback").await;
+    // A move carries its version and request id: sent again, it is answered, not played again.
+    let play = json!({"action": 1, "version": 0, "request": "r1"}).to_string();
+    let (status, first) = as_player(&app, "POST", &format!("{url}/move"), &south, &play).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    let (status, again) = as_player(&app, "POST", &format!("{url}/move"), &south, &play).await;
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(again["version"], first["version"], "a retried request is not played again");
+    assert_eq!(again["ply"], json!(1));
+    let stale = json!({"action": 2, "version": 0, "request": "r2"}).to_string();
+    let (status, body) = as_player(&app, "POST", &format!("{url}/move"), &north, &stale).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    // North moves; South asks to take back, North refuses, South asks again, North accepts.
+    let (status, _) = as_player(&app, "POST", &format!("{url}/move"), &north, r#"{"action": 1}"#).await;
+    assert_eq!(status, StatusCode::OK);
+    let takeback = format!("{url}/takeback");
+    let (_, asked) = as_player(&app, "POST", &takeback, &south, "").await;
+    assert_eq!(asked["takeback"], json!("South"), "{asked}");
+    let (status, _) = as_player(&app, "POST", &takeback, &south, r#"{"answer": "accept"}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT, "the asker does not answer");
+    let (_, refused_) = as_player(&app, "POST", &takeback, &north, r#"{"answer": "refuse"}"#).await;
+    assert_eq!((refused_["takeback"].clone(), refused_["ply"].clone()), (Value::Null, json!(2)));
+    as_player(&app, "POST", &takeback, &south, "").await;
+    let (_, accepted) = as_player(&app, "POST", &takeback, &north, r#"{"answer": "accept"}"#).await;
+    assert_eq!(accepted["ply"], json!(0), "South's move and North's reply are taken back: {accepted}");
+    // North resigns: South wins, and the record says so.
+    let (_, over) = as_player(&app, "POST", &format!("{url}/resign"), &north, "").await;
+    assert_eq!(over["result"]["resigned"], json!("North"), "{over}");
+    assert_eq!(over["result"]["winner"], json!("South"));
+    let (_, record) = call(&app, "GET", &format!("{url}/record"), "").await;
+    assert!(record.as_str().unwrap().contains("[Result \"south-wins\"]"), "{record}");
+}
+
+#[tokio::test]
+async fn the_live_channel_sends_every_change_and_resumes() {
+    use futures_util::StreamExt;
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let south = game["token"].as_str().unwrap().to_string();
+    let open = |after: Option<&str>| {
+        let mut request = Request::builder().uri(format!("{url}/live"));
+        if let Some(after) = after {
+            request = request.header("last-event-id", after);
+        }
+        app.clone().oneshot(request.body(Body::empty()).unwrap())
+    };
+    let response = open(None).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut stream = response.into_body().into_data_stream();
+    let mut next_event = async || -> String {
+        let mut text = String::new();
+        while !text.contains("\n\n") {
+            let chunk = stream.next().await.expect("the stream goes on").expect("a chunk");
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+        text
+    };
+    let first = next_event().await;
+    assert!(first.contains("event: state") && first.contains("id: 0"), "{first}");
+    as_player(&app, "POST", &format!("{url}/move"), &south, r#"{"action": 1}"#).await;
+    let moved = next_event().await;
+    assert!(moved.contains("id: 1") && moved.contains("\"ply\":1"), "{moved}");
+    // A watcher that reconnects after event 0 gets the state at once; one up to date waits.
+    let mut resumed = open(Some("0")).await.unwrap().into_body().into_data_stream();
+    let chunk = resumed.next().await.unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&chunk).contains("\"ply\":1"));
+}
