@@ -284,6 +284,10 @@ pub struct GameState {
     pub takeback: Option<&'static str>,
     /// The number of changes stored: the live channel's event id.
     pub seq: u64,
+    /// The side whose player offers a rematch, once the game is over.
+    pub rematch_offer: Option<&'static str>,
+    /// The rematch's game id, once both players wanted it (the sides are swapped there).
+    pub rematch: Option<String>,
     /// In the answer that creates a game against a friend: the creator's token (kept by the
     /// creator's browser, sent as `Authorization: Bearer TOKEN`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -488,6 +492,8 @@ pub fn state(id: &str, session: &Session) -> GameState {
         friends: session.is_friends(),
         takeback: session.takeback().map(|seat| side_of(seat).name()),
         seq: session.saved() + session.unsaved().1.len() as u64,
+        rematch_offer: session.rematch().0.map(|seat| side_of(seat).name()),
+        rematch: session.rematch().1.map(str::to_string),
         token: None,
         invite: None,
     }

@@ -193,6 +193,10 @@ pub struct Session {
     recent: VecDeque<String>,
     /// The id of the request being made, for its change.
     request: Option<String>,
+    /// The player who offers a rematch, once the game is over.
+    rematch_offer: Option<kalah_rules::Seat>,
+    /// The rematch both players wanted: the new game's id.
+    rematch: Option<String>,
     /// Tells whoever follows the game (the live channel) how many changes are stored.
     changes: watch::Sender<u64>,
 }
@@ -229,6 +233,8 @@ impl Session {
             takeback: None,
             recent: VecDeque::new(),
             request: None,
+            rematch_offer: None,
+            rematch: None,
             changes: watch::channel(0).0,
         }
     }
@@ -282,6 +288,52 @@ impl Session {
     pub fn begin_request(&mut self, id: Option<&str>) -> bool {
         self.request = id.map(str::to_string);
         !id.is_some_and(|id| self.recent.iter().any(|seen| seen == id))
+    }
+
+    /// Returns the player who offers a rematch and the rematch's id once both wanted one.
+    pub fn rematch(&self) -> (Option<kalah_rules::Seat>, Option<&str>) {
+        (self.rematch_offer, self.rematch.as_deref())
+    }
+
+    /// The player `by` offers a rematch of the finished game; returns `true` when the opponent
+    /// offered one already: the caller then starts [`Session::rematch_session`] and notes its
+    /// id with [`Session::rematched`].
+    pub fn offer_rematch(&mut self, by: kalah_rules::Seat, now: Moment) -> Result<bool, Refused> {
+        if self.decider().is_some() {
+            return Err(Refused::Takeback("the game is not over: a rematch follows its end"));
+        }
+        if self.rematch.is_some() {
+            return Err(Refused::Takeback("the rematch has begun already"));
+        }
+        match self.rematch_offer {
+            Some(other) if other != by => Ok(true),
+            Some(_) => Ok(false),
+            None => {
+                self.rematch_offer = Some(by);
+                self.log(Change::RematchOffered { by }, now);
+                Ok(false)
+            }
+        }
+    }
+
+    /// Returns the rematch of this game between friends: the same rules, start and clocks, the
+    /// sides swapped (each player keeps its token, for the other seat).
+    pub fn rematch_session(&self) -> Session {
+        let line = self.history.whole_line();
+        let game = Game::from_position(*line.rules(), *line.start());
+        let mut session = Session::new(game, [self.seats[1], self.seats[0]]);
+        if let Some(clocks) = &self.clocks {
+            let clock = clocks.seats[0];
+            session = session.with_clocks(clock.total(), clock.clock().increment);
+        }
+        session.tokens = self.tokens.as_ref().map(|[a, b]| [b.clone(), a.clone()]);
+        session
+    }
+
+    /// Notes that the rematch is the game `id`.
+    pub fn rematched(&mut self, id: &str, now: Moment) {
+        self.rematch = Some(id.to_string());
+        self.log(Change::Rematched { game: id.to_string() }, now);
     }
 
     /// The player `by` resigns: the game is over and the other player wins.
@@ -338,8 +390,8 @@ impl Session {
             actions: line.actions().iter().map(Action::to_string).collect(),
             seats: self.seats.map(|seat| seat.to_string()),
             clock: self.clocks.as_ref().map(|c| {
-                let clock = c.seats[0].clock();
-                [clock.remaining.as_millis() as u64, clock.increment.as_millis() as u64]
+                let clock = c.seats[0];
+                [clock.total().as_millis() as u64, clock.clock().increment.as_millis() as u64]
             }),
             tokens: self.tokens.clone(),
             at,
@@ -420,6 +472,8 @@ impl Session {
                 self.changed();
             }
             Change::TakebackAsked { by } => self.takeback = Some(*by),
+            Change::RematchOffered { by } => self.rematch_offer = Some(*by),
+            Change::Rematched { game } => self.rematch = Some(game.clone()),
             Change::TakebackRefused => self.takeback = None,
             Change::TakebackAccepted { plies } => {
                 self.takeback = None;

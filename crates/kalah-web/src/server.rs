@@ -125,6 +125,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/archive", get(archive))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/takeback", post(takeback))
+        .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/live", get(live))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -161,7 +162,7 @@ async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, nex
 fn allowed(path: &str) -> &'static str {
     match path.trim_end_matches('/').rsplit('/').next() {
         _ if path == "/api/games" => "POST",
-        Some("move" | "engine" | "undo" | "redo" | "goto" | "shown" | "resign" | "takeback") => "POST",
+        Some("move" | "engine" | "undo" | "redo" | "goto" | "shown" | "resign" | "takeback" | "rematch") => "POST",
         _ if path.starts_with("/api/games/") && path.matches('/').count() == 3 => "GET, DELETE",
         _ => "GET",
     }
@@ -579,6 +580,37 @@ async fn takeback(
     };
     done.map_err(|refused| conflict(refused.to_string()))?;
     save(&app, &id, &mut s)?;
+    Ok(Json(api::state(&id, &s)))
+}
+
+/// `POST /api/games/{id}/rematch`: the player of the token offers a rematch of the finished
+/// game; once both have, the rematch starts with the sides swapped (each token holds the other
+/// seat there) and `rematch` names it.
+async fn rematch(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, ApiError> {
+    let game = session(&app, &id)?;
+    let both = {
+        let mut s = lock(&game);
+        let seat = player(&s, &headers)?;
+        let both = s.offer_rematch(seat, Moment::now()).map_err(|refused| conflict(refused.to_string()))?;
+        save(&app, &id, &mut s)?;
+        if !both {
+            return Ok(Json(api::state(&id, &s)));
+        }
+        s.rematch_session()
+    };
+    let new = app.games.add(both).map_err(|why| missing(&app, "", why))?;
+    let mut s = lock(&game);
+    if s.rematch().1.is_none() {
+        s.rematched(&new, Moment::now());
+        save(&app, &id, &mut s)?;
+    } else {
+        // Both offered at once: the first rematch made stands; this one goes.
+        let _ = app.games.remove(&new);
+    }
     Ok(Json(api::state(&id, &s)))
 }
 

@@ -924,3 +924,25 @@ async fn the_live_channel_sends_every_change_and_resumes() {
     let chunk = resumed.next().await.unwrap().unwrap();
     assert!(String::from_utf8_lossy(&chunk).contains("\"ply\":1"));
 }
+
+#[tokio::test]
+async fn a_rematch_swaps_the_sides_once_both_want_it() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true, "clock": {"seconds": 60}})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let (south, north) = (game["token"].as_str().unwrap().to_string(), game["invite"].as_str().unwrap().to_string());
+    let (status, _) = as_player(&app, "POST", &format!("{url}/rematch"), &south, "").await;
+    assert_eq!(status, StatusCode::CONFLICT, "not before the end");
+    as_player(&app, "POST", &format!("{url}/resign"), &south, "").await;
+    let (_, offered) = as_player(&app, "POST", &format!("{url}/rematch"), &north, "").await;
+    assert_eq!((offered["rematch_offer"].clone(), offered["rematch"].clone()), (json!("North"), Value::Null));
+    let (_, agreed) = as_player(&app, "POST", &format!("{url}/rematch"), &south, "").await;
+    let next = format!("/api/games/{}", agreed["rematch"].as_str().expect("a rematch"));
+    let state = ok(&app, "GET", &next, "", StatusCode::OK).await;
+    assert_eq!((state["ply"].clone(), state["clock"]["south_ms"].clone()), (json!(0), json!(60_000)));
+    // The former North now holds South, and moves first.
+    let (status, _) = as_player(&app, "POST", &format!("{next}/move"), &south, r#"{"action": 1}"#).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, body) = as_player(&app, "POST", &format!("{next}/move"), &north, r#"{"action": 1}"#).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
