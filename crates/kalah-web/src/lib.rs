@@ -4,14 +4,19 @@
 //!   docs/web.md), and what each request does to a game; [`serve`] runs them on a listener.
 //! * [`games`]: the games being played, each a [`kalah_rules::History`] with its seats, a
 //!   version that counts its changes and a stop flag for its searches; the session says who may
-//!   act now (the game's state, the seat's holder, the engine's thinking); idle games expire.
+//!   act now (the game's state, the seat's holder or token, the engine's thinking); idle games
+//!   leave memory, not the database.
+//! * [`event`]: the changes of a game as they are stored and sent; [`store`]: the SQLite
+//!   database they are stored in before each answer.
+//! * [`guard`]: what every request passes first (its origin, JSON bodies, each client's share);
+//!   [`connections`]: the connections' time limits and cap.
 //! * [`engines`]: a pool of engines shared by every game, at the engine's strength levels
 //!   ([`kalah_engine::level`]); every engine move and hint is [`kalah_engine::decide`]'s
 //!   decision, as for every other player.
 //! * [`api`]: the JSON bodies the API answers with.
 //!
-//! The page (`web/`: index.html, app.js, style.css) is built into the crate, so a server needs
-//! no files and no network. The `kalah serve` command parses its flags into a [`Config`] and
+//! The page (`web/`: index.html, app.js, friends.js, style.css) is built into the crate, so a
+//! server needs no files and no network. The `kalah serve` command parses its flags into a [`Config`] and
 //! calls [`serve`].
 
 pub mod api;

@@ -42,6 +42,7 @@ use crate::Config;
 const INDEX_HTML: &str = include_str!("../web/index.html");
 const APP_JS: &str = include_str!("../web/app.js");
 const STYLE_CSS: &str = include_str!("../web/style.css");
+const FRIENDS_JS: &str = include_str!("../web/friends.js");
 
 /// The largest request body: a long game record fits many times over.
 pub(crate) const MAX_BODY: usize = 256 * 1024;
@@ -110,6 +111,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }))
         .route("/app.js", get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }))
         .route("/style.css", get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }))
+        .route("/friends.js", get(|| async { asset("text/javascript; charset=utf-8", FRIENDS_JS) }))
         .route("/api/variants", get(variants))
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(show).delete(close))

@@ -19,6 +19,9 @@ let paused = false;    // opened from a link: the engine waits for "Engine, move
 
 async function api(method, path, body) {
   const init = { method, headers: {} };
+  // A seat in a game against a friend is held by its token (friends.js keeps it).
+  const seat = window.kalahFriends && window.kalahFriends.seatFor(path);
+  if (seat) init.headers.Authorization = `Bearer ${seat}`;
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers['Content-Type'] = 'application/json';
@@ -341,6 +344,7 @@ async function show(state, animate) {
   if (render !== shown) return;
   draw();
   updateBusy();
+  if (window.kalahFriends) window.kalahFriends.shown(state);
   // A timed game: a person's clock starts once the move before is on the screen.
   if (state.clock && state.to_move && !state.engine_to_move) {
     api('POST', `/api/games/${state.id}/shown`, { version: state.version }).then((s) => {
@@ -362,7 +366,9 @@ function draw() {
   board.classList.toggle('south-to-move', game.to_move === 'South');
   board.classList.toggle('north-to-move', game.to_move === 'North');
   board.classList.toggle('over', !!game.result);
-  const person = game.to_move && !game.engine_to_move;
+  // In a game against a friend, only the side this browser holds (friends.js says which).
+  const mine = !game.friends || (window.kalahFriends && window.kalahFriends.mine(game));
+  const person = game.to_move && !game.engine_to_move && mine;
   const handicap = person && game.phase === 'handicap';
   for (const el of board.querySelectorAll('.pit.house')) {
     const cell = Number(el.dataset.cell);
@@ -674,7 +680,9 @@ async function newGame(request, fromLink) {
   } finally {
     pending--;
   }
-  if (old && old.id !== state.id) {
+  if (state.token && window.kalahFriends) window.kalahFriends.created(state);
+  // A game against a friend, or a finished one (the archive keeps it), stays on the server.
+  if (old && old.id !== state.id && !old.friends && !old.result) {
     // The old game is replaced: closing it stops its searches and frees its memory.
     api('DELETE', `/api/games/${old.id}`).catch(() => {});
   }
@@ -706,6 +714,8 @@ function setUpForm() {
   for (const field of ['capture', 'end', 'leftover', 'direction', 'sowing']) fillSelect($(field), pairs(variants[field]));
   const players = [['human', 'a person'], ...variants.levels.map((l) => [`engine:${l.level}`, `engine level ${l.about}`])];
   for (const select of document.querySelectorAll('select.player')) fillSelect(select, players);
+  // North may be a friend on another device: friends.js gives the invitation link.
+  $('north').append(new Option('a friend (invite by link)', 'friend'));
   $('south').value = 'human';
   $('north').value = 'engine:3';
   $('preset').value = 'standard';
@@ -735,6 +745,11 @@ function formRules() {
 async function submitForm(event) {
   event.preventDefault();
   const request = { rules: formRules(), south: $('south').value, north: $('north').value };
+  if (request.north === 'friend') {
+    delete request.south;
+    delete request.north;
+    request.friend = true;
+  }
   if ($('clock').value) {
     const [seconds, increment] = $('clock').value.split('+').map(Number);
     request.clock = { seconds, increment };
@@ -831,7 +846,10 @@ async function start() {
   $('new').addEventListener('click', openForm);
   $('new-cancel').addEventListener('click', () => $('new-dialog').close());
   $('new-form').addEventListener('submit', submitForm);
-  $('undo').addEventListener('click', () => game && change('POST', `/api/games/${game.id}/undo`, undefined, false));
+  $('undo').addEventListener('click', () => {
+    if (game && game.friends && window.kalahFriends) window.kalahFriends.takeback();
+    else if (game) change('POST', `/api/games/${game.id}/undo`, undefined, false);
+  });
   $('redo').addEventListener('click', () => game && change('POST', `/api/games/${game.id}/redo`, undefined, false));
   $('hint').addEventListener('click', hint);
   $('swap').addEventListener('click', () => act('swap'));
@@ -851,6 +869,17 @@ async function start() {
   $('sound-on').addEventListener('change', () => localStorage.setItem('kalah-sound', $('sound-on').checked ? 'on' : 'off'));
 
   const params = new URLSearchParams(location.search);
+  if (params.has('game')) {
+    // A game against a friend, to play (#seat=TOKEN) or to watch: friends.js opens it.
+    if (!window.kalahFriends) await new Promise((resolve) => window.addEventListener('kalah-friends', resolve, { once: true }));
+    try {
+      await window.kalahFriends.open(params.get('game'));
+    } catch (error) {
+      note(`cannot open the game: ${error.message}`, true);
+    }
+    updateBusy();
+    return;
+  }
   const asked = ['rules', 'position', 'south', 'north'].filter((k) => params.has(k));
   try {
     if (asked.length) {
