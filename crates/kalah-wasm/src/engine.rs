@@ -209,7 +209,10 @@ impl Default for PageEngine {
 impl PageEngine {
     /// Returns an engine with an empty table of [`TABLE_BYTES`], on one thread.
     pub fn new() -> PageEngine {
-        PageEngine { engine: Engine::new(Options { table_bytes: TABLE_BYTES, threads: 1, ..Options::default() }), rules: None }
+        PageEngine {
+            engine: Engine::new(Options { table_bytes: TABLE_BYTES, threads: 1, ..Options::default() }),
+            rules: None,
+        }
     }
 
     /// Returns the engine for a game under `rules`, its table cleared if it held other rules'.

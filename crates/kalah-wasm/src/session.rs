@@ -202,7 +202,10 @@ pub struct ClockLeft {
 
 impl From<ClockLeft> for Clock {
     fn from(left: ClockLeft) -> Clock {
-        Clock { remaining: Duration::from_millis(left.remaining_ms), increment: Duration::from_millis(left.increment_ms) }
+        Clock {
+            remaining: Duration::from_millis(left.remaining_ms),
+            increment: Duration::from_millis(left.increment_ms),
+        }
     }
 }
 
@@ -579,10 +582,14 @@ impl Session {
     ///
     /// [`Refused::Bad`] if the saved game cannot be read.
     pub fn restore(saved: &Saved) -> Result<Session, Refused> {
-        let parsed = Record::parse(&saved.record).map_err(|e| Refused::Bad(format!("cannot read the saved game: {e}")))?;
+        let parsed =
+            Record::parse(&saved.record).map_err(|e| Refused::Bad(format!("cannot read the saved game: {e}")))?;
         let mut history = History::new(parsed.record.game);
         history.goto(saved.ply)?;
-        let seats = [player(Some(&saved.seats[0]), Player::Human, "south")?, player(Some(&saved.seats[1]), Player::Human, "north")?];
+        let seats = [
+            player(Some(&saved.seats[0]), Player::Human, "south")?,
+            player(Some(&saved.seats[1]), Player::Human, "north")?,
+        ];
         let clocks = saved.clock.map(|c| {
             let increment = Duration::from_millis(c.increment_ms);
             // A clock that starts with what was left runs on as the saved one would.
@@ -594,9 +601,12 @@ impl Session {
     }
 }
 
+/// A new game: the game, what loading its record warned of, and the players its record's tags name.
+type Started = (Game, Vec<RecordWarning>, Option<[Player; 2]>);
+
 /// Builds the game a new-game request asks for, with what loading its record warns of and the
 /// players its record's tags name.
-fn new_game(request: &NewGame) -> Result<(Game, Vec<RecordWarning>, Option<[Player; 2]>), Refused> {
+fn new_game(request: &NewGame) -> Result<Started, Refused> {
     if let Some(text) = &request.record {
         if request.rules.is_some() || request.position.is_some() {
             return Err(Refused::Bad("a record brings its own rules and start: leave out rules and position".into()));
@@ -628,4 +638,68 @@ fn new_game(request: &NewGame) -> Result<(Game, Vec<RecordWarning>, Option<[Play
         None => Position::start(&rules),
     };
     Ok((Game::from_position(rules, start), Vec::new(), None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_engine::time::now;
+
+    fn start(request: &str) -> Session {
+        Session::from_json("g", request).unwrap()
+    }
+
+    #[test]
+    fn a_person_and_the_engine_each_act_only_on_their_own_turn() {
+        let mut s = start(r#"{"rules": "kalah(4,3)", "south": "human", "north": "engine:2"}"#);
+        assert_eq!(s.engine_turn(now()), Err(Refused::PersonsSeat(Side::South)));
+        s.act("1", now()).unwrap();
+        assert_eq!(s.act("1", now()), Err(Refused::EnginesSeat(Side::North)));
+        let turn = s.engine_turn(now()).unwrap();
+        assert_eq!((turn.version, turn.level, turn.game.actions.len()), (1, 2, 1));
+        // An undo while the engine thinks: its move, searched for version 1, does not land.
+        s.undo(None).unwrap();
+        assert_eq!(s.play_engine(turn.version, "2", now()), Err(Refused::Changed));
+        assert_eq!(s.game().actions().len(), 0);
+        s.redo(None).unwrap();
+        let turn = s.engine_turn(now()).unwrap();
+        s.play_engine(turn.version, "2", now()).unwrap();
+        assert_eq!(s.game().actions().len(), 2);
+        assert!(matches!(s.act("x", now()), Err(Refused::Bad(_))));
+    }
+
+    #[test]
+    fn a_saved_game_comes_back_with_its_line_seats_and_clocks() {
+        let mut s = start(r#"{"rules": "kalah(4,3)", "south": "human", "north": "human", "clock": {"seconds": 60}}"#);
+        for action in ["1", "2", "3"] {
+            s.act(action, now()).unwrap();
+        }
+        s.undo(Some(1)).unwrap();
+        let saved = s.save(now());
+        let back = Session::restore(&serde_json::from_str(&serde_json::to_string(&saved).unwrap()).unwrap()).unwrap();
+        assert_eq!(back.game().actions(), s.game().actions());
+        assert_eq!(back.history().whole_line().actions().len(), 3);
+        assert_eq!(back.seats(), [Player::Human; 2]);
+        assert_eq!(back.time_left(now()).map(|t| t[0] <= Duration::from_secs(60)), Some(true));
+    }
+
+    #[test]
+    fn a_record_loads_with_the_players_its_tags_name() {
+        let mut s = start(r#"{"rules": "kalah(4,3)", "south": "engine:4", "north": "human"}"#);
+        let turn = s.engine_turn(now()).unwrap();
+        s.play_engine(turn.version, "1", now()).unwrap();
+        let record = s.record("2026.01.01");
+        let loaded = Session::new("h", &NewGame { record: Some(record), ..NewGame::default() }).unwrap();
+        assert_eq!(loaded.seats(), [Player::Engine(Level::new(4).unwrap()), Player::Human]);
+        assert_eq!(loaded.game().actions(), s.game().actions());
+    }
+
+    #[test]
+    fn bad_requests_say_what_is_wrong() {
+        let refused = |request: &str| Session::from_json("g", request).unwrap_err().to_string();
+        assert!(refused(r#"{"rules": "kalah(99,4)"}"#).starts_with("bad rules"));
+        assert!(refused(r#"{"south": "robot"}"#).contains("write human, engine, or engine:LEVEL"));
+        assert!(refused(r#"{"clock": {"seconds": 0}}"#).contains("out of range"));
+        assert!(refused("{").starts_with("cannot read the new game"));
+    }
 }
