@@ -359,7 +359,8 @@ function draw() {
   drawClocks();
   const status = $('status');
   const waiting = engineWaits();
-  status.textContent = game.status + (thinking ? ' (thinking…)' : waiting ? ` (${waiting})` : '');
+  // An engine move stopped by an undo is still being wound up: the position shown is not its.
+  status.textContent = game.status + (thinking && game.engine_to_move ? ' (thinking…)' : waiting ? ` (${waiting})` : '');
   $('engine-go').hidden = !(paused && engineMovesNow(true));
   status.classList.toggle('over', !!game.result);
   $('rules-line').textContent = `${game.rules} · South: ${game.players.south} · North: ${game.players.north}`;
