@@ -1,11 +1,13 @@
-// The Kalah page: draws the board the server sends, animates sowings, and sends the player's
-// actions to the JSON API (README, "Playing in the browser"). Plain JavaScript, no build step.
-'use strict';
+// The Kalah page: draws the board the backend sends, animates sowings, and sends the player's
+// actions to it (README, "Playing in the browser"): the engine in this browser (local.js) or a
+// `kalah serve` (its JSON API), as backend.js finds. Plain JavaScript modules, no build step.
+import { connect } from './backend.js';
+import * as friends from './friends.js';
 
 const $ = (id) => document.getElementById(id);
 
 let variants = null;  // GET /api/variants
-let game = null;      // the last GameState
+export let game = null;  // the last GameState
 let shown = 0;        // counts renders, so a stale animation or answer stops
 let pending = 0;      // requests that change the game, under way
 let animating = false;
@@ -17,30 +19,15 @@ let paused = false;    // opened from a link: the engine waits for "Engine, move
 
 // ---- the API ----
 
-async function api(method, path, body) {
-  const init = { method, headers: {} };
-  // A seat in a game against a friend is held by its token (friends.js keeps it).
-  const seat = window.kalahFriends && window.kalahFriends.seatFor(path);
-  if (seat) init.headers.Authorization = `Bearer ${seat}`;
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers['Content-Type'] = 'application/json';
-  }
-  const response = await fetch(path, init);
-  const text = await response.text();
-  let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch (_) { data = text; }
-  if (!response.ok) {
-    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
-    error.status = response.status;
-    error.retryAfter = Number(response.headers.get('Retry-After')) || 0;
-    throw error;
-  }
-  return data;
+// The backend (backend.js): this browser's engine, or the server's API; both answer alike.
+let backend = null;
+
+export function api(method, path, body) {
+  return backend.api(method, path, body);
 }
 
 // A request that changes the game: the page is busy until it is answered and shown.
-async function change(method, path, body, animate) {
+export async function change(method, path, body, animate) {
   pending++;
   updateBusy();
   try {
@@ -85,9 +72,12 @@ function updateBusy() {
   const busy = pending > 0 || animating;
   document.body.dataset.busy = busy ? '1' : '0';
   document.body.dataset.phase = game ? game.phase : '';
+  // The number of changes the server stored of the game shown (a game against a friend's pages
+  // and the browser tests compare it).
+  document.body.dataset.seq = game && game.seq !== undefined ? String(game.seq) : '';
 }
 
-function note(text, isError) {
+export function note(text, isError) {
   const el = $('note');
   el.textContent = text || '';
   el.classList.toggle('error', !!isError);
@@ -331,7 +321,7 @@ function clearMarks() {
 
 // ---- showing a state ----
 
-async function show(state, animate) {
+export async function show(state, animate) {
   const render = ++shown;
   const newBoard = !game || game.id !== state.id || game.houses !== state.houses;
   game = state;
@@ -344,7 +334,7 @@ async function show(state, animate) {
   if (render !== shown) return;
   draw();
   updateBusy();
-  if (window.kalahFriends) window.kalahFriends.shown(state);
+  friends.shown(state);
   // A timed game: a person's clock starts once the move before is on the screen.
   if (state.clock && state.to_move && !state.engine_to_move) {
     api('POST', `/api/games/${state.id}/shown`, { version: state.version }).then((s) => {
@@ -367,7 +357,7 @@ function draw() {
   board.classList.toggle('north-to-move', game.to_move === 'North');
   board.classList.toggle('over', !!game.result);
   // In a game against a friend, only the side this browser holds (friends.js says which).
-  const mine = !game.friends || (window.kalahFriends && window.kalahFriends.mine(game));
+  const mine = !game.friends || friends.mine(game);
   const person = game.to_move && !game.engine_to_move && mine;
   const handicap = person && game.phase === 'handicap';
   for (const el of board.querySelectorAll('.pit.house')) {
@@ -385,7 +375,8 @@ function draw() {
   drawClocks();
   const status = $('status');
   const waiting = engineWaits();
-  status.textContent = game.status + (thinking ? ' (thinking…)' : waiting ? ` (${waiting})` : '');
+  // An engine move stopped by an undo is still being wound up: the position shown is not its.
+  status.textContent = game.status + (thinking && game.engine_to_move ? ' (thinking…)' : waiting ? ` (${waiting})` : '');
   $('engine-go').hidden = !(paused && engineMovesNow(true));
   status.classList.toggle('over', !!game.result);
   $('rules-line').textContent = `${game.rules} · South: ${game.players.south} · North: ${game.players.north}`;
@@ -680,7 +671,7 @@ async function newGame(request, fromLink) {
   } finally {
     pending--;
   }
-  if (state.token && window.kalahFriends) window.kalahFriends.created(state);
+  if (state.token) friends.created(state);
   // A game against a friend, or a finished one (the archive keeps it), stays on the server.
   if (old && old.id !== state.id && !old.friends && !old.result) {
     // The old game is replaced: closing it stops its searches and frees its memory.
@@ -714,8 +705,9 @@ function setUpForm() {
   for (const field of ['capture', 'end', 'leftover', 'direction', 'sowing']) fillSelect($(field), pairs(variants[field]));
   const players = [['human', 'a person'], ...variants.levels.map((l) => [`engine:${l.level}`, `engine level ${l.about}`])];
   for (const select of document.querySelectorAll('select.player')) fillSelect(select, players);
-  // North may be a friend on another device: friends.js gives the invitation link.
-  $('north').append(new Option('a friend (invite by link)', 'friend'));
+  // North may be a friend on another device: friends.js gives the invitation link. Only a
+  // server can host that game: the engine in this browser cannot.
+  if (backend.kind === 'server') $('north').append(new Option('a friend (invite by link)', 'friend'));
   $('south').value = 'human';
   $('north').value = 'engine:3';
   $('preset').value = 'standard';
@@ -771,9 +763,8 @@ async function submitForm(event) {
 async function save() {
   if (!game) return;
   try {
-    const response = await fetch(`/api/games/${game.id}/record`);
-    if (!response.ok) throw new Error((await response.json()).error);
-    const blob = new Blob([await response.text()], { type: 'text/plain' });
+    const record = await api('GET', `/api/games/${game.id}/record`);
+    const blob = new Blob([record], { type: 'text/plain' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = `kalah-${new Date().toISOString().slice(0, 10)}.kalah`;
@@ -803,7 +794,7 @@ function link() {
   const params = new URLSearchParams({
     rules: game.rules, position: game.position, south: game.players.south, north: game.players.north,
   });
-  const url = `${location.origin}/?${params}`;
+  const url = `${location.origin}${location.pathname}?${params}`;
   const input = $('link-text');
   input.hidden = false;
   input.value = url;
@@ -824,6 +815,7 @@ function onKey(event) {
   else if (key === 'u') $('undo').click();
   else if (key === 'r') $('redo').click();
   else if (key === 'h') hint();
+  else if (key === 's' && !$('solve').hidden) solve();
   else if (key === 'n') openForm();
   else if (key === 'w' && !$('swap').hidden) act('swap');
   else if (key === 'k' && !$('keep').hidden) act('keep');
@@ -840,18 +832,54 @@ function openForm() {
   $('size-m').focus();
 }
 
+// Solves the position shown exactly, within the backend's budget (the engine in this browser).
+async function solve() {
+  if (!game) return;
+  const state = game;
+  note('Solving…');
+  try {
+    const s = await api('GET', `/api/games/${state.id}/solve`);
+    if (game !== state) return;
+    if (s.solved) {
+      const outcome = s.value === 0 ? 'a draw' : `${s.value > 0 ? 'South' : 'North'} wins by ${Math.abs(s.value)}`;
+      const best = s.best === null ? '' : `; best for ${s.side}: house ${s.best}`;
+      note(`Solved: value ${signed(s.value)} for South, ${outcome} with perfect play${best}.`);
+    } else {
+      note(`Not solved within the time: South gets from ${signed(s.bounds[0])} to ${signed(s.bounds[1])}.`);
+    }
+  } catch (error) {
+    note(error.message, error.status !== 409);
+  }
+}
+
+// Lets the page work offline and be installed as an app: a service worker (sw.js) keeps the
+// site's files, when the site carries the engine (a static site; a server's page needs the server).
+function offline() {
+  if (backend.kind !== 'browser' || !('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.register('sw.js').then(
+    (registration) => { document.body.dataset.offline = registration.active ? 'ready' : 'installing'; },
+    () => {},
+  );
+  navigator.serviceWorker.ready.then(() => { document.body.dataset.offline = 'ready'; });
+}
+
 async function start() {
+  backend = await connect();
+  document.body.dataset.engine = backend.kind;
+  $('solve').hidden = backend.kind !== 'browser';
+  offline();
   variants = await api('GET', '/api/variants');
   setUpForm();
   $('new').addEventListener('click', openForm);
   $('new-cancel').addEventListener('click', () => $('new-dialog').close());
   $('new-form').addEventListener('submit', submitForm);
   $('undo').addEventListener('click', () => {
-    if (game && game.friends && window.kalahFriends) window.kalahFriends.takeback();
+    if (game && game.friends) friends.takeback();
     else if (game) change('POST', `/api/games/${game.id}/undo`, undefined, false);
   });
   $('redo').addEventListener('click', () => game && change('POST', `/api/games/${game.id}/redo`, undefined, false));
   $('hint').addEventListener('click', hint);
+  $('solve').addEventListener('click', solve);
   $('swap').addEventListener('click', () => act('swap'));
   $('keep').addEventListener('click', () => act('keep'));
   $('save').addEventListener('click', save);
@@ -871,9 +899,9 @@ async function start() {
   const params = new URLSearchParams(location.search);
   if (params.has('game')) {
     // A game against a friend, to play (#seat=TOKEN) or to watch: friends.js opens it.
-    if (!window.kalahFriends) await new Promise((resolve) => window.addEventListener('kalah-friends', resolve, { once: true }));
     try {
-      await window.kalahFriends.open(params.get('game'));
+      if (backend.kind !== 'server') throw new Error('a game against a friend is played on a `kalah serve`, not in this page alone');
+      await friends.open(params.get('game'));
     } catch (error) {
       note(`cannot open the game: ${error.message}`, true);
     }

@@ -1,8 +1,8 @@
-// Games against a friend: the invitation and watch links, the seat's token (kept in this
-// browser, never in a watch link), the live channel (Server-Sent Events), takebacks, resigning
-// and rematches. app.js calls in through window.kalahFriends; this module calls app.js's
-// globals (api, show, note, game).
-'use strict';
+// Games against a friend, which only a `kalah serve` hosts: the invitation and watch links, the
+// seat's token (kept in this browser, never in a watch link; backend.js sends it), the live
+// channel (Server-Sent Events), takebacks, resigning and rematches. app.js calls the functions
+// exported here; this module uses app.js's (the game shown, how to ask, show and note).
+import { api, change, game, note, show } from './app.js';
 
 const key = (id) => `kalah-seat-${id}`;
 let live = null;       // the EventSource of the game followed
@@ -14,7 +14,7 @@ function token(id) {
 }
 
 // The game id an API path names, for its token.
-function seatFor(path) {
+export function seatFor(path) {
   const match = /^\/api\/games\/([0-9a-f]+)/.exec(path);
   return match ? token(match[1]) : null;
 }
@@ -136,39 +136,41 @@ function follow(state) {
   });
 }
 
-window.kalahFriends = {
-  seatFor,
-  // Tells whether this browser holds the side to decide in `state`.
-  mine(state) {
-    return mySide(state) === state.to_move;
-  },
-  // A game against a friend was created here: keep the seat's token and the invitation.
-  created(state) {
-    if (!state.token) return;
-    localStorage.setItem(key(state.id), state.token);
-    localStorage.setItem(`${key(state.id)}-invite`, state.invite);
-    // The page creates games against a friend with the creator as the first player (South).
-    localStorage.setItem(`${key(state.id)}-first`, '1');
-  },
-  shown(state) {
-    follow(state);
-    draw(state);
-  },
-  // Opens `/?game=ID`, with `#seat=TOKEN` for a player: the token is kept here and taken out
-  // of the address, so that the address bar holds a watch link only.
-  async open(id) {
-    const seat = new URLSearchParams(location.hash.slice(1)).get('seat');
-    if (seat && /^[0-9a-f]{32}$/.test(seat)) {
-      // The invitation holds the second seat (the creator took the first).
-      localStorage.setItem(key(id), seat);
-      localStorage.setItem(`${key(id)}-first`, '0');
-      localStorage.removeItem(`${key(id)}-invite`);
-    }
-    history.replaceState(null, '', `/?game=${id}`);
-    await show(await api('GET', `/api/games/${id}`), false);
-  },
-  takeback() {
-    if (game) post(game, 'takeback');
-  },
-};
-window.dispatchEvent(new Event('kalah-friends'));
+// Tells whether this browser holds the side to decide in `state`.
+export function mine(state) {
+  return mySide(state) === state.to_move;
+}
+
+// A game against a friend was created here: keep the seat's token and the invitation.
+export function created(state) {
+  if (!state.token) return;
+  localStorage.setItem(key(state.id), state.token);
+  localStorage.setItem(`${key(state.id)}-invite`, state.invite);
+  // The page creates games against a friend with the creator as the first player (South).
+  localStorage.setItem(`${key(state.id)}-first`, '1');
+}
+
+// A state is on the screen: follow its game live if it is between friends, and draw the panel.
+export function shown(state) {
+  follow(state);
+  draw(state);
+}
+
+// Opens `/?game=ID`, with `#seat=TOKEN` for a player: the token is kept here and taken out of
+// the address, so that the address bar holds a watch link only.
+export async function open(id) {
+  const seat = new URLSearchParams(location.hash.slice(1)).get('seat');
+  if (seat && /^[0-9a-f]{32}$/.test(seat)) {
+    // The invitation holds the second seat (the creator took the first).
+    localStorage.setItem(key(id), seat);
+    localStorage.setItem(`${key(id)}-first`, '0');
+    localStorage.removeItem(`${key(id)}-invite`);
+  }
+  history.replaceState(null, '', `/?game=${id}`);
+  await show(await api('GET', `/api/games/${id}`), false);
+}
+
+// Asks the opponent to take back this player's last move (the undo button in such a game).
+export function takeback() {
+  if (game) post(game, 'takeback');
+}
