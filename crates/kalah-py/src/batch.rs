@@ -1,0 +1,264 @@
+//! `kalah.Batch` and `kalah.random_playouts`: many games stepped or played out in one call, for
+//! training loops and fast simulation, with NumPy arrays in and out.
+
+use kalah_rules::{Game, Position};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::error::{self, ActionError};
+use crate::game::{game_of, PyGame};
+use crate::rules::PyRules;
+
+/// The most games one batch or call holds.
+const MAX_GAMES: usize = 1 << 24;
+
+/// Checks a number of games.
+fn count_arg(count: usize) -> PyResult<usize> {
+    if (1..=MAX_GAMES).contains(&count) {
+        Ok(count)
+    } else {
+        Err(error::bad(format!("count={count} is out of range: 1 to {MAX_GAMES} games")))
+    }
+}
+
+/// Plays random legal actions from `game` to the end; returns the final margin, South minus North.
+fn play_out(mut game: Game, rng: &mut ChaCha8Rng) -> i32 {
+    let rules = *game.rules();
+    let simple = !rules.pie && !rules.handicap;
+    loop {
+        if simple {
+            // Without the pie rule and the handicap every action is a sowing: the position alone
+            // plays the game, without the history's bookkeeping.
+            let mut position: Position = *game.position();
+            while !position.is_over(&rules) {
+                let moves = position.legal_moves();
+                let pick = rng.gen_range(0..moves.len());
+                let mv = moves.into_iter().nth(pick).expect("a move of the set");
+                position = position.play_unchecked(&rules, mv);
+            }
+            return position.final_difference(&rules);
+        }
+        let legal = game.legal_actions();
+        if legal.is_empty() {
+            return game.position().final_difference(&rules);
+        }
+        let action = legal[rng.gen_range(0..legal.len())];
+        game.act(action).expect("a legal action plays");
+    }
+}
+
+/// Plays `count` games from the start (or from `position`) to the end with uniformly random
+/// legal actions, all in one call with the GIL released, and returns their final margins (South
+/// minus North) as a NumPy int32 array. The same seed gives the same games.
+///
+/// >>> kalah.random_playouts(1000, size="6,4", seed=1).shape
+/// (1000,)
+#[pyfunction]
+#[pyo3(signature = (count, rules=None, *, seed=0, position=None, **flags))]
+pub fn random_playouts<'py>(
+    py: Python<'py>,
+    count: usize,
+    rules: Option<&Bound<'py, PyAny>>,
+    seed: u64,
+    position: Option<&str>,
+    flags: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let count = count_arg(count)?;
+    let game = game_of(rules, position, flags, &[])?;
+    let margins = py.detach(|| {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        (0..count).map(|_| play_out(game.clone(), &mut rng)).collect::<Vec<i32>>()
+    });
+    Ok(PyArray1::from_vec(py, margins))
+}
+
+/// What `Batch.step` returns: the rewards and which games are over.
+type Step<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
+
+/// Many games of one rule set, stepped together: the observations and action masks of all of
+/// them as 2-D NumPy arrays, and one `step` call that plays an action in each.
+///
+/// Batch(count, rules=None, *, position=None, **rule keywords). Game i's observation is row i of
+/// `observations()`, from the view of the player who decides there (see Game.observation).
+#[pyclass(module = "kalah", name = "Batch")]
+pub struct PyBatch {
+    games: Vec<PyGame>,
+    start: PyGame,
+}
+
+impl PyBatch {
+    fn width(&self) -> usize {
+        2 * usize::from(self.start.game.rules().houses()) + 2
+    }
+}
+
+#[pymethods]
+impl PyBatch {
+    #[new]
+    #[pyo3(signature = (count, rules=None, *, position=None, **flags))]
+    fn new(
+        count: usize,
+        rules: Option<&Bound<'_, PyAny>>,
+        position: Option<&str>,
+        flags: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBatch> {
+        let count = count_arg(count)?;
+        let start = PyGame::wrap(game_of(rules, position, flags, &[])?);
+        Ok(PyBatch { games: vec![start.clone(); count], start })
+    }
+
+    fn __len__(&self) -> usize {
+        self.games.len()
+    }
+
+    /// The rules of the games.
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules { rules: *self.start.game.rules() }
+    }
+
+    /// How many integer actions the rules have: the width of `action_masks()`.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.start.space.len()
+    }
+
+    /// Starts every game again.
+    fn reset(&mut self) {
+        for game in &mut self.games {
+            game.clone_from(&self.start);
+        }
+    }
+
+    /// A copy of game `index`, with its history.
+    fn game(&self, index: usize) -> PyResult<PyGame> {
+        self.games.get(index).cloned().ok_or_else(|| {
+            error::bad(format!("game {index} is out of range: the batch holds games 0 to {}", self.games.len() - 1))
+        })
+    }
+
+    /// Every game's board as its deciding player sees it: a float32 array of shape
+    /// (count, 2m + 2), rows as Game.observation gives them.
+    fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        let width = self.width();
+        let array = PyArray2::<f32>::zeros(py, [self.games.len(), width], false);
+        {
+            let mut view = array.readwrite();
+            let cells = view.as_slice_mut().expect("a new array is contiguous");
+            for (game, row) in self.games.iter().zip(cells.chunks_mut(width)) {
+                game.observe(game.player().unwrap_or(0), row);
+            }
+        }
+        array
+    }
+
+    /// Every game's legal actions: an int8 array of shape (count, num_actions), 1 where legal.
+    fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
+        let width = self.start.space.len();
+        let array = PyArray2::<i8>::zeros(py, [self.games.len(), width], false);
+        {
+            let mut view = array.readwrite();
+            let cells = view.as_slice_mut().expect("a new array is contiguous");
+            for (game, row) in self.games.iter().zip(cells.chunks_mut(width)) {
+                game.mask(row);
+            }
+        }
+        array
+    }
+
+    /// The player (0 or 1) who decides in each game, -1 where the game is over: an int8 array.
+    fn current_players<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let players = self.games.iter().map(|g| g.player().map_or(-1, |p| p as i8)).collect();
+        PyArray1::from_vec(py, players)
+    }
+
+    /// Plays `actions[i]` in game i (games already over are left as they are and their action
+    /// is not read). Returns (rewards, done): rewards a float32 array of shape (count, 2), each
+    /// player's reward in a game that this step ended (the final store difference from its
+    /// side, or 1, 0, -1 when margin is False), 0 elsewhere; done a bool array, True where the
+    /// game is over after the step. With auto_reset, the games that ended start again.
+    ///
+    /// Every action is checked before any is played: an illegal one raises ActionError naming
+    /// its game, and no game changes.
+    #[pyo3(signature = (actions, *, margin=true, auto_reset=false))]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'py, i64>,
+        margin: bool,
+        auto_reset: bool,
+    ) -> PyResult<Step<'py>> {
+        if actions.len() != self.games.len() {
+            return Err(error::bad(format!(
+                "{} actions for {} games: give one action for each game",
+                actions.len(),
+                self.games.len()
+            )));
+        }
+        let actions = actions.as_array();
+        let mut decoded = Vec::with_capacity(self.games.len());
+        for (i, (game, &id)) in self.games.iter().zip(actions.iter()).enumerate() {
+            if game.game.is_over() {
+                decoded.push(None);
+                continue;
+            }
+            let action = game.decode(id).map_err(|e| ActionError::new_err(format!("game {i}: {}", e.value(py))))?;
+            if !game.legal_ids().contains(&(id as usize)) {
+                return Err(ActionError::new_err(format!(
+                    "game {i}: action {id} ({action}) is not legal now: the legal actions are {:?}",
+                    game.legal_ids()
+                )));
+            }
+            decoded.push(Some(action));
+        }
+        let mut rewards = vec![0f32; 2 * self.games.len()];
+        let mut done = vec![false; self.games.len()];
+        for (i, (game, action)) in self.games.iter_mut().zip(decoded).enumerate() {
+            if let Some(action) = action {
+                game.act(action)?;
+                if game.game.is_over() {
+                    let [first, second] = game.rewards(margin);
+                    rewards[2 * i] = first as f32;
+                    rewards[2 * i + 1] = second as f32;
+                }
+            }
+            done[i] = game.game.is_over();
+            if done[i] && auto_reset {
+                game.clone_from(&self.start);
+            }
+        }
+        let rewards = PyArray1::from_vec(py, rewards).reshape([self.games.len(), 2])?;
+        Ok((rewards, PyArray1::from_vec(py, done)))
+    }
+
+    /// Picks a uniformly random legal action in every game (seeded: the same seed gives the
+    /// same actions), -1 where the game is over: an int64 array to pass to `step`.
+    #[pyo3(signature = (seed=0))]
+    fn random_actions<'py>(&self, py: Python<'py>, seed: u64) -> Bound<'py, PyArray1<i64>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let picks = self
+            .games
+            .iter()
+            .map(|game| {
+                let legal = game.legal_ids();
+                if legal.is_empty() {
+                    -1
+                } else {
+                    legal[rng.gen_range(0..legal.len())] as i64
+                }
+            })
+            .collect();
+        PyArray1::from_vec(py, picks)
+    }
+}
+
+
+/// Registers the classes and functions of this module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyBatch>()?;
+    m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
+    Ok(())
+}
