@@ -297,16 +297,20 @@ impl Prover {
         self.solver.as_ref().map(|s| Watch(Arc::clone(s)))
     }
 
-    /// Solves `position` (prepared for its rules), until `stop` is set.
-    pub fn solve(&self, position: &Position, rules: &Rules, stop: &AtomicBool) -> Solved {
+    /// Solves `position` (prepared for its rules), until `stop` is set; `heard` hears each
+    /// proven pair of bounds (whole seeds for the side to move) as they close in.
+    pub fn solve(
+        &self,
+        position: &Position,
+        rules: &Rules,
+        stop: &AtomicBool,
+        mut heard: impl FnMut(i32, i32),
+    ) -> Solved {
         let solver = self.solver.as_ref().expect("prepare makes the solver");
-        match solver.solve(position, rules, None, Some(stop), |_, _, _| {}) {
+        let seed = kalah_engine::eval::SEED;
+        match solver.solve(position, rules, None, Some(stop), |lower, upper, _| heard(lower / seed, upper / seed)) {
             Ok(info) => Solved::Exact(info),
-            Err(Stopped { bounds, nodes }) => Solved::Stopped {
-                lower: bounds.0 / kalah_engine::eval::SEED,
-                upper: bounds.1 / kalah_engine::eval::SEED,
-                nodes,
-            },
+            Err(Stopped { bounds, nodes }) => Solved::Stopped { lower: bounds.0 / seed, upper: bounds.1 / seed, nodes },
         }
     }
 }

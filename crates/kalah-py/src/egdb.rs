@@ -96,6 +96,7 @@ impl PyEgdb {
             py,
             |stop, tell| {
                 adapter::build_database(&dir, &rules, seeds, threads, stop, |step| {
+                    // The answer is the stop flag's to give: a build stops between layers.
                     if wants {
                         tell(step);
                     }

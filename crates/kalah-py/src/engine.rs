@@ -21,6 +21,9 @@ use crate::game::{PyGame, PySide};
 use crate::interrupt;
 use crate::rules::type_name;
 
+/// How often a solve's progress callback hears how far it has got.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+
 /// The default analysis when no limit is given: two seconds, as `kalah analyze`.
 const ANALYSIS_DEFAULT: Duration = Duration::from_secs(2);
 /// The default decision time when no limit is given, and level 5's time: a second, as `kalah serve`.
@@ -220,7 +223,7 @@ impl PyEngine {
         &self,
         py: Python<'_>,
         game: &Game,
-        job: impl FnOnce(&Searcher, &AtomicBool, &(dyn Fn(M) + Sync)) -> T + Send,
+        job: impl FnOnce(&Searcher, &AtomicBool, &(dyn Fn(M) -> bool + Sync)) -> T + Send,
         tick: impl FnMut(Python<'_>, Option<M>) -> PyResult<bool> + Send,
     ) -> PyResult<T> {
         let rules = *game.rules();
@@ -284,12 +287,7 @@ impl PyEngine {
             py,
             &game,
             |searcher, stop, tell| {
-                searcher.analyse(&position, &rules, limits, stop, |info| {
-                    if wants {
-                        tell(Analysis::of(info, side));
-                    }
-                    true
-                })
+                searcher.analyse(&position, &rules, limits, stop, |info| !wants || tell(Analysis::of(info, side)))
             },
             |py, told: Option<Analysis>| match (&callback, told) {
                 (Some(callback), Some(analysis)) => {
@@ -349,7 +347,7 @@ impl PyEngine {
         let decision = self.with_engine(
             py,
             &game,
-            |searcher, stop, _: &(dyn Fn(()) + Sync)| searcher.decide(&game, limits, stop),
+            |searcher, stop, _: &(dyn Fn(()) -> bool + Sync)| searcher.decide(&game, limits, stop),
             |_, _| Ok(true),
         )?;
         let decision = decision.ok_or_else(|| GameOverError::new_err("the game is over: there is nothing to decide"))?;
@@ -444,10 +442,18 @@ impl PySolver {
     }
 
     /// Solves the game's position exactly. With `nodes`, the solve stops after about that many
-    /// nodes and returns the bounds proven so far (`complete` False). Ctrl-C raises
-    /// KeyboardInterrupt.
-    #[pyo3(signature = (game, *, nodes=None))]
-    fn solve(&self, py: Python<'_>, game: PyRef<'_, PyGame>, nodes: Option<u64>) -> PyResult<Solution> {
+    /// nodes and returns the bounds proven so far (`complete` False). `progress(nodes, lower,
+    /// upper)` hears how far the solve has got, about every quarter of a second and at
+    /// each proven bound (the value is between lower and upper; returning False stops the solve
+    /// as a node budget does). Ctrl-C raises KeyboardInterrupt.
+    #[pyo3(signature = (game, *, nodes=None, progress=None))]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        game: PyRef<'_, PyGame>,
+        nodes: Option<u64>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Solution> {
         if nodes == Some(0) {
             return Err(error::bad("nodes=0 is out of range: give at least 1 node"));
         }
@@ -474,17 +480,38 @@ impl PySolver {
         // stops it past the budget (issue 26 gives solves a budget of their own).
         let prover = &self.prover;
         let watch = std::sync::OnceLock::new();
+        let houses = i32::from(position.seeds_in_houses());
+        let base = position.store_difference() * position.mover().sign();
+        let mut bounds = (base - houses, base + houses);
+        let mut told_at: Option<std::time::Instant> = None;
         let (solved, told) = interrupt::run(
             py,
-            |stop, _: &(dyn Fn(()) + Sync)| {
+            |stop, tell| {
                 let mut prover = prover.lock().unwrap_or_else(|e| e.into_inner());
                 let told = prover.prepare(&rules);
                 if let Some(handle) = prover.watch() {
                     let _ = watch.set(handle);
                 }
-                (prover.solve(&position, &rules, stop), told)
+                (prover.solve(&position, &rules, stop, |lower, upper| {
+                    // A false answer has set the stop flag already.
+                    tell((lower, upper));
+                }), told)
             },
-            |_, _| Ok(watch.get().is_none_or(|w: &adapter::Watch| w.nodes() < budget)),
+            |py, heard: Option<(i32, i32)>| {
+                let Some(handle) = watch.get() else { return Ok(true) };
+                let searched = handle.nodes();
+                let Some(progress) = &progress else { return Ok(searched < budget) };
+                let due = told_at.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY);
+                if heard.is_none() && !due {
+                    return Ok(searched < budget);
+                }
+                if let Some(proven) = heard {
+                    bounds = proven;
+                }
+                told_at = Some(std::time::Instant::now());
+                let answer = progress.bind(py).call1((searched, bounds.0, bounds.1))?;
+                Ok(searched < budget && (answer.is_none() || answer.is_truthy()?))
+            },
         )?;
         note(py, told)?;
         let seconds = started.elapsed().as_secs_f64();

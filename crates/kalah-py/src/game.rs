@@ -191,7 +191,9 @@ impl PyGame {
             }
             return position.legal_moves().map(|mv| mv.index()).collect();
         }
-        self.game.legal_actions().into_iter().map(|a| self.encode(a)).collect()
+        let mut ids: Vec<usize> = self.game.legal_actions().into_iter().map(|a| self.encode(a)).collect();
+        ids.sort_unstable();
+        ids
     }
 
     /// Plays `action`; returns whether the same player moves again.
@@ -449,7 +451,8 @@ impl PyGame {
         self.game.position().to_string()
     }
 
-    /// The position now as a KGP board literal `<m,s_store,n_store,s_1..s_m,n_1..n_m>`.
+    /// The position now as a KGP board literal, seen from the side to move as KGP sends it:
+    /// `<m,my_store,their_store,my_1..my_m,their_1..their_m>`.
     #[getter]
     fn kgp(&self) -> String {
         self.game.position().to_kgp()
@@ -582,15 +585,17 @@ impl PyGame {
     }
 
     fn __str__(&self) -> String {
-        let mut text = draw(self.game.position());
-        text.push_str(&match self.game.decider() {
+        let mut status = match self.game.decider() {
             None => {
                 let result = self.game.result().unwrap_or_default();
-                format!("game over: {}-{}", result.south, result.north)
+                format!("game over, {}-{}", result.south, result.north)
             }
             Some(side) => format!("{side} to move ({})", phase_name(self.game.phase())),
-        });
-        text
+        };
+        if self.game.swapped() {
+            status.push_str(", the players swapped sides");
+        }
+        format!("{}{status}\n{}", draw(self.game.position()), self.game.position())
     }
 
     fn __repr__(&self) -> String {

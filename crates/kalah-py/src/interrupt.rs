@@ -5,7 +5,7 @@
 //! installs no signal handler of its own: Python's handlers run as they always do.
 //!
 //! What the work tells on the way (each depth of a search, say) goes to `tick`, which runs with
-//! the GIL on the calling thread and may stop the work by returning false.
+//! the GIL on the calling thread while the work waits for its answer: false stops the work there.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -20,20 +20,20 @@ const POLL: Duration = Duration::from_millis(20);
 
 /// What the work thread sends to the waiting one.
 enum Event<M> {
-    /// Something the work tells on the way.
-    Told(M),
+    /// Something the work tells on the way, and where to answer whether it goes on.
+    Told(M, mpsc::Sender<bool>),
     /// The work is done.
     Done,
 }
 
 /// Runs `job` with the GIL released on a thread of its own, until it ends. `job` gets the stop
-/// flag and a function to tell the waiting thread things; `tick` hears each thing told, and is
-/// called with `None` every [`POLL`] while the job runs: it returns false to stop the job, or an
-/// error to stop it and raise that error. A signal handler's exception (KeyboardInterrupt) stops
-/// the job the same way.
+/// flag and a function to tell the waiting thread things, which returns whether to go on; `tick`
+/// hears each thing told (the job waits for its answer), and is called with `None` every
+/// [`POLL`] while the job runs: it returns false to stop the job, or an error to stop it and
+/// raise that error. A signal handler's exception (KeyboardInterrupt) stops the job the same way.
 pub fn run<T, M>(
     py: Python<'_>,
-    job: impl FnOnce(&AtomicBool, &(dyn Fn(M) + Sync)) -> T + Send,
+    job: impl FnOnce(&AtomicBool, &(dyn Fn(M) -> bool + Sync)) -> T + Send,
     mut tick: impl FnMut(Python<'_>, Option<M>) -> PyResult<bool> + Send,
 ) -> PyResult<T>
 where
@@ -50,32 +50,33 @@ where
             let worker = scope.spawn(move || {
                 let sender = std::sync::Mutex::new(sender);
                 let tell = move |message: M| {
-                    let _ = sender.lock().unwrap_or_else(|e| e.into_inner()).send(Event::Told(message));
+                    let (answer, answered) = mpsc::channel();
+                    let sent = sender.lock().unwrap_or_else(|e| e.into_inner()).send(Event::Told(message, answer));
+                    sent.is_ok() && answered.recv().unwrap_or(false)
                 };
                 let out = job(stop, &tell);
                 let _ = done.send(Event::Done);
                 out
             });
             loop {
-                let told = match receiver.recv_timeout(POLL) {
+                let (told, answer) = match receiver.recv_timeout(POLL) {
                     Ok(Event::Done) | Err(RecvTimeoutError::Disconnected) => break,
-                    Ok(Event::Told(message)) => Some(message),
-                    Err(RecvTimeoutError::Timeout) => None,
+                    Ok(Event::Told(message, answer)) => (Some(message), Some(answer)),
+                    Err(RecvTimeoutError::Timeout) => (None, None),
                 };
-                if failure.is_some() {
-                    continue;
+                let go_on = failure.is_none()
+                    && match Python::attach(|py| py.check_signals().and_then(|()| tick(py, told))) {
+                        Ok(go_on) => go_on,
+                        Err(e) => {
+                            failure = Some(e);
+                            false
+                        }
+                    };
+                if !go_on {
+                    stop.store(true, Ordering::Relaxed);
                 }
-                let go_on = Python::attach(|py| {
-                    py.check_signals()?;
-                    tick(py, told)
-                });
-                match go_on {
-                    Ok(true) => {}
-                    Ok(false) => stop.store(true, Ordering::Relaxed),
-                    Err(e) => {
-                        failure = Some(e);
-                        stop.store(true, Ordering::Relaxed);
-                    }
+                if let Some(answer) = answer {
+                    let _ = answer.send(go_on);
                 }
             }
             worker.join()

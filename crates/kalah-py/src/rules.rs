@@ -132,7 +132,7 @@ impl RuleWords {
                 "no_first_extra" => words.no_first_extra = flag(&value)?,
                 other => {
                     return Err(PyTypeError::new_err(format!(
-                        "unexpected keyword argument {other:?}: the rule keywords are {}",
+                        "unexpected keyword argument '{other}': the rule keywords are {}",
                         KEYWORDS.join(", ")
                     )))
                 }
