@@ -6,7 +6,8 @@
 
 use std::time::Duration;
 
-use kalah_protocol::kgp::{Action, Config, Message, Mode, Progress, Session, Value};
+use kalah_protocol::kgp::{Action, Config, Message, Mode, Progress, Session};
+use kalah_rules::Score;
 use kalah_protocol::Frame;
 use kalah_rules::Move;
 use libfuzzer_sys::fuzz_target;
@@ -46,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
                     let reports = illegal.into_iter().chain(legal.first().copied()).map(|best| Progress::Depth {
                         depth: 1,
                         best,
-                        value: Value::new(line.len() as i32 - 50, line.len() % 2 == 0),
+                        value: Score::new(line.len() as i32 - 50, line.len() % 2 == 0),
                         nodes: 1,
                     });
                     for report in reports.chain([Progress::Ended]) {

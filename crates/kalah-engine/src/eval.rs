@@ -16,8 +16,9 @@
 
 use kalah_rules::{Capture, Direction, Position, Rules, Side, Sowing};
 
-/// One seed, in evaluation units.
-pub const SEED: i32 = 100;
+/// Hundredths in a seed: evaluations and [`Score`](crate::score::Score)s are in hundredths, so
+/// that the evaluation can tell positions apart by less than a seed.
+pub use kalah_rules::score::SEED;
 
 /// The weights of the evaluation features, in hundredths of a seed per unit of the feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

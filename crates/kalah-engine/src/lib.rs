@@ -11,7 +11,8 @@
 //! * [`eval`]: the evaluation function and its weights.
 //! * [`search`]: the strong engine: iterative deepening PVS, table, proofs, threads.
 //! * [`time`]: time management: the limits of a search, a move's budget, a player's game clock.
-//! * [`score`]: a value for one player, in hundredths of a seed, proven or estimated.
+//! * [`score`]: a value for one player, in hundredths of a seed, proven or estimated (from
+//!   `kalah-rules`, re-exported: protocols and front ends share it).
 //! * [`decide`]: one decision for every player: a move, the pie swap and opening, the handicap.
 //! * [`solver`]: the exact solver: MTD(f) over null-window proofs to the end of the game.
 //! * [`tt`]: the transposition table shared by the search threads.
@@ -26,7 +27,6 @@ pub mod board;
 pub mod busy;
 pub mod decide;
 pub mod eval;
-pub mod score;
 pub mod search;
 pub mod solver;
 pub mod time;
@@ -35,3 +35,7 @@ pub mod tt;
 /// Endgame databases, from the `kalah-egdb` crate: the engine's players open them and its searches
 /// read them through [`search::Oracle`].
 pub use kalah_egdb as egdb;
+
+/// Values for one player in hundredths of a seed, from the `kalah-rules` crate, which the
+/// protocols and front ends share with the engine.
+pub use kalah_rules::score;

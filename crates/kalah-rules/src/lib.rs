@@ -10,6 +10,8 @@
 //!   and which [`Seat`] plays which side after a swap.
 //! * [`History`]: a game with the actions taken back, to replay them or show any ply.
 //! * [`record`]: the game record format, read and written.
+//! * [`Score`]: a value for one player, in hundredths of a seed, proven or estimated, as every
+//!   engine, protocol and front end states it.
 //! * [`perft()`]: counts of move sequences, to test the rules.
 //! * [`chain`]: chains of extra moves: the rows one turn can clear (Tchoukaillon), and the longest
 //!   chain from a position.
@@ -34,6 +36,7 @@ pub mod perft;
 pub mod position;
 pub mod record;
 pub mod rules;
+pub mod score;
 pub mod setup;
 pub mod side;
 
@@ -44,5 +47,6 @@ pub use perft::{divide, perft};
 pub use position::{Move, MoveSet, Outcome, Position, Step};
 pub use record::{Parsed, Record, RecordError, RecordWarning};
 pub use rules::{Capture, Direction, GameEnd, Leftover, Rules, Sowing};
+pub use score::Score;
 pub use setup::Setup;
 pub use side::{ByPlayer, Side};

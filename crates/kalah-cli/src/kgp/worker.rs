@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 use kalah_engine::decide::{decide_turn, Decision, SwapPolicy, Turn};
 use kalah_engine::search::Engine;
 use kalah_engine::time::Limits;
-use kalah_protocol::kgp::{Progress, SearchId, Value};
+use kalah_protocol::kgp::{Progress, SearchId};
 use kalah_rules::{Action, Position, Rules};
 
 use super::connection::Connection;
@@ -77,8 +77,7 @@ fn run(engine: &Engine, job: &Job) {
     let turn = Turn::at(job.rules, job.position, false);
     decide_turn(engine, &turn, SwapPolicy::Auto, job.limits, Some(&job.stop), |decision: &Decision| {
         if let Action::Sow(best) = decision.action {
-            let value = Value::new(decision.score.hundredths(), decision.score.is_exact());
-            report(Progress::Depth { depth: decision.depth, best, value, nodes: decision.nodes });
+            report(Progress::Depth { depth: decision.depth, best, value: decision.score, nodes: decision.nodes });
         }
     });
     report(Progress::Ended);

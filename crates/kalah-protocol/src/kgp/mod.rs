@@ -11,5 +11,5 @@ pub mod progress;
 pub mod session;
 
 pub use message::{Arg, Message, MessageError, MAX_LINE};
-pub use progress::{Progress, Value};
+pub use progress::Progress;
 pub use session::{Action, Config, End, Fatal, Mode, Notice, Refusal, SearchId, Session, Think};

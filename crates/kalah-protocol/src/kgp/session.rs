@@ -28,7 +28,8 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use kalah_protocol::kgp::{Action, Config, Mode, Progress, Session, Value};
+//! use kalah_protocol::kgp::{Action, Config, Mode, Progress, Session};
+//! use kalah_rules::Score;
 //! use kalah_protocol::Frame;
 //! use kalah_rules::Move;
 //!
@@ -42,7 +43,7 @@
 //! let Some(Action::Think(think)) = actions.first() else { panic!("a search to start") };
 //! // The program searches; after each depth it tells the session the best move so far.
 //! let best = Move::from_number(3).unwrap();
-//! let depth = Progress::Depth { depth: 1, best, value: Value::new(88, false), nodes: 7 };
+//! let depth = Progress::Depth { depth: 1, best, value: Score::new(88, false), nodes: 7 };
 //! let lines: Vec<String> = session.progress(think.search, depth).iter().map(|m| m.to_string()).collect();
 //! assert_eq!(lines, ["7 set info:comment \"depth 1, value +0.88, 7 nodes\"", "9@4 move 3"]);
 //! // The server stops the search: what it reports later is dropped.
@@ -873,8 +874,8 @@ pub fn kgp_rules(position: &Position) -> Result<Rules, RulesError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kgp::progress::Value;
     use crate::testing::Rng;
+    use kalah_rules::Score;
 
     fn config(mode: Mode) -> Config {
         Config {
@@ -922,7 +923,7 @@ mod tests {
 
     /// A depth's report with move `n` (from 1).
     fn depth(n: u32) -> Progress {
-        Progress::Depth { depth: 3, best: Move::from_number(n).unwrap(), value: Value::new(150, false), nodes: 40 }
+        Progress::Depth { depth: 3, best: Move::from_number(n).unwrap(), value: Score::new(150, false), nodes: 40 }
     }
 
     /// Reports a depth with move `n` and returns the lines to send.
@@ -1041,7 +1042,7 @@ mod tests {
             [format!("{id} set info:comment \"depth 3, value +1.50, 40 nodes\""), format!("{}@4 move 3", id + 2)]
         );
         let exact =
-            Progress::Depth { depth: 9, best: Move::from_number(2).unwrap(), value: Value::new(-600, true), nodes: 7 };
+            Progress::Depth { depth: 9, best: Move::from_number(2).unwrap(), value: Score::new(-600, true), nodes: 7 };
         let lines = session.progress(search.search, exact);
         assert_eq!(lines[0].text(1), Some("depth 9, value -6.00 exact, 7 nodes"));
         assert_eq!(line(&mut session, "6@4 stop"), [Action::Stop(search.search)]);
@@ -1288,7 +1289,7 @@ mod tests {
                             0 => Move::from_number(1 + rng.below(6) as u32).unwrap(),
                             _ => search.position.legal_moves().into_iter().next().unwrap(),
                         };
-                        let value = Value::new(rng.below(400) as i32 - 200, rng.below(2) == 0);
+                        let value = Score::new(rng.below(400) as i32 - 200, rng.below(2) == 0);
                         let report = Progress::Depth { depth: 1, best: mv, value, nodes: 1 };
                         actions.extend(session.progress(search.search, report).into_iter().map(Action::Send));
                     }

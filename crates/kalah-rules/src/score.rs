@@ -6,7 +6,7 @@
 //! of seeds, the game-theoretic value.
 //!
 //! ```
-//! use kalah_engine::score::Score;
+//! use kalah_rules::score::Score;
 //! let estimate = Score::estimate(-48);
 //! assert_eq!(estimate.to_string(), "-0.48");
 //! assert_eq!(format!("{:#}", Score::exact(600)), "+6.00 exact");
@@ -16,7 +16,8 @@
 use std::fmt;
 use std::ops::Neg;
 
-use crate::eval::SEED;
+/// Hundredths in a seed: the unit of [`Score`] (and of the engine's evaluation).
+pub const SEED: i32 = 100;
 
 /// A value for one player: hundredths of a seed of final store difference, proven or estimated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
