@@ -1,13 +1,14 @@
 //! `kalah.Batch` and `kalah.random_playouts`: many games stepped or played out in one call, for
 //! training loops and fast simulation, with NumPy arrays in and out.
 
-use kalah_rules::{Game, Position};
+use kalah_rules::{Game, Position, Rules};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::actions::ActionSpace;
 use crate::error::{self, ActionError};
 use crate::game::{game_of, PyGame};
 use crate::rules::PyRules;
@@ -24,53 +25,113 @@ fn count_arg(count: usize) -> PyResult<usize> {
     }
 }
 
-/// Plays random legal actions from `game` to the end; returns the final margin, South minus North.
-fn play_out(mut game: Game, rng: &mut ChaCha8Rng) -> i32 {
-    let rules = *game.rules();
-    let simple = !rules.pie && !rules.handicap;
-    loop {
-        if simple {
-            // Without the pie rule and the handicap every action is a sowing: the position alone
-            // plays the game, without the history's bookkeeping.
-            let mut position: Position = *game.position();
-            while !position.is_over(&rules) {
-                let moves = position.legal_moves();
-                let pick = rng.gen_range(0..moves.len());
-                let mv = moves.into_iter().nth(pick).expect("a move of the set");
-                position = position.play_unchecked(&rules, mv);
+/// Games a thread plays with one random stream: the unit of work of [`random_playouts`], so that
+/// the games do not depend on how many threads play them.
+const CHUNK: usize = 4096;
+
+/// How random playouts from one start are played: by the position alone where every action is
+/// a sowing (no pie rule, no handicap), else by the rules crate's game.
+#[derive(Clone)]
+enum Playout {
+    /// Sowings only: the start position and its rules.
+    Sowings(Position, Rules),
+    /// Any rules: the game from the start.
+    Game(Game),
+}
+
+impl Playout {
+    fn of(game: &Game) -> Playout {
+        let rules = *game.rules();
+        if rules.pie || rules.handicap {
+            Playout::Game(game.clone())
+        } else {
+            Playout::Sowings(*game.position(), rules)
+        }
+    }
+
+    /// Plays uniformly random legal actions to the end; returns the final margin, South minus
+    /// North. Both ways draw the same numbers for the same games: a number below the count of
+    /// legal actions, which are taken in increasing order.
+    fn play(&self, rng: &mut ChaCha8Rng) -> i32 {
+        match self {
+            Playout::Sowings(start, rules) => {
+                // Sown in place, without the history's bookkeeping.
+                let mut position = *start;
+                if !position.is_over(rules) {
+                    loop {
+                        let moves = position.legal_moves();
+                        let pick = rng.gen_range(0..moves.len() as u32) as usize;
+                        let mv = moves.into_iter().nth(pick).expect("a move of the set");
+                        if position.sow(rules, mv).ended {
+                            break;
+                        }
+                    }
+                }
+                position.final_difference(rules)
             }
-            return position.final_difference(&rules);
+            Playout::Game(game) => {
+                let mut game = game.clone();
+                loop {
+                    let mut legal = game.legal_actions();
+                    if legal.is_empty() {
+                        return game.position().final_difference(game.rules());
+                    }
+                    legal.sort_by_key(|&a| ActionSpace::of(game.rules()).encode(a));
+                    let action = legal[rng.gen_range(0..legal.len() as u32) as usize];
+                    game.act(action).expect("a legal action plays");
+                }
+            }
         }
-        let legal = game.legal_actions();
-        if legal.is_empty() {
-            return game.position().final_difference(&rules);
-        }
-        let action = legal[rng.gen_range(0..legal.len())];
-        game.act(action).expect("a legal action plays");
     }
 }
 
+/// Returns the random stream of chunk `chunk` of the games of `seed`.
+fn stream(seed: u64, chunk: usize) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(chunk as u64);
+    rng
+}
+
 /// Plays `count` games from the start (or from `position`) to the end with uniformly random
-/// legal actions, all in one call with the GIL released, and returns their final margins (South
-/// minus North) as a NumPy int32 array. The same seed gives the same games.
+/// legal actions, all in one call with the GIL released, on `threads` threads (default: every
+/// core), and returns their final margins (South minus North) as a NumPy int32 array. The same
+/// seed gives the same games, whatever the number of threads.
 ///
 /// >>> kalah.random_playouts(1000, size="6,4", seed=1).shape
 /// (1000,)
 #[pyfunction]
-#[pyo3(signature = (count, rules=None, *, seed=0, position=None, **flags))]
+#[pyo3(signature = (count, rules=None, *, seed=0, threads=None, position=None, **flags))]
 pub fn random_playouts<'py>(
     py: Python<'py>,
     count: usize,
     rules: Option<&Bound<'py, PyAny>>,
     seed: u64,
+    threads: Option<usize>,
     position: Option<&str>,
     flags: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
     let count = count_arg(count)?;
-    let game = game_of(rules, position, flags, &[])?;
-    let margins = py.detach(|| {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        (0..count).map(|_| play_out(game.clone(), &mut rng)).collect::<Vec<i32>>()
+    let threads = match threads {
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(t @ 1..=256) => t,
+        Some(t) => return Err(error::bad(format!("threads={t} is out of range: 1 to 256 threads"))),
+    };
+    let playout = Playout::of(&game_of(rules, position, flags, &["threads"])?);
+    let mut margins = vec![0i32; count];
+    py.detach(|| {
+        let chunks: Vec<(usize, &mut [i32])> = margins.chunks_mut(CHUNK).enumerate().collect();
+        let work = std::sync::Mutex::new(chunks);
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(count.div_ceil(CHUNK)) {
+                scope.spawn(|| loop {
+                    let Some((chunk, out)) = work.lock().unwrap_or_else(|e| e.into_inner()).pop() else { break };
+                    let mut rng = stream(seed, chunk);
+                    for margin in out.iter_mut() {
+                        *margin = playout.play(&mut rng);
+                    }
+                });
+            }
+        });
     });
     Ok(PyArray1::from_vec(py, margins))
 }
@@ -206,7 +267,7 @@ impl PyBatch {
                 continue;
             }
             let action = game.decode(id).map_err(|e| ActionError::new_err(format!("game {i}: {}", e.value(py))))?;
-            if !game.legal_ids().contains(&(id as usize)) {
+            if !game.allows(action) {
                 return Err(ActionError::new_err(format!(
                     "game {i}: action {id} ({action}) is not legal now: the legal actions are {:?}",
                     game.legal_ids()
@@ -243,11 +304,22 @@ impl PyBatch {
             .games
             .iter()
             .map(|game| {
+                let rules = game.game.rules();
+                let position = game.game.position();
+                if !rules.pie && !rules.handicap {
+                    // Every action is a sowing: pick one of the position's moves without a list.
+                    if position.is_over(rules) {
+                        return -1;
+                    }
+                    let moves = position.legal_moves();
+                    let pick = rng.gen_range(0..moves.len() as u32) as usize;
+                    return moves.into_iter().nth(pick).map_or(-1, |mv| mv.index() as i64);
+                }
                 let legal = game.legal_ids();
                 if legal.is_empty() {
                     -1
                 } else {
-                    legal[rng.gen_range(0..legal.len())] as i64
+                    legal[rng.gen_range(0..legal.len() as u32) as usize] as i64
                 }
             })
             .collect();
@@ -261,4 +333,23 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBatch>()?;
     m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
     Ok(())
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_positions_alone_play_the_same_games_as_the_rules() {
+        for rules in Rules::variants(4, 3).unwrap().into_iter().step_by(7).chain([Rules::standard(6, 4).unwrap()]) {
+            let game = Game::new(rules);
+            let fast = Playout::of(&game);
+            assert!(matches!(fast, Playout::Sowings(..)));
+            let slow = Playout::Game(game.clone());
+            for seed in 0..50 {
+                assert_eq!(fast.play(&mut stream(seed, 0)), slow.play(&mut stream(seed, 0)), "{rules} seed {seed}");
+            }
+        }
+    }
 }

@@ -159,6 +159,13 @@ impl PyGame {
         if let Ok(text) = action.cast::<PyString>() {
             return self.game.parse_action(&text.to_string()).map_err(|e| ActionError::new_err(e.to_string()));
         }
+        if action.is_instance_of::<pyo3::types::PyInt>() {
+            return Err(ActionError::new_err(format!(
+                "{action} is not an action of {}: the actions are {}",
+                self.game.rules(),
+                self.space.describe()
+            )));
+        }
         Err(PyTypeError::new_err(format!(
             "an action is an int (see legal_actions) or its text such as \"3\" or \"swap\", not {}",
             type_name(action)
@@ -194,6 +201,18 @@ impl PyGame {
         let mut ids: Vec<usize> = self.game.legal_actions().into_iter().map(|a| self.encode(a)).collect();
         ids.sort_unstable();
         ids
+    }
+
+    /// Tells whether `action` may be played now.
+    pub fn allows(&self, action: Action) -> bool {
+        let rules = self.game.rules();
+        match action {
+            Action::Sow(mv) if !rules.pie && !rules.handicap => {
+                let position = self.game.position();
+                !position.is_over(rules) && position.legal_moves().contains(mv)
+            }
+            _ => self.game.legal_actions().contains(&action),
+        }
     }
 
     /// Plays `action`; returns whether the same player moves again.
