@@ -112,7 +112,9 @@ def row(name: str, rounds: list, unit: str, work: str) -> tuple[float, float]:
     """Prints a table row of the median round (by CPU time): its work, wall and CPU time, and
     the rate per wall second and per CPU second. Returns the two rates."""
     count, wall, cpu = sorted(rounds, key=lambda r: r[2])[len(rounds) // 2]
-    print(f"| {name} | {work} | {wall:.3f} s | {cpu:.3f} s | {count / wall:,.0f} {unit} | {count / cpu:,.0f} {unit} |", flush=True)
+    rate = "{:,.2f}" if count / wall < 100 else "{:,.0f}"
+    per_wall, per_cpu = rate.format(count / wall), rate.format(count / cpu)
+    print(f"| {name} | {work} | {wall:.3f} s | {cpu:.3f} s | {per_wall} {unit} | {per_cpu} {unit} |", flush=True)
     return count / wall, count / cpu
 
 

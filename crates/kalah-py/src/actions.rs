@@ -75,10 +75,8 @@ impl ActionSpace {
         }
         let cells = 2 * m;
         let rest = id.checked_sub(keep + 1).filter(|&r| r < cells * cells)?;
-        let house = |cell: usize| HouseRef {
-            side: if cell < m { Side::South } else { Side::North },
-            index: (cell % m) as u8,
-        };
+        let house =
+            |cell: usize| HouseRef { side: if cell < m { Side::South } else { Side::North }, index: (cell % m) as u8 };
         Some(Action::Handicap { from: house(rest / cells), to: house(rest % cells) })
     }
 

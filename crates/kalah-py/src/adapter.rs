@@ -159,7 +159,8 @@ pub fn limits(depth: Option<u32>, seconds: Option<f64>, nodes: Option<u64>, defa
 ///
 /// A copy of `kalah_web::engines::LEVELS` and its times until the levels move into the engine
 /// library (issue 26); the web server is not a dependency this package should pull in.
-const LEVELS: [(Option<u32>, u64); 5] = [(Some(1), 50), (Some(3), 100), (Some(6), 250), (Some(12), 1000), (None, u64::MAX)];
+const LEVELS: [(Option<u32>, u64); 5] =
+    [(Some(1), 50), (Some(3), 100), (Some(6), 250), (Some(12), 1000), (None, u64::MAX)];
 
 /// Returns the limits of a move at `level` (1 to 5) within `time`, as the browser game plays it.
 pub fn level_limits(level: u8, time: Duration) -> Result<Limits, String> {
@@ -180,7 +181,11 @@ pub struct Searcher {
 impl Searcher {
     /// Returns an engine with checked `settings` (see [`Settings::check`]).
     pub fn new(settings: Settings) -> Searcher {
-        let engine = Engine::new(Options { table_bytes: settings.hash_mib * MIB, threads: settings.threads, ..Options::default() });
+        let engine = Engine::new(Options {
+            table_bytes: settings.hash_mib * MIB,
+            threads: settings.threads,
+            ..Options::default()
+        });
         Searcher { engine, rules: None, settings }
     }
 

@@ -327,14 +327,12 @@ impl PyBatch {
     }
 }
 
-
 /// Registers the classes and functions of this module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBatch>()?;
     m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
     Ok(())
 }
-
 
 #[cfg(test)]
 mod tests {

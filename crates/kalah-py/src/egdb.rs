@@ -23,9 +23,8 @@ const OWN_KEYWORDS: [&str; 6] = ["dir", "max_seeds", "memory_mb", "threads", "pr
 
 /// Returns the folder given, or the default one.
 fn folder(dir: Option<PathBuf>) -> PyResult<PathBuf> {
-    dir.or_else(adapter::default_folder).ok_or_else(|| {
-        error::egdb("no folder for endgame databases: give dir=, or set HOME or XDG_CACHE_HOME")
-    })
+    dir.or_else(adapter::default_folder)
+        .ok_or_else(|| error::egdb("no folder for endgame databases: give dir=, or set HOME or XDG_CACHE_HOME"))
 }
 
 /// An endgame database of one rule set: the exact value of every position with up to

@@ -350,7 +350,8 @@ impl PyEngine {
             |searcher, stop, _: &(dyn Fn(()) -> bool + Sync)| searcher.decide(&game, limits, stop),
             |_, _| Ok(true),
         )?;
-        let decision = decision.ok_or_else(|| GameOverError::new_err("the game is over: there is nothing to decide"))?;
+        let decision =
+            decision.ok_or_else(|| GameOverError::new_err("the game is over: there is nothing to decide"))?;
         let action: Action = decision.action;
         Ok(Decision {
             action: space.encode(action).expect("a decision is a legal action"),
@@ -368,7 +369,6 @@ impl PyEngine {
         py.detach(|| self.searcher.lock().unwrap_or_else(|e| e.into_inner()).clear());
     }
 }
-
 
 /// The exact value of a position with perfect play, a best move and a perfect line; or, for a
 /// solve stopped at its node budget, the bounds proven so far.
@@ -492,10 +492,13 @@ impl PySolver {
                 if let Some(handle) = prover.watch() {
                     let _ = watch.set(handle);
                 }
-                (prover.solve(&position, &rules, stop, |lower, upper| {
-                    // A false answer has set the stop flag already.
-                    tell((lower, upper));
-                }), told)
+                (
+                    prover.solve(&position, &rules, stop, |lower, upper| {
+                        // A false answer has set the stop flag already.
+                        tell((lower, upper));
+                    }),
+                    told,
+                )
             },
             |py, heard: Option<(i32, i32)>| {
                 let Some(handle) = watch.get() else { return Ok(true) };

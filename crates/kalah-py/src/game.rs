@@ -71,7 +71,9 @@ pub fn side_arg(value: &Bound<'_, PyAny>) -> PyResult<Side> {
         Ok(0) => Ok(Side::South),
         Ok(1) => Ok(Side::North),
         Ok(other) => Err(error::bad(format!("{other} is not a side: 0 is South, 1 is North"))),
-        Err(_) => Err(PyTypeError::new_err(format!("a side is a kalah.Side, 0 or 1, or a name, not {}", type_name(value)))),
+        Err(_) => {
+            Err(PyTypeError::new_err(format!("a side is a kalah.Side, 0 or 1, or a name, not {}", type_name(value))))
+        }
     }
 }
 
@@ -502,9 +504,9 @@ impl PyGame {
     /// The number of an action written as text, for this game's board.
     fn string_to_action(&self, text: &str) -> PyResult<usize> {
         let action = self.game.parse_action(text).map_err(|e| ActionError::new_err(e.to_string()))?;
-        self.space.encode(action).ok_or_else(|| {
-            ActionError::new_err(format!("{action} is not an action under {}", self.game.rules()))
-        })
+        self.space
+            .encode(action)
+            .ok_or_else(|| ActionError::new_err(format!("{action} is not an action under {}", self.game.rules())))
     }
 
     /// The board as `player` sees it, as a NumPy float32 array of 2m + 2 values: that
@@ -618,12 +620,7 @@ impl PyGame {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "<kalah.Game {}, {}, {} actions>",
-            self.game.rules(),
-            self.game.position(),
-            self.game.actions().len()
-        )
+        format!("<kalah.Game {}, {}, {} actions>", self.game.rules(), self.game.position(), self.game.actions().len())
     }
 }
 

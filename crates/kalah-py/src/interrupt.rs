@@ -29,7 +29,7 @@ enum Event<M> {
 /// Runs `job` with the GIL released on a thread of its own, until it ends. `job` gets the stop
 /// flag and a function to tell the waiting thread things, which returns whether to go on; `tick`
 /// hears each thing told (the job waits for its answer), and is called with `None` every
-/// [`POLL`] while the job runs: it returns false to stop the job, or an error to stop it and
+/// 20 ms (`POLL`) while the job runs: it returns false to stop the job, or an error to stop it and
 /// raise that error. A signal handler's exception (KeyboardInterrupt) stops the job the same way.
 pub fn run<T, M>(
     py: Python<'_>,

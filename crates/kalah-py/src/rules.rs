@@ -2,8 +2,8 @@
 //! line's flags (`size`, `rules`, `capture`, …) or read from the text records write.
 
 use kalah_rules::rules::{
-    parse_size, parse_word, word_of, CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MKAGENT_SIZE,
-    PRESETS, SOWING_WORDS,
+    parse_size, parse_word, word_of, CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MKAGENT_SIZE, PRESETS,
+    SOWING_WORDS,
 };
 use kalah_rules::{Rules, RulesError};
 use pyo3::exceptions::PyTypeError;
@@ -109,14 +109,15 @@ impl RuleWords {
                 continue;
             }
             let text = |value: &Bound<'_, PyAny>| -> PyResult<String> {
-                value.cast::<PyString>().map(|s| s.to_string()).map_err(|_| {
-                    PyTypeError::new_err(format!("{key} takes a word (a str), not {}", type_name(value)))
-                })
+                value
+                    .cast::<PyString>()
+                    .map(|s| s.to_string())
+                    .map_err(|_| PyTypeError::new_err(format!("{key} takes a word (a str), not {}", type_name(value))))
             };
             let flag = |value: &Bound<'_, PyAny>| -> PyResult<bool> {
-                value.extract::<bool>().map_err(|_| {
-                    PyTypeError::new_err(format!("{key} takes True or False, not {}", type_name(value)))
-                })
+                value
+                    .extract::<bool>()
+                    .map_err(|_| PyTypeError::new_err(format!("{key} takes True or False, not {}", type_name(value))))
             };
             match key.as_str() {
                 "size" => words.size = Some(size_text(&value)?),
@@ -155,10 +156,7 @@ fn size_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(pair) = value.extract::<(u32, u32)>() {
         return Ok(format!("{},{}", pair.0, pair.1));
     }
-    Err(PyTypeError::new_err(format!(
-        "size takes \"M,N\" or a pair (M, N) of whole numbers, not {}",
-        type_name(value)
-    )))
+    Err(PyTypeError::new_err(format!("size takes \"M,N\" or a pair (M, N) of whole numbers, not {}", type_name(value))))
 }
 
 /// The size of the board and every rule variant of a game of Kalah(m,n).
@@ -189,15 +187,14 @@ impl PyRules {
     #[pyo3(signature = (text=None, **flags))]
     fn new(text: Option<&str>, flags: Option<&Bound<'_, PyDict>>) -> PyResult<PyRules> {
         let words = RuleWords::from_kwargs(flags, &[])?;
-        let rules = match text {
-            Some(_) if words.any_given() => {
-                return Err(error::bad(
+        let rules =
+            match text {
+                Some(_) if words.any_given() => return Err(error::bad(
                     "give the rules either as text (\"kalah(6,4) standard\") or as keywords (size=\"6,4\"), not both",
-                ))
-            }
-            Some(text) => text.parse().map_err(error::rules)?,
-            None => words.rules_for(None).map_err(error::rules)?,
-        };
+                )),
+                Some(text) => text.parse().map_err(error::rules)?,
+                None => words.rules_for(None).map_err(error::rules)?,
+            };
         Ok(PyRules { rules })
     }
 
