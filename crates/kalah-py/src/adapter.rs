@@ -62,6 +62,14 @@ impl Settings {
         if !(1..=64).contains(&self.threads) {
             return Err(format!("threads={} is out of range: 1 to 64 threads", self.threads));
         }
+        // A table larger than the free memory would have the machine swap, or fail to allocate.
+        if let Some(free) = available_mib().filter(|&free| self.hash_mib > free * 9 / 10) {
+            return Err(format!(
+                "hash_mb={} is more than this machine can spare now ({} MiB of {free} MiB available): lower hash_mb",
+                self.hash_mib,
+                free * 9 / 10
+            ));
+        }
         if let Some(limit) = self.memory_mib {
             if self.hash_mib > limit {
                 return Err(format!(

@@ -527,6 +527,7 @@ impl PyGame {
     }
 
     /// Counts the sequences of `depth` sowings from the position now (0 to 40), as `kalah perft`.
+    /// The GIL is released while it counts; a count cannot be stopped, so deep ones take long.
     fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
         if depth > MAX_PERFT_DEPTH {
             return Err(error::bad(format!("depth {depth} is out of range: perft takes a depth from 0 to 40")));

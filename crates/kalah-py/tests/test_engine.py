@@ -168,6 +168,16 @@ def test_bad_engine_settings_raise(options, words):
         kalah.Engine(hash_mb=-1)
 
 
+def test_a_table_larger_than_the_free_memory_is_refused():
+    with open("/proc/meminfo") as info:
+        available = next(int(line.split()[1]) // 1024 for line in info if line.startswith("MemAvailable:"))
+    if available * 9 // 10 >= 65536:
+        pytest.skip("this machine can spare a table of 64 GiB")
+    for kind in (kalah.Engine, kalah.Solver):
+        with pytest.raises(kalah.KalahError, match="more than this machine can spare"):
+            kind(egdb=None, hash_mb=65536)
+
+
 def test_a_finished_game_analyses_to_its_result():
     game = kalah.Game(position="0,0,0:20/1,2,0:3/N", size="3,4")
     assert game.is_over
