@@ -116,6 +116,35 @@ def test_a_callback_hears_each_depth_and_can_stop_the_search():
     assert heard == [1, 2, 3, 4, 5] and analysis.depth == 5
 
 
+def test_a_search_releases_the_gil():
+    """Another thread runs while a search runs: with a switch interval of 1000 s no thread gives
+    the GIL up unless it waits, so had the search held the GIL, this thread could not stop it
+    and it would run to its node limit."""
+    import sys
+    import threading
+
+    started, stop, result = threading.Event(), threading.Event(), {}
+
+    def callback(analysis):
+        started.set()
+        return not stop.is_set()
+
+    def search():
+        result["analysis"] = engine(hash_mb=16).analyse(kalah.Game(), depth=60, nodes=50_000_000, callback=callback)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1000.0)
+    try:
+        thread = threading.Thread(target=search)
+        thread.start()
+        started.wait()
+        stop.set()
+        thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert result["analysis"].nodes < 50_000_000
+
+
 def test_an_exception_in_a_callback_stops_the_search_and_is_raised():
     def callback(analysis):
         raise RuntimeError("enough")
