@@ -262,9 +262,16 @@ class Game:
     def __len__(self) -> int: ...
 
 def random_playouts(
-    count: int, rules: RulesArg = None, *, seed: int = 0, position: Optional[str] = None, **rule_keywords: Any
+    count: int,
+    rules: RulesArg = None,
+    *,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    position: Optional[str] = None,
+    **rule_keywords: Any,
 ) -> npt.NDArray[np.int32]:
-    """Plays `count` random games to the end in one call; returns their final margins (South - North)."""
+    """Plays `count` random games to the end in one call, on `threads` threads (default: every
+    core); returns their final margins (South - North). The same seed gives the same games."""
 
 class Batch:
     """Many games of one rule set, stepped together with NumPy arrays.
@@ -429,8 +436,15 @@ class Solver:
     """The exact solver."""
 
     def __init__(self, *, hash_mb: int = 64, threads: int = 1, egdb: EgdbArg = "auto", memory_mb: Optional[int] = None) -> None: ...
-    def solve(self, game: Game, *, nodes: Optional[int] = None) -> Solution:
-        """Solves the game's position exactly (or to the node budget)."""
+    def solve(
+        self,
+        game: Game,
+        *,
+        nodes: Optional[int] = None,
+        progress: Optional[Callable[[int, int, int], Optional[bool]]] = None,
+    ) -> Solution:
+        """Solves the game's position exactly (or to the node budget); progress(nodes, lower,
+        upper) hears how far it has got, and returning False stops it."""
 
 @final
 class Egdb:
