@@ -2,7 +2,7 @@
 //! training loops and fast simulation, with NumPy arrays in and out.
 
 use kalah_rules::{Game, Position, Rules};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::{AllowTypeChange, PyArray1, PyArray2, PyArrayLike1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
@@ -236,7 +236,7 @@ impl PyBatch {
         PyArray1::from_vec(py, players)
     }
 
-    /// Plays `actions[i]` in game i (games already over are left as they are and their action
+    /// Plays `actions[i]` in game i (any sequence of integers, a NumPy array best; games already over are left as they are and their action
     /// is not read). Returns (rewards, done): rewards a float32 array of shape (count, 2), each
     /// player's reward in a game that this step ended (the final store difference from its
     /// side, or 1, 0, -1 when margin is False), 0 elsewhere; done a bool array, True where the
@@ -248,7 +248,7 @@ impl PyBatch {
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        actions: PyReadonlyArray1<'py, i64>,
+        actions: PyArrayLike1<'py, i64, AllowTypeChange>,
         margin: bool,
         auto_reset: bool,
     ) -> PyResult<Step<'py>> {

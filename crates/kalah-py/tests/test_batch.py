@@ -57,7 +57,7 @@ def test_a_batch_steps_every_game_and_matches_games_played_one_by_one():
 
 def test_auto_reset_starts_finished_games_again():
     batch = kalah.Batch(3, position="0,0,1:20/1,0,0:3/S", size="3,4")
-    rewards, done = batch.step(np.array([2, 2, 2]), margin=False, auto_reset=True)
+    rewards, done = batch.step([2, 2, 2], margin=False, auto_reset=True)  # any sequence of integers
     assert done.all() and (rewards == [[1, -1]] * 3).all()
     assert (batch.current_players() == 0).all() and batch.game(0).actions == []
 
