@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
-use kalah_engine::eval::SEED;
 use kalah_engine::search::Info;
 use kalah_engine::time::Limits;
 use kalah_rules::{Move, Position};
@@ -132,7 +131,7 @@ fn report(out: &mut impl Write, position: &Position, info: &Info, json: bool, it
         writeln!(out, "best move: {}", best.map_or("none".to_string(), |b| b.to_string()))?;
         writeln!(out, "value: {} seeds for {} (depth {})", info.score, position.mover(), info.depth)?;
         if info.score.is_exact() {
-            writeln!(out, "exact value: {:+} (proven)", info.score.hundredths() / SEED)?;
+            writeln!(out, "exact value: {:+} (proven)", info.score.whole_seeds())?;
         }
         writeln!(out, "line: {}", line(&info.pv))?;
         writeln!(out, "nodes: {}, {:.3} s, {} nodes a second", info.nodes, info.elapsed.as_secs_f64(), info.nps())?;

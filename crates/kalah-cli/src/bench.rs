@@ -43,7 +43,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
                     i + 1,
                     rules,
                     position,
-                    info.score.hundredths() / 100,
+                    info.score.whole_seeds(),
                     info.nodes
                 );
             }

@@ -10,9 +10,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use kalah_cluster::checkpoint::{CheckpointFile, Claim};
+use kalah_cluster::checkpoint::Claim;
 use kalah_cluster::cluster::{Answer, Manifest, Merged, Task, Tree};
-use kalah_engine::eval::SEED;
 use kalah_engine::search::{Engine, Limits, Options};
 use kalah_engine::solver::Solver;
 use kalah_rules::Side;
@@ -20,9 +19,9 @@ use kalah_rules::Side;
 use crate::args::RuleArgs;
 use crate::engine::EngineArgs;
 use crate::error::bad;
-use crate::files::write_atomically;
+use crate::files::{self, Kind};
 use crate::input::{read_text, ReadError};
-use crate::solve::{checkpoint_error, stop_on_signals};
+use crate::solve::{claim_checkpoint, remove_checkpoint, save_checkpoint, stop_on_signals};
 
 /// The steps of a solve split into tasks.
 #[derive(Subcommand, Debug)]
@@ -75,6 +74,9 @@ pub struct TaskArgs {
     /// The task's index in the manifest, from 0 [default: SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX]
     #[arg(long)]
     pub index: Option<usize>,
+    /// Print a line on standard error when the proof starts (from then on a stop saves the checkpoint)
+    #[arg(long)]
+    pub verbose: bool,
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -104,6 +106,14 @@ pub struct RunArgs {
     pub engine: EngineArgs,
 }
 
+/// Manifests are written only as new files (a merge that finds its next round already written
+/// leaves it as it is).
+const MANIFEST: Kind<'static> = Kind::new_only("a manifest");
+/// A task writes its result only where there is none: an answered task is not asked again.
+const RESULT: Kind<'static> = Kind::new_only("a result");
+/// What `solve plan` accepts as --out.
+const PLAN_OUT: &str = "a plan writes a new manifest; give another --out";
+
 /// The largest manifest read: a million tasks of about 80 bytes.
 const MAX_MANIFEST_BYTES: usize = 256 << 20;
 /// The largest result read: one line of about 250 bytes.
@@ -123,16 +133,14 @@ fn plan(args: PlanArgs) -> Result<()> {
     let text = (args.position != "start").then_some(args.position.as_str());
     let (rules, position) = args.rules.rules_and_position(text)?;
     let tree = Tree::grow(&rules, &position, args.depth).map_err(bad)?;
-    if args.out.exists() {
-        return Err(bad(format!("{} exists: a plan writes a new manifest; give another --out", args.out.display())));
-    }
+    // Checked before the estimate's search, and again when the manifest is written.
+    files::check(&args.out, &MANIFEST).map_err(|e| e.into_error(PLAN_OUT))?;
     // The first question is the estimate's: MTD(f) starts from its best guess.
     let engine = Engine::new(Options { table_bytes: 16 << 20, ..Options::default() });
     let estimate = engine.search(&position, &rules, Limits::depth(args.estimate_depth), None, |_| {});
-    let beta = (f64::from(estimate.score.hundredths()) / f64::from(SEED)).round() as i32;
+    let beta = estimate.score.nearest_seeds().0;
     let manifest = tree.plan(beta);
-    write_atomically(&args.out, manifest.write().as_bytes())
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    files::replace(&args.out, &MANIFEST, manifest.write().as_bytes()).map_err(|e| e.into_error(PLAN_OUT))?;
     println!(
         "{}: {} tasks of {rules}, {position}, {} sowings deep (tree {}); round 1 asks whether it is worth at least {beta:+} to {}; results go to {}",
         args.out.display(),
@@ -229,8 +237,7 @@ fn task(args: TaskArgs) -> Result<()> {
     let solver = Solver::new(options);
     // One checkpoint a leaf: the bounds and the table it keeps serve any question of the leaf.
     let checkpoint = dir.join(format!("leaf-{}.ckpt", job.leaf));
-    let (file, claim) =
-        CheckpointFile::claim(&checkpoint, &rules, &job.position, solver.proofs()).map_err(checkpoint_error)?;
+    let (file, claim) = claim_checkpoint(&checkpoint, &rules, &job.position, solver.proofs())?;
     let (known, resumed) = match claim {
         Claim::Resumed(saved) => {
             eprintln!("task {index}: resuming from {}", checkpoint.display());
@@ -243,21 +250,24 @@ fn task(args: TaskArgs) -> Result<()> {
         Claim::Fresh => (None, 0),
     };
     let stop = stop_on_signals();
+    // After the handler: a stop once this line is out saves the checkpoint.
+    if args.verbose {
+        eprintln!(
+            "task {index} (leaf {}): proving whether {} is worth at least {:+} to {}; a stop saves {}",
+            job.leaf,
+            job.position,
+            job.at_least,
+            job.position.mover(),
+            checkpoint.display()
+        );
+    }
     let started = Instant::now();
-    match solver.bound(&job.position, &rules, known, job.at_least * SEED, Some(&stop)) {
-        Ok((info, (lower, upper))) => {
-            let answer = Answer {
-                leaf: job.leaf,
-                at_least: job.at_least,
-                lower: lower / SEED,
-                upper: upper / SEED,
-                best: info.best,
-                nodes: info.nodes + resumed,
-                seconds: started.elapsed().as_secs_f64(),
-            };
-            write_atomically(&path, tree.write_answer(&answer).as_bytes())
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            if let Err(e) = file.remove() {
+    match solver.bound(&job.position, &rules, known, job.question(), Limits::default(), Some(&stop)) {
+        Ok((info, bounds)) => {
+            let answer = job.answer(bounds, info.best, info.nodes + resumed, started.elapsed().as_secs_f64());
+            files::replace(&path, &RESULT, tree.write_answer(&answer).as_bytes())
+                .map_err(|e| e.into_error("a task writes its result only where there is none"))?;
+            if let Err(e) = remove_checkpoint(&file) {
                 eprintln!("kalah: the checkpoint was not removed: {e}");
             }
             println!(
@@ -273,7 +283,7 @@ fn task(args: TaskArgs) -> Result<()> {
         }
         Err(stopped) => {
             let nodes = resumed + stopped.nodes;
-            match file.save(stopped.bounds, nodes, solver.proofs()) {
+            match save_checkpoint(&file, stopped.bounds, nodes, solver.proofs()) {
                 Ok(()) => {
                     eprintln!("task {index}: stopped; saved {}; run the task again to resume", checkpoint.display())
                 }
@@ -324,6 +334,17 @@ fn merge(files: &ResultsArgs, next: Option<&Path>, json: bool) -> Result<Option<
     let merged = tree.merge(&found);
     let following = match manifest.next(&found) {
         None => None,
+        // The next round would ask this round's question again, of the same tasks.
+        Some(_)
+            if !manifest.tasks.iter().any(|t| found.iter().any(|a| (a.leaf, a.at_least) == (t.leaf, t.at_least))) =>
+        {
+            return Err(bad(format!(
+                "no task of round {} of {} is answered in {}: answer them first (`kalah solve task` or `kalah solve run`)",
+                manifest.round,
+                files.manifest.display(),
+                dir.display()
+            )));
+        }
         Some(following) => {
             let path = next.map_or_else(
                 || {
@@ -343,8 +364,8 @@ fn merge(files: &ResultsArgs, next: Option<&Path>, json: bool) -> Result<Option<
                     )))
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    write_atomically(&path, text.as_bytes())
-                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    files::replace(&path, &MANIFEST, text.as_bytes())
+                        .map_err(|e| e.into_error("give another --next"))?;
                 }
                 Err(e) => return Err(anyhow::Error::new(e).context(format!("cannot read {}", path.display()))),
             }

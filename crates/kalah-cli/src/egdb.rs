@@ -55,6 +55,7 @@ pub fn run(args: EgdbArgs) -> Result<()> {
             bad("cannot find a cache folder (neither XDG_CACHE_HOME nor HOME is set): give one with --dir")
         })?,
     };
+    folder_or_none(&dir)?;
     match args.action {
         EgdbAction::Build { seeds, threads } => {
             let rules = checked_rules(&args.rules)?;
@@ -63,6 +64,19 @@ pub fn run(args: EgdbArgs) -> Result<()> {
         EgdbAction::Info => info(&dir, &checked_rules(&args.rules)?),
         EgdbAction::Probe { position } => probe(&dir, &args.rules, &position),
     }
+}
+
+/// Refuses a database folder that is a file, or lies under one: it could never be created.
+fn folder_or_none(dir: &std::path::Path) -> Result<()> {
+    let Some(existing) = dir.ancestors().find(|a| !a.as_os_str().is_empty() && a.exists()) else { return Ok(()) };
+    if existing.is_dir() {
+        return Ok(());
+    }
+    let under = if existing == dir { String::new() } else { format!(" ({} is not a folder)", existing.display()) };
+    Err(bad(format!(
+        "{} cannot be a database folder{under}: give --dir a folder, or a path where one can be created",
+        dir.display()
+    )))
 }
 
 /// Builds the rules from the flags and checks a database can hold them.
@@ -203,11 +217,12 @@ fn build(dir: &std::path::Path, rules: &Rules, seeds: u32, threads: Option<usize
     Ok(())
 }
 
-/// Maps an engine error: unsupported rules and sizes are the user's input, the rest is not.
+/// Maps a database error: unsupported rules and sizes are the user's input, the rest is not.
+/// The message holds its cause already, so the cause is not chained (it would be printed twice).
 fn engine_error(error: EgdbError) -> anyhow::Error {
     match error {
         EgdbError::Unsupported { .. } | EgdbError::TooManySeeds { .. } | EgdbError::TooLarge { .. } => bad(error),
-        other => anyhow!(other),
+        other => anyhow!("{other}"),
     }
 }
 
@@ -223,6 +238,7 @@ fn info(dir: &std::path::Path, rules: &Rules) -> Result<()> {
     writeln!(out, "{:>5} {:>12} {:>10}  status", "layer", "positions", "size")?;
     let mut usable: Option<u32> = None;
     let mut broken = false;
+    let mut failing = Vec::new();
     let mut bytes = 0u64;
     for layer in &layers {
         let status = match &layer.problem {
@@ -231,8 +247,10 @@ fn info(dir: &std::path::Path, rules: &Rules) -> Result<()> {
             Some(EgdbError::Missing { .. }) => "missing".to_string(),
             Some(problem) => format!("BAD: {problem}"),
         };
-        if layer.problem.is_some() {
+        if let Some(problem) = &layer.problem {
             broken = true;
+            let what = if matches!(problem, EgdbError::Missing { .. }) { "missing" } else { "bad" };
+            failing.push(format!("layer {} is {what}", layer.seeds));
         } else if !broken {
             usable = Some(layer.seeds);
             bytes += layer.bytes;
@@ -247,6 +265,9 @@ fn info(dir: &std::path::Path, rules: &Rules) -> Result<()> {
     }
     if broken {
         writeln!(out, "rebuild the missing or bad layers with `kalah egdb build --seeds {}`", layers.len() - 1)?;
+        out.flush()?;
+        // A check that fails is a failure of the command, for scripts as for people.
+        return Err(anyhow!("{}: the database fails its checks", failing.join(", ")));
     }
     Ok(())
 }

@@ -18,7 +18,7 @@ pub struct EngineArgs {
     /// Transposition table size in MiB (1-65536)
     #[arg(long, value_name = "MIB", default_value_t = 64)]
     pub hash: usize,
-    /// Search threads (1-64); 2 threads search together (Lazy SMP)
+    /// Search threads (1-64): all search the same tree through one shared table (Lazy SMP), and one that reaches a child another is searching puts it off (ABDADA)
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Folder of the endgame databases [default: the user's cache folder, kalah/egdb]

@@ -12,7 +12,7 @@ use clap::Args;
 use clap_mangen::Man;
 
 use crate::error::bad;
-use crate::files::write_atomically;
+use crate::files::{self, Kind};
 
 /// Flags of `kalah man`.
 #[derive(Args, Debug)]
@@ -63,20 +63,19 @@ fn write_all(command: &clap::Command, dir: &Path) -> Result<()> {
     }
     let mut pages = Vec::new();
     collect(command, &mut pages);
+    const ADVICE: &str = "remove it or choose another folder";
     // Check every name first, so that a refusal leaves the folder as it was.
     for page in &pages {
-        let path = dir.join(file_name(page));
-        if path.exists() && !written_by_us(&path, page) {
-            return Err(bad(format!(
-                "{} exists and is not a page kalah wrote: remove it or choose another folder",
-                path.display()
-            )));
-        }
+        let recognise = |head: &[u8]| is_page_of(head, page);
+        let kind = Kind { name: "a page kalah wrote", recognise: Some(&recognise) };
+        files::check(&dir.join(file_name(page)), &kind).map_err(|e| e.into_error(ADVICE))?;
     }
     let mut out = std::io::stdout().lock();
     for page in &pages {
         let path = dir.join(file_name(page));
-        write_atomically(&path, &render(page)?).with_context(|| format!("cannot write {}", path.display()))?;
+        let recognise = |head: &[u8]| is_page_of(head, page);
+        let kind = Kind { name: "a page kalah wrote", recognise: Some(&recognise) };
+        files::replace(&path, &kind, &render(page)?).map_err(|e| e.into_error(ADVICE))?;
         writeln!(out, "{}", path.display())?;
     }
     out.flush()?;
@@ -101,10 +100,9 @@ fn file_name(command: &clap::Command) -> String {
     format!("{}.1", page_name(command))
 }
 
-/// Tells whether the file at `path` is this command's page as kalah writes it (so replacing it
-/// loses nothing the user wrote).
-fn written_by_us(path: &Path, command: &clap::Command) -> bool {
-    let Ok(text) = std::fs::read_to_string(path) else { return false };
+/// Tells whether a file's first bytes are this command's page as kalah writes it (so replacing
+/// it loses nothing the user wrote): its title line is among the first four.
+fn is_page_of(head: &[u8], command: &clap::Command) -> bool {
     let title = format!(".TH {} 1 ", page_name(command));
-    text.lines().take(4).any(|line| line.starts_with(&title))
+    String::from_utf8_lossy(head).lines().take(4).any(|line| line.starts_with(&title))
 }

@@ -148,6 +148,21 @@ fn starting_game(args: &PlayArgs) -> Result<(Game, Vec<RecordWarning>)> {
     read_game(path).map_err(bad)
 }
 
+/// What `save` may write over: a game record, told by its tag pairs.
+const RECORD: files::Kind<'static> = files::Kind { name: "a kalah record", recognise: Some(&is_record) };
+
+/// Tells whether a file's first bytes are the start of a game record: tag pairs (after blank
+/// lines and `;` comments), one of them `Rules`. A record with a damaged move list is still one.
+fn is_record(head: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(head);
+    let mut tags = text
+        .lines()
+        .map(|line| line.trim().trim_start_matches('\u{feff}'))
+        .filter(|line| !line.is_empty() && !line.starts_with(';'))
+        .take_while(|line| line.starts_with('['));
+    tags.any(|tag| tag[1..].trim_start().strip_prefix("Rules").is_some_and(|rest| rest.starts_with([' ', '\t', '"'])))
+}
+
 /// Reads the game of a saved record (at most [`MAX_RECORD_BYTES`]) and what its reading warns of;
 /// the error is one line that names the file and the line.
 fn read_game(path: &Path) -> Result<(Game, Vec<RecordWarning>), String> {
@@ -239,7 +254,7 @@ fn parse_command(line: &str, game: &Game) -> Result<Command, String> {
         ("save" | "load", true) => Err(format!("{word} needs a file name: {word} FILE")),
         ("save", false) => Ok(Command::Save(PathBuf::from(rest))),
         ("load", false) => Ok(Command::Load(PathBuf::from(rest))),
-        _ => parse_action(&line.to_ascii_lowercase(), game).map(Command::Act),
+        _ => parse_action(line, game).map(Command::Act),
     }
 }
 
@@ -249,6 +264,10 @@ fn parse_action(line: &str, game: &Game) -> Result<Action, String> {
         return Err(format!("type {}", accepted(game)));
     }
     game.parse_action(line).map_err(|error| match error {
+        // Echoed as typed: a number past the rules' counter would read back as another one.
+        ActionError::NoSuchHouse { houses, .. } if line.bytes().all(|b| b.is_ascii_digit()) => {
+            format!("there is no house {line}: houses are numbered 1 to {houses}")
+        }
         ActionError::NoSuchHouse { .. } => error.to_string(),
         ActionError::Syntax(_) => format!("cannot read {line:?}: type {}", accepted(game)),
     })
@@ -545,11 +564,16 @@ impl<R: BufRead, W: Write> Session<R, W> {
         record
     }
 
+    /// Writes the record to a new file or over a kalah record; anything else is refused with one
+    /// line, and the prompt stays.
     fn save(&mut self, path: &Path) -> io::Result<()> {
         let text = self.record().to_text();
-        match files::write_atomically(path, text.as_bytes()) {
+        match files::replace(path, &RECORD, text.as_bytes()) {
             Ok(()) => writeln!(self.out, "Saved the game to {}.", path.display()),
-            Err(error) => writeln!(self.out, "cannot save to {}: {error}", path.display()),
+            Err(error @ files::Refused::Io { .. }) => writeln!(self.out, "cannot save: {error}"),
+            Err(refused) => {
+                writeln!(self.out, "cannot save: {refused}: save to a new file or over a kalah record")
+            }
         }
     }
 
@@ -588,6 +612,21 @@ mod tests {
     }
 
     #[test]
+    fn records_are_told_from_other_files_by_their_tags() {
+        let written = Record::new(Game::new(Rules::standard(6, 4).unwrap())).to_text();
+        assert!(is_record(written.as_bytes()), "{written}");
+        assert!(is_record(b"\xef\xbb\xbf; my game\n\n[Event \"x\"]\n[Rules \"kalah(6,4) standard\"]\n1. 3 *"));
+        for other in [
+            &b""[..],
+            b"my notes\n[Rules \"kalah(6,4) standard\"]",
+            b"[Event \"x\"]\n1. 3\n[Rules \"x\"]",
+            b"[Ruleset \"x\"]",
+        ] {
+            assert!(!is_record(other), "{}", String::from_utf8_lossy(other));
+        }
+    }
+
+    #[test]
     fn prompt_lines_read_as_commands_or_say_what_is_accepted() {
         let game = Game::new(Rules::standard(6, 4).unwrap());
         assert_eq!(parse_command("3", &game), Ok(Command::Act(Action::Sow(Move::from_number(3).unwrap()))));
@@ -599,6 +638,8 @@ mod tests {
             ("0", "there is no house 0"),
             ("7", "there is no house 7"),
             ("99", "there is no house 99"),
+            ("99999999999999999999", "there is no house 99999999999999999999: houses are numbered 1 to 6"),
+            ("S300>N1", "cannot read \"S300>N1\": type a house 1-6"),
             ("foo", "cannot read \"foo\": type a house 1-6, undo, hint"),
             ("", "type a house 1-6"),
             ("undo now", "cannot read"),

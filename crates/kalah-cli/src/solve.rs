@@ -11,7 +11,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_cluster::checkpoint::{name_hash, CheckpointError, CheckpointFile, Claim};
 use kalah_engine::egdb;
-use kalah_engine::eval::SEED;
+use kalah_engine::proof::ProofTable;
+use kalah_engine::score::Bounds;
+use kalah_engine::search::Limits;
 use kalah_engine::solver::Solver;
 use kalah_rules::rules::{word_of, CAPTURE_WORDS, END_WORDS, LEFTOVER_WORDS, SOWING_WORDS};
 use kalah_rules::{Position, Rules};
@@ -20,6 +22,7 @@ use crate::analyze::line;
 use crate::args::RuleArgs;
 use crate::engine::EngineArgs;
 use crate::error::bad;
+use crate::files::{self, Kind};
 
 /// Flags of `kalah solve`.
 #[derive(Args, Debug)]
@@ -53,12 +56,46 @@ fn default_checkpoint(rules: &Rules, position: &Position) -> Option<PathBuf> {
     Some(egdb.parent()?.join("solve").join(name))
 }
 
-/// Maps a checkpoint error: a file that is not this solve's to use is the user's input.
-pub(crate) fn checkpoint_error(error: CheckpointError) -> anyhow::Error {
+/// Maps a checkpoint error: a file that is not this solve's to use is the user's input. The
+/// message holds its cause already, so the cause is not chained (it would be printed twice).
+fn checkpoint_error(error: CheckpointError) -> anyhow::Error {
     match error {
-        CheckpointError::Io { .. } => anyhow::Error::new(error),
+        CheckpointError::Io { .. } => anyhow::anyhow!("{error}"),
         _ => bad(error),
     }
+}
+
+/// What a checkpoint may replace: a regular, writable file (not a link, a FIFO, a device...),
+/// whose contents the checkpoint's claim judges (this solve's, a damaged one, or refused).
+const CHECKPOINT: Kind<'static> = Kind { name: "a kalah checkpoint", recognise: Some(&|_: &[u8]| true) };
+
+/// Claims the checkpoint file of a solve (or a task): the rule for every file written first,
+/// then the checkpoint's own.
+pub(crate) fn claim_checkpoint(
+    path: &std::path::Path,
+    rules: &Rules,
+    position: &Position,
+    proofs: &ProofTable,
+) -> Result<(CheckpointFile, Claim)> {
+    files::check(path, &CHECKPOINT).map_err(|e| e.into_error("choose another checkpoint file"))?;
+    CheckpointFile::claim(path, rules, position, proofs).map_err(checkpoint_error)
+}
+
+/// Saves a checkpoint if what is at its path may still be replaced; the error is one line.
+pub(crate) fn save_checkpoint(
+    file: &CheckpointFile,
+    bounds: Bounds,
+    nodes: u64,
+    proofs: &ProofTable,
+) -> Result<(), String> {
+    files::check(file.path(), &CHECKPOINT).map_err(|e| e.to_string())?;
+    file.save(bounds, nodes, proofs).map_err(|e| e.to_string())
+}
+
+/// Removes a finished solve's checkpoint if what is at its path is still one it may remove.
+pub(crate) fn remove_checkpoint(file: &CheckpointFile) -> Result<(), String> {
+    files::check(file.path(), &CHECKPOINT).map_err(|e| e.to_string())?;
+    file.remove().map(drop).map_err(|e| e.to_string())
 }
 
 /// Solves of positions with more seeds than this in the houses, and no database, are told which
@@ -140,8 +177,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     // checkpoint is refused now, not when a stop hours later would have overwritten it.
     let checkpoint = match args.checkpoint.clone().or_else(|| default_checkpoint(&rules, &position)) {
         Some(path) => {
-            let (file, claim) =
-                CheckpointFile::claim(&path, &rules, &position, solver.proofs()).map_err(checkpoint_error)?;
+            let (file, claim) = claim_checkpoint(&path, &rules, &position, solver.proofs())?;
             match claim {
                 Claim::Fresh => {}
                 Claim::Resumed(saved) => {
@@ -150,8 +186,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
                     eprintln!(
                         "resuming from {}: value between {:+} and {:+}, {} nodes searched",
                         path.display(),
-                        saved.bounds.0 / SEED,
-                        saved.bounds.1 / SEED,
+                        saved.bounds.lower,
+                        saved.bounds.upper,
                         saved.nodes
                     );
                 }
@@ -188,16 +224,16 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 let progress = solver.progress();
                 let seconds = started.elapsed().as_secs_f64().max(1e-3);
                 let mut parts = Vec::new();
-                if let Some((lower, upper)) = *bounds.lock().unwrap_or_else(|e| e.into_inner()) {
+                if let Some(known) = *bounds.lock().unwrap_or_else(|e| e.into_inner()) {
                     parts.push(format!(
                         "value between {:+} and {:+} for {}",
-                        lower / SEED,
-                        upper / SEED,
+                        known.lower,
+                        known.upper,
                         position.mover()
                     ));
                 }
                 match progress.testing {
-                    Some(beta) => parts.push(format!("proving whether it is at least {:+}", beta / SEED)),
+                    Some(beta) => parts.push(format!("proving whether it is at least {beta:+}")),
                     None if parts.is_empty() => parts.push("estimating".to_string()),
                     None => {}
                 }
@@ -210,17 +246,17 @@ pub fn run(args: SolveArgs) -> Result<()> {
                 std::thread::park_timeout(std::time::Duration::from_millis(250));
             }
         });
-        let solved = solver.solve(&position, &rules, known, Some(&stop), |lower, upper, nodes| {
+        let solved = solver.solve(&position, &rules, known, Limits::default(), Some(&stop), |proven, nodes| {
             if args.verbose {
                 eprintln!(
                     "{:8.2} s  value between {:+} and {:+}, {} nodes",
                     started.elapsed().as_secs_f64(),
-                    lower / SEED,
-                    upper / SEED,
+                    proven.lower,
+                    proven.upper,
                     nodes + resumed_nodes
                 );
             }
-            *bounds.lock().unwrap_or_else(|e| e.into_inner()) = Some((lower, upper));
+            *bounds.lock().unwrap_or_else(|e| e.into_inner()) = Some(proven);
         });
         done.store(true, Ordering::Relaxed);
         // The result need not wait for the display's next redraw.
@@ -233,8 +269,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
         Ok(info) => info,
         Err(stopped) => {
             let (bounds, nodes) = (stopped.bounds, resumed_nodes + stopped.nodes);
-            let saved = checkpoint.as_ref().map(|file| file.save(bounds, nodes, solver.proofs()).map(|()| file.path()));
-            let range = format!("the value is between {:+} and {:+}", bounds.0 / SEED, bounds.1 / SEED);
+            let saved = checkpoint
+                .as_ref()
+                .map(|file| save_checkpoint(file, bounds, nodes, solver.proofs()).map(|()| file.path()));
+            let range = format!("the value is between {:+} and {:+}", bounds.lower, bounds.upper);
             match saved {
                 Some(Ok(path)) => {
                     eprintln!("stopped: {range}; saved {}; run the same command to resume", path.display())
@@ -246,17 +284,17 @@ pub fn run(args: SolveArgs) -> Result<()> {
         }
     };
     // Only a checkpoint of this solve (or a damaged one) is removed; the file is checked again.
-    if let Some(Err(e)) = checkpoint.map(|file| file.remove()) {
+    if let Some(Err(e)) = checkpoint.as_ref().map(remove_checkpoint) {
         eprintln!("kalah: the checkpoint was not removed: {e}");
     }
-    let value = info.score.hundredths() / SEED;
+    let value = info.score.whole_seeds();
     let side = position.mover();
     if args.json {
         let report = serde_json::json!({
             "rules": rules.to_string(),
             "position": position.to_string(),
             "side": side.name(),
-            "value": value,
+            "value": value.0,
             "best": info.best.map(|m| m.number()),
             "line": info.pv.iter().map(|m| m.number()).collect::<Vec<_>>(),
             "nodes": info.nodes + resumed_nodes,

@@ -4,9 +4,9 @@
 //! `cluster/slurm-test`; docs/cluster.md.)
 
 use std::fs;
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 use kalah_rules::{Position, Rules};
 
@@ -78,44 +78,50 @@ fn random_positions_of_kalah_6_4_split_as_they_solve() {
     }
 }
 
+/// Runs task 0 of the manifest in `dir` and sends it SIGTERM as soon as it says its proof has
+/// started; returns its exit status and standard error.
+fn stopped_task(dir: &Path) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["solve", "task", "--manifest", "m.jsonl", "--no-egdb", "--hash", "16", "--verbose"])
+        .env("SLURM_ARRAY_TASK_ID", "0")
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    // The start line comes after the signal handler is in place: from then on a stop saves.
+    while !said.lines().last().is_some_and(|l| l.starts_with("task 0 (leaf ") && l.contains("a stop saves")) {
+        assert!(stderr.read_line(&mut said).unwrap() > 0, "the task ended before its proof started: {said}");
+    }
+    assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+    stderr.read_to_string(&mut said).unwrap();
+    (child.wait().unwrap().code(), said)
+}
+
 #[test]
 fn a_task_stopped_by_sigterm_resumes_from_its_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
-    // Kalah(6,4) one sowing deep: each task is a long solve without a database.
+    // Kalah(6,6) one sowing deep, without a database: each task is a solve of hours, so it is
+    // still running when the signal comes, however fast or busy the machine.
     let planned = kalah(
-        &["solve", "plan", "--size", "6,4", "--depth", "1", "--estimate-depth", "4", "--out", "m.jsonl"],
+        &["solve", "plan", "--size", "6,6", "--depth", "1", "--estimate-depth", "4", "--out", "m.jsonl"],
         dir.path(),
     );
     assert!(planned.status.success(), "{}", text(&planned.stderr));
-    let task = || {
-        Command::new(env!("CARGO_BIN_EXE_kalah"))
-            .args(["solve", "task", "--manifest", "m.jsonl", "--no-egdb", "--hash", "16"])
-            .env("SLURM_ARRAY_TASK_ID", "0")
-            .current_dir(dir.path())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
-    let terminate = |child: std::process::Child| {
-        std::thread::sleep(Duration::from_millis(1500));
-        let pid = child.id().to_string();
-        assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let output = child.wait_with_output().unwrap();
-        assert!(Instant::now() < deadline);
-        output
-    };
-    let first = terminate(task());
-    assert_eq!(first.status.code(), Some(130), "{}", text(&first.stderr));
-    assert!(text(&first.stderr).contains("stopped; saved"), "{}", text(&first.stderr));
+    let (code, said) = stopped_task(dir.path());
+    assert_eq!(code, Some(130), "{said}");
+    assert!(said.contains("stopped; saved"), "{said}");
+    assert!(!said.contains("resuming from"), "{said}");
     let results = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).find(|p| p.is_dir()).unwrap();
     let checkpoints =
         fs::read_dir(&results).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "ckpt"));
     assert_eq!(checkpoints.count(), 1, "the task's checkpoint");
-    let second = terminate(task());
-    assert!(text(&second.stderr).contains("resuming from"), "{}", text(&second.stderr));
-    assert_eq!(second.status.code(), Some(130));
+    let (code, said) = stopped_task(dir.path());
+    assert!(said.contains("resuming from"), "{said}");
+    assert_eq!(code, Some(130), "{said}");
+    assert!(said.contains("stopped; saved"), "{said}");
 }
 
 #[test]
@@ -129,6 +135,31 @@ fn damaged_foreign_and_unasked_files_are_refused_and_left_alone() {
     let refused = kalah(&["solve", "plan", "--size", "4,3", "--out", "mine.txt"], path);
     assert_eq!(refused.status.code(), Some(2));
     assert_eq!(fs::read_to_string(path.join("mine.txt")).unwrap(), "keep me");
+    // Nor over a link, even one that leads nowhere.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("nowhere", path.join("link.jsonl")).unwrap();
+        let refused = kalah(&["solve", "plan", "--size", "4,3", "--out", "link.jsonl"], path);
+        assert_eq!(refused.status.code(), Some(2));
+        assert_eq!(
+            text(&refused.stderr),
+            "kalah: link.jsonl is a symbolic link; it is left untouched: a plan writes a new manifest; give another --out\n"
+        );
+        assert!(fs::symlink_metadata(path.join("link.jsonl")).unwrap().file_type().is_symlink());
+        assert!(!path.join("nowhere").exists());
+    }
+    // A merge with no task of the round answered would only ask the same round again.
+    let unanswered = kalah(&["solve", "merge", "--manifest", "m.jsonl"], path);
+    assert_eq!(unanswered.status.code(), Some(2), "{}", text(&unanswered.stdout));
+    let error = text(&unanswered.stderr);
+    assert!(
+        error.starts_with("kalah: no task of round 1 of m.jsonl is answered in results-") && error.lines().count() == 1
+    );
+    assert!(unanswered.stdout.is_empty());
+    let mut names: Vec<String> =
+        fs::read_dir(path).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, ["link.jsonl", "m.jsonl", "mine.txt", "other.jsonl"], "no manifest was written");
     // The task index must be one of the manifest's.
     let out_of_range = kalah(&["solve", "task", "--manifest", "m.jsonl", "--index", "999", "--no-egdb"], path);
     assert_eq!(out_of_range.status.code(), Some(2));

@@ -72,9 +72,27 @@ fn a_damaged_layer_shows_in_info_and_is_rebuilt() {
     // Layers are read-only: the damaged copy replaces the file.
     std::fs::remove_file(&layer).unwrap();
     std::fs::write(&layer, &bytes[..bytes.len() - 3]).unwrap();
-    let out = ok(dir, &["info", "--size", "3,3", "--rules", "seed-on"]);
+    let info = egdb(dir, &["info", "--size", "3,3", "--rules", "seed-on"]);
+    let (out, stderr) = (String::from_utf8_lossy(&info.stdout), String::from_utf8_lossy(&info.stderr));
     assert!(out.contains("BAD: ") && out.contains("truncated"), "{out}");
     assert!(out.contains("usable: layers 0-2"), "{out}");
+    // A check that fails fails the command, with one line naming the layer.
+    assert_eq!(info.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr, "kalah: layer 3 is bad: the database fails its checks\n");
+    std::fs::rename(
+        dir.join("m3-capture-none-end-side-empty-leftover-owner-sowing-relay/layer-001.egdb"),
+        dir.join("away"),
+    )
+    .unwrap();
+    let info = egdb(dir, &["info", "--size", "3,3", "--rules", "seed-on"]);
+    assert_eq!(info.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&info.stderr);
+    assert_eq!(stderr, "kalah: layer 1 is missing, layer 3 is bad: the database fails its checks\n");
+    std::fs::rename(
+        dir.join("away"),
+        dir.join("m3-capture-none-end-side-empty-leftover-owner-sowing-relay/layer-001.egdb"),
+    )
+    .unwrap();
     let probe = egdb(dir, &["probe", "1,1,1:0/1,0,0:0/S", "--rules", "seed-on"]);
     let stderr = String::from_utf8_lossy(&probe.stderr);
     assert!(stderr.contains("only layers 0-2 are used"), "{stderr}");
@@ -109,6 +127,25 @@ fn bad_input_exits_2_with_one_line() {
     ok(dir, &["build", "--seeds", "2", "--size", "2,1"]);
     let message = bad(dir, &["probe", "2,1:0/0,1:0/N"]);
     assert!(message.contains("4 seeds") && message.contains("up to 2"), "{message}");
+}
+
+#[test]
+fn a_file_as_the_database_folder_is_refused_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("afile");
+    std::fs::write(&file, "mine").unwrap();
+    for (dir, args) in [
+        (file.clone(), &["build", "--seeds", "3", "--size", "4,3"][..]),
+        (file.join("below"), &["build", "--seeds", "3", "--size", "4,3"]),
+        (file.clone(), &["info", "--size", "4,3"]),
+        (file.clone(), &["probe", "1,0:0/0,1:0/S"]),
+    ] {
+        let message = bad(&dir, args);
+        assert_eq!(message.lines().count(), 1, "{args:?}: {message}");
+        assert!(message.contains("give --dir a folder, or a path where one can be created"), "{message}");
+        assert!(message.contains(&format!("{} cannot be a database folder", dir.display())), "{message}");
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
 }
 
 #[test]

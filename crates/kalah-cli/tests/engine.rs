@@ -53,50 +53,82 @@ fn bad_input_exits_2_with_one_line() {
     }
 }
 
-#[test]
-fn an_interrupted_solve_resumes_from_its_checkpoint() {
-    use std::io::{BufRead, BufReader};
+/// Starts `kalah ARGS` (a solve with `--verbose`), waits for the line that says the solve has
+/// started (its Ctrl-C handler is in place from then on), sends SIGINT, and returns the exit
+/// status and everything the solve wrote on standard error.
+fn interrupted(args: &[&str]) -> (Option<i32>, String) {
+    use std::io::{BufRead, BufReader, Read};
     use std::process::Stdio;
-    let dir = std::env::temp_dir().join(format!("kalah-cli-resume-{}", std::process::id()));
-    let checkpoint = dir.join("solve.ckpt");
-    let checkpoint_arg = checkpoint.to_str().unwrap();
-    let args = ["solve", "--size", "5,4", "--no-egdb", "--hash", "256", "--verbose", "--checkpoint", checkpoint_arg];
     let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
         .args(args)
         .stderr(Stdio::piped())
-        .stdout(Stdio::piped())
+        .stdout(Stdio::null())
         .spawn()
         .expect("the binary runs");
-    // Interrupt as the first bound is proven (the solve goes on well after it), as Ctrl-C would.
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    stderr.read_line(&mut line).unwrap();
-    assert!(line.starts_with("solving kalah(5,4)"), "{line}");
-    line.clear();
-    stderr.read_line(&mut line).unwrap();
-    assert!(line.contains("value between"), "{line}");
-    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
-    let mut rest = String::new();
-    for l in stderr.lines() {
-        rest.push_str(&l.unwrap());
-        rest.push('\n');
+    let mut said = String::new();
+    while !said.lines().last().is_some_and(|l| l.starts_with("solving ")) {
+        assert!(stderr.read_line(&mut said).unwrap() > 0, "the solve ended before it started: {said}");
     }
-    let code = child.wait().unwrap().code();
-    if code == Some(0) {
-        // The solve finished before the signal arrived (a very fast machine): nothing to resume.
-        assert!(!checkpoint.exists());
-    } else {
-        assert_eq!(code, Some(130), "{rest}");
-        assert!(rest.contains("stopped: the value is between"), "{rest}");
-        assert!(checkpoint.exists(), "{rest}");
-        let (code, out, err) = kalah(&args);
-        assert_eq!(code, 0, "{err}");
-        assert!(err.contains("resuming from"), "{err}");
-        assert!(out.contains("value: +10 for South"), "{out}");
-        assert!(!checkpoint.exists(), "a finished solve removes its checkpoint");
-    }
-    let _ = std::fs::remove_dir_all(dir);
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    stderr.read_to_string(&mut said).unwrap();
+    (child.wait().unwrap().code(), said)
+}
+
+/// Ctrl-C saves a checkpoint, and the same command resumes from its bounds and nodes. Kalah(6,6)
+/// without a database takes hours, so the solve is still running when the signal comes,
+/// however fast or busy the machine.
+#[test]
+fn an_interrupted_solve_saves_a_checkpoint_that_the_same_command_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("solve.ckpt");
+    let checkpoint = checkpoint.to_str().unwrap();
+    let args = ["solve", "--size", "6,6", "--no-egdb", "--hash", "16", "--verbose", "--checkpoint", checkpoint];
+    let (code, said) = interrupted(&args);
+    assert_eq!(code, Some(130), "{said}");
+    let stopped = said.lines().find_map(|l| l.strip_prefix("stopped: the value is between ")).expect(&said);
+    let (bounds, saved) = stopped.split_once("; saved ").expect(&said);
+    assert_eq!(saved, format!("{checkpoint}; run the same command to resume"));
+    let (code, said) = interrupted(&args);
+    assert_eq!(code, Some(130), "{said}");
+    let resumed = format!("resuming from {checkpoint}: value between {bounds}, ");
+    assert!(said.lines().next().is_some_and(|l| l.starts_with(&resumed)), "{resumed}\n{said}");
+    assert!(said.contains("stopped: the value is between"), "{said}");
+}
+
+/// A solve stopped after its first proven bound (the library's stop flag, set when the bound is
+/// heard, so the stop comes at the same point on any machine) and saved as `kalah solve` saves
+/// it, then finished by the command: the value is the published one and the checkpoint goes.
+#[test]
+fn a_checkpoint_of_a_stopped_solve_resumes_to_the_value() {
+    use kalah_cluster::checkpoint::{CheckpointFile, Claim};
+    use kalah_engine::search::{Limits, Options};
+    use kalah_engine::solver::Solver;
+    use kalah_rules::{Position, Rules};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("solve.ckpt");
+    let rules = Rules::standard(5, 4).unwrap();
+    let start = Position::start(&rules);
+    let solver = Solver::new(Options { table_bytes: 16 << 20, ..Options::default() });
+    let stop = AtomicBool::new(false);
+    let stopped = solver
+        .solve(&start, &rules, None, Limits::default(), Some(&stop), |_, _| stop.store(true, Ordering::Relaxed))
+        .expect_err("stopped after the first bound");
+    assert!(stopped.bounds.lower.0 > -40 || stopped.bounds.upper.0 < 40, "a bound was proven: {:?}", stopped.bounds);
+    let (file, claim) = CheckpointFile::claim(&path, &rules, &start, solver.proofs()).unwrap();
+    assert_eq!(claim, Claim::Fresh);
+    file.save(stopped.bounds, stopped.nodes, solver.proofs()).unwrap();
+    let path_arg = path.to_str().unwrap();
+    let (code, out, err) = kalah(&["solve", "--size", "5,4", "--no-egdb", "--hash", "16", "--checkpoint", path_arg]);
+    assert_eq!(code, 0, "{err}");
+    let resumed = format!(
+        "resuming from {path_arg}: value between {:+} and {:+}, {} nodes searched",
+        stopped.bounds.lower, stopped.bounds.upper, stopped.nodes
+    );
+    assert!(err.contains(&resumed), "{resumed}\n{err}");
+    assert!(out.contains("value: +10 for South"), "{out}");
+    assert!(!path.exists(), "a finished solve removes its checkpoint");
 }
 
 #[test]

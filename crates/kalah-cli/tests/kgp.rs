@@ -23,7 +23,7 @@ use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, 
 use rustls::pki_types::PrivateKeyDer;
 use tungstenite::Message;
 
-/// How long the server waits for a move; the client searches far less (`--time`).
+/// How long eval mode's values are collected after the first one came.
 const DEADLINE: Duration = Duration::from_secs(3);
 /// The longest any single step of a test may take before it counts as hung.
 const HANG: Duration = Duration::from_secs(60);
@@ -515,12 +515,14 @@ impl Conn {
         }
     }
 
-    /// Asks for a move on `board` (the mover's view) and collects the answers until `yield` or
-    /// the deadline, then sends `stop`. Returns the last move (from 1) and every line that came.
+    /// Asks for a move on `board` (the mover's view) and collects the answers until `yield`, which
+    /// the client sends when its own time (`--time`) is up, then sends `stop`. Returns the last move
+    /// (from 1) and every line that came. Waiting for `yield` rather than for a deadline of the
+    /// server's keeps the test from depending on how fast the machine searches.
     fn ask(&mut self, board: &Board, also: Option<&str>) -> (Option<usize>, Vec<Line>) {
         let id = self.send(None, &format!("state {}", board.kgp()));
         let extra = also.map(|body| self.send(None, body));
-        let until = Instant::now() + DEADLINE;
+        let until = Instant::now() + HANG;
         let (mut last, mut lines) = (None, Vec::new());
         while let Got::Line(line) = self.get(until) {
             match line.command.as_str() {
@@ -801,16 +803,21 @@ fn eval_mode_values_boards_for_the_side_to_move() {
         let mut board = Board::new(6, 2);
         *board.store(if ahead { Side::South } else { Side::North }) = 20;
         let id = conn.send(None, &format!("state {}", board.kgp()));
+        // The first value is waited for (eval mode sends no yield); more are taken for a while.
+        let first = conn.next();
         let until = Instant::now() + DEADLINE;
         let mut values = Vec::new();
-        while let Got::Line(line) = conn.get(until) {
+        for line in std::iter::once(first).chain(std::iter::from_fn(|| match conn.get(until) {
+            Got::Line(line) => Some(line),
+            _ => None,
+        })) {
             assert_eq!((line.command.as_str(), line.reference), ("eval", Some(id)), "{}", line.raw);
             let value: f64 = line.args[0].parse().expect("a real number");
             assert!(line.args[0].contains('.'), "a real is written with a point: {}", line.raw);
             values.push(value);
         }
         conn.send(Some(id), "stop");
-        assert!(!values.is_empty(), "no evaluation before the deadline");
+        assert!(!values.is_empty(), "no evaluation");
         assert!(values.iter().all(|v| v * sign > 10.0), "20 seeds ahead or behind: {values:?}");
     }
     conn.raw(b"goodbye\r\n");
@@ -963,8 +970,10 @@ fn answers_refused_before_the_server_records_the_state_are_sent_again() {
     for board in [Board::new(6, 6), endgame, middle, Board::new(8, 4)] {
         let state = conn.send(None, &format!("state {}", board.kgp()));
         let mut early = Vec::new();
+        // The first answer is waited for; after it, a pause of half a second ends the burst.
+        let mut wait = HANG;
         loop {
-            match conn.get(Instant::now() + Duration::from_millis(500)) {
+            match conn.get(Instant::now() + std::mem::replace(&mut wait, Duration::from_millis(500))) {
                 Got::Line(line) => {
                     if matches!(line.command.as_str(), "move" | "yield") {
                         assert_eq!(line.reference, Some(state), "{}", line.raw);
@@ -982,8 +991,9 @@ fn answers_refused_before_the_server_records_the_state_are_sent_again() {
         for id in &early {
             conn.send(*id, "error \"No state associated with id\"");
         }
-        // The state is recorded: answers count from here on.
-        let until = Instant::now() + DEADLINE;
+        // The state is recorded: answers count from here on, up to the yield that the client sends
+        // again, or at the end of its search if it had not yet.
+        let until = Instant::now() + HANG;
         let mut held = None;
         while let Got::Line(line) = conn.get(until) {
             match line.command.as_str() {

@@ -101,12 +101,13 @@ fn relay_sowing_is_counted() {
 fn bad_lines_get_a_one_line_message_and_the_game_goes_on() {
     // After 5 and 1 it is North's turn, and North's house 2 is empty.
     let args = ["--south", "human", "--north", "human", "--position", EXAMPLE];
-    let out = transcript(&args, "5\n1\n0\n99\nfoo\n\n2\nswap\nkeep\n3\n");
+    let out = transcript(&args, "5\n1\n0\n99\n18446744073709551616\nfoo\n\n2\nswap\nkeep\n3\n");
     assert_in_order(
         &out,
         &[
             "North> 0\nthere is no house 0: houses are numbered 1 to 6\n",
             "North> 99\nthere is no house 99: houses are numbered 1 to 6\n",
+            "North> 18446744073709551616\nthere is no house 18446744073709551616: houses are numbered 1 to 6\n",
             "North> foo\ncannot read \"foo\": type a house 1-6, undo, hint, chain, save FILE, load FILE, help or quit\n",
             "North> \ntype a house 1-6",
             "North> 2\nhouse 2 is empty: play a house that holds seeds\n",
@@ -212,6 +213,119 @@ fn a_saved_game_loads_back_in_a_session_and_with_load() {
         transcript(&["--load", first.to_str().unwrap(), "--north", "human"], &format!("save {}\n", third.display()));
     assert!(out.contains("South sowed house 1"), "the last move is shown after loading:\n{out}");
     assert_eq!(saved_game(&third), game);
+}
+
+/// Saves a game at the prompt to each of `names` in `dir`, then to `new.kalah`; returns what each
+/// save printed (one line each) and checks that the prompt stayed.
+fn save_to(dir: &Path, names: &[&str]) -> Vec<String> {
+    let mut input = "2\n".to_string();
+    for name in names.iter().chain(&["new.kalah"]) {
+        input.push_str(&format!("save {}\n", dir.join(name).display()));
+    }
+    let out = transcript(&["--south", "human", "--north", "human", "--size", "4,3"], &input);
+    let answers: Vec<String> =
+        out.split("> save ").skip(1).map(|part| part.lines().nth(1).unwrap_or_default().to_string()).collect();
+    assert_eq!(answers.len(), names.len() + 1, "{out}");
+    assert_eq!(answers[names.len()], format!("Saved the game to {}.", dir.join("new.kalah").display()), "{out}");
+    assert_eq!(actions(&saved_game(&dir.join("new.kalah"))), ["2"], "the game went on after the refusals");
+    answers[..names.len()].to_vec()
+}
+
+#[cfg(unix)]
+#[test]
+fn save_refuses_links_fifos_folders_other_files_and_read_only_files() {
+    use std::os::unix::fs::{symlink, FileTypeExt, PermissionsExt};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("target.kalah"), "[Rules \"kalah(4,3) standard\"]\n\n*\n").unwrap();
+    symlink("target.kalah", dir.join("link.kalah")).unwrap();
+    symlink("nowhere", dir.join("dangling.kalah")).unwrap();
+    assert!(Command::new("mkfifo").arg(dir.join("fifo")).status().unwrap().success());
+    std::fs::create_dir(dir.join("folder")).unwrap();
+    std::fs::write(dir.join("notes.txt"), "my notes\n").unwrap();
+    std::fs::write(dir.join("empty"), "").unwrap();
+    std::fs::write(dir.join("read-only.kalah"), "[Rules \"kalah(4,3) standard\"]\n\n*\n").unwrap();
+    std::fs::set_permissions(dir.join("read-only.kalah"), std::fs::Permissions::from_mode(0o444)).unwrap();
+    let refusals = [
+        ("link.kalah", "is a symbolic link"),
+        ("dangling.kalah", "is a symbolic link"),
+        ("fifo", "is a FIFO, not a regular file"),
+        ("folder", "is a folder, not a regular file"),
+        ("notes.txt", "is not a kalah record"),
+        ("empty", "is not a kalah record"),
+        ("read-only.kalah", "is read-only"),
+    ];
+    let names: Vec<&str> = refusals.iter().map(|(name, _)| *name).collect();
+    for (said, (name, why)) in save_to(dir, &names).iter().zip(refusals) {
+        let expected = format!(
+            "cannot save: {} {why}; it is left untouched: save to a new file or over a kalah record",
+            dir.join(name).display()
+        );
+        assert_eq!(said, &expected);
+    }
+    let kind = |name: &str| std::fs::symlink_metadata(dir.join(name)).unwrap().file_type();
+    assert!(kind("link.kalah").is_symlink() && kind("dangling.kalah").is_symlink() && kind("fifo").is_fifo());
+    assert!(!dir.join("nowhere").exists());
+    assert_eq!(std::fs::read_to_string(dir.join("target.kalah")).unwrap(), "[Rules \"kalah(4,3) standard\"]\n\n*\n");
+    assert_eq!(std::fs::read_to_string(dir.join("notes.txt")).unwrap(), "my notes\n");
+    assert_eq!(std::fs::read_to_string(dir.join("empty")).unwrap(), "");
+    assert!(std::fs::read_to_string(dir.join("read-only.kalah")).unwrap().ends_with("\n*\n"));
+}
+
+#[cfg(unix)]
+#[test]
+fn save_replaces_a_record_and_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let path = dir.join("mine.kalah");
+    // A record as written, and one whose moves were damaged by hand: both are records.
+    for old in
+        [saved_record(dir, &["1"]), "; my game\n[Event \"x\"]\n[Rules \"kalah(4,3) standard\"]\n9 9 *\n".to_string()]
+    {
+        for mode in [0o600, 0o640] {
+            std::fs::write(&path, &old).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+            assert_eq!(save_to(dir, &["mine.kalah"]), [format!("Saved the game to {}.", path.display())]);
+            assert_eq!(actions(&saved_game(&path)), ["2"]);
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777, mode);
+        }
+    }
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, ["game.kalah", "mine.kalah", "new.kalah"], "no temporary file is left");
+}
+
+/// A device is refused and stays a device: a node made for the test where the system allows it
+/// (as root), else /dev/null, which only root could replace.
+#[cfg(unix)]
+#[test]
+fn save_refuses_a_device() {
+    use std::os::unix::fs::FileTypeExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let made = Command::new("mknod").arg(dir.join("full")).args(["c", "1", "7"]).stderr(Stdio::null()).status();
+    let device = if made.is_ok_and(|status| status.success()) {
+        dir.join("full")
+    } else {
+        let null = Path::new("/dev/null");
+        // Without a node of its own, a test run by root must not try /dev/null itself.
+        let root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+        if root || !null.exists() {
+            eprintln!("skipped: no device node can be made here");
+            return;
+        }
+        null.to_path_buf()
+    };
+    let said = save_to(dir, &[device.to_str().unwrap()]);
+    assert!(
+        said[0].ends_with(
+            "is a device, not a regular file; it is left untouched: save to a new file or over a kalah record"
+        ),
+        "{said:?}"
+    );
+    assert!(std::fs::symlink_metadata(&device).unwrap().file_type().is_char_device());
 }
 
 #[test]

@@ -8,7 +8,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use kalah_cluster::checkpoint::{CheckpointFile, Claim};
-use kalah_engine::solver::ProofTable;
+use kalah_engine::proof::ProofTable;
+use kalah_engine::score::{Bounds, Seeds};
 use kalah_rules::{Position, Rules};
 
 /// The solve every test runs: Kalah(3,2) from the start, +4 for South, in a moment.
@@ -34,8 +35,8 @@ fn write_checkpoint(path: &Path, rules: &Rules, position: Option<&str>, nodes: u
     let table = ProofTable::with_bytes(1 << 16);
     let (file, claim) = CheckpointFile::claim(path, rules, &position, &table).unwrap();
     assert_eq!(claim, Claim::Fresh);
-    // Bounds every Kalah(3,2) position meets: its 12 seeds, in hundredths of a seed.
-    file.save((-1200, 1200), nodes, &table).unwrap();
+    // Bounds every Kalah(3,2) position meets: its 12 seeds.
+    file.save(Bounds::new(Seeds(-12), Seeds(12)), nodes, &table).unwrap();
 }
 
 fn kalah_3_2() -> Rules {
@@ -57,8 +58,43 @@ fn a_file_that_is_not_a_checkpoint_is_refused_and_kept() {
     }
     let (code, _, err) = solve(dir.path());
     assert_eq!(code, 2, "a folder: {err}");
-    assert!(err.contains("is not a kalah checkpoint"), "{err}");
+    assert!(err.contains("is a folder, not a regular file"), "{err}");
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 3, "no file was added or removed");
+}
+
+/// Links (even to a checkpoint of this solve), FIFOs and read-only checkpoints are refused by the
+/// rule every file kalah writes follows, before the solve starts.
+#[cfg(unix)]
+#[test]
+fn links_fifos_and_read_only_checkpoints_are_refused_and_kept() {
+    use std::os::unix::fs::{symlink, FileTypeExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    write_checkpoint(&at("target.ckpt"), &kalah_3_2(), None, 4242);
+    let target = fs::read(at("target.ckpt")).unwrap();
+    symlink("target.ckpt", at("link.ckpt")).unwrap();
+    symlink("nowhere", at("dangling.ckpt")).unwrap();
+    assert!(Command::new("mkfifo").arg(at("fifo.ckpt")).status().unwrap().success());
+    write_checkpoint(&at("read-only.ckpt"), &kalah_3_2(), None, 4242);
+    fs::set_permissions(at("read-only.ckpt"), fs::Permissions::from_mode(0o444)).unwrap();
+    for (name, why) in [
+        ("link.ckpt", "is a symbolic link"),
+        ("dangling.ckpt", "is a symbolic link"),
+        ("fifo.ckpt", "is a FIFO, not a regular file"),
+        ("read-only.ckpt", "is read-only"),
+    ] {
+        let (code, out, err) = solve(&at(name));
+        assert_eq!(code, 2, "{name}: {err}");
+        let expected =
+            format!("kalah: {} {why}; it is left untouched: choose another checkpoint file\n", at(name).display());
+        assert_eq!(err, expected);
+        assert!(out.is_empty(), "refused before the solve: {out}");
+    }
+    let kind = |name: &str| fs::symlink_metadata(at(name)).unwrap().file_type();
+    assert!(kind("link.ckpt").is_symlink() && kind("dangling.ckpt").is_symlink() && kind("fifo.ckpt").is_fifo());
+    assert_eq!(fs::read(at("target.ckpt")).unwrap(), target);
+    assert_eq!(fs::read(at("read-only.ckpt")).unwrap(), target);
+    assert!(!at("nowhere").exists());
 }
 
 #[test]
@@ -136,9 +172,10 @@ fn stale_temporary_files_are_removed_and_other_files_kept() {
 fn a_file_put_there_during_the_solve_survives_the_stop() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("solve.ckpt");
-    // Kalah(6,4) without a database takes minutes; the first line says the checkpoint is claimed.
+    // Kalah(6,6) without a database takes hours, so it is still running when the signal comes;
+    // the first line says the checkpoint is claimed and the Ctrl-C handler is in place.
     let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
-        .args(["solve", "--size", "6,4", "--no-egdb", "--hash", "16", "--verbose", "--checkpoint"])
+        .args(["solve", "--size", "6,6", "--no-egdb", "--hash", "16", "--verbose", "--checkpoint"])
         .arg(&path)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -147,19 +184,13 @@ fn a_file_put_there_during_the_solve_survives_the_stop() {
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut line = String::new();
     stderr.read_line(&mut line).unwrap();
-    assert!(line.starts_with("solving kalah(6,4) standard") && line.contains("a stop saves"), "{line}");
+    assert!(line.starts_with("solving kalah(6,6) standard") && line.contains("a stop saves"), "{line}");
     fs::write(&path, b"data\n").unwrap();
     let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(status.success());
     let rest: String = stderr.lines().map(|l| l.unwrap() + "\n").collect();
-    match child.wait().unwrap().code() {
-        Some(130) => {
-            assert!(rest.contains("could not save a checkpoint") && rest.contains("not a kalah checkpoint"), "{rest}")
-        }
-        // The solve ended before the signal: the end leaves the file too.
-        Some(0) => assert!(rest.contains("the checkpoint was not removed"), "{rest}"),
-        other => panic!("exit {other:?}: {rest}"),
-    }
+    assert_eq!(child.wait().unwrap().code(), Some(130), "{rest}");
+    assert!(rest.contains("could not save a checkpoint") && rest.contains("not a kalah checkpoint"), "{rest}");
     assert_eq!(fs::read(&path).unwrap(), b"data\n");
 }
 

@@ -9,10 +9,10 @@
 //! | 2 | format version (2) |
 //! | 2 + n | rules text: length `u16`, then UTF-8 (as `Rules` displays) |
 //! | 2 + n | position text: length `u16`, then UTF-8 (the position notation) |
-//! | 8 | the proven bounds on the value so far, lower then upper, `i32` each (hundredths of a seed, mover's view) |
+//! | 8 | the proven bounds on the value so far, lower then upper, `i32` each (hundredths of a seed, mover's view: whole seeds, converted here and only here) |
 //! | 8 | nodes searched so far, `u64` |
 //! | 8 | number of table slots, `u64` |
-//! | 16 each | the slots: key word `u64`, data word `u64` (see [`kalah_engine::solver::ProofTable`]) |
+//! | 16 each | the slots: key word `u64`, data word `u64` (see [`kalah_engine::proof::ProofTable`]) |
 //! | 4 | CRC-32 of everything before it |
 //!
 //! A table can take gigabytes, so it is streamed to and from the file, never copied in memory.
@@ -46,7 +46,8 @@ use std::path::{Path, PathBuf};
 use kalah_rules::{Position, Rules};
 use thiserror::Error;
 
-use kalah_engine::solver::ProofTable;
+use kalah_engine::proof::ProofTable;
+use kalah_engine::score::{Bounds, Seeds};
 
 const MAGIC: &[u8; 8] = b"KALAHCKP";
 const VERSION: u16 = 2;
@@ -64,8 +65,8 @@ pub struct Checkpoint {
     pub rules: Rules,
     /// The position being solved.
     pub position: Position,
-    /// The proven (lower, upper) bounds on the value when the solve stopped.
-    pub bounds: (i32, i32),
+    /// The proven bounds on the value when the solve stopped, for the side to move.
+    pub bounds: Bounds,
     /// Nodes searched before the stop.
     pub nodes: u64,
 }
@@ -89,6 +90,9 @@ pub enum Damage {
     /// The slot count does not match the file's length.
     #[error("its slot count does not match its length")]
     SlotCount,
+    /// The bounds in the header are not whole seeds, lower then upper.
+    #[error("its bounds are not whole seeds in order")]
+    Bounds,
 }
 
 /// Why a checkpoint file cannot be claimed, read, written or removed.
@@ -213,7 +217,7 @@ impl CheckpointFile {
     /// # Errors
     /// A refusal as for [`CheckpointFile::claim`] if another file was put there meanwhile (it is
     /// left as it is), or [`CheckpointError::Io`].
-    pub fn save(&self, bounds: (i32, i32), nodes: u64, proofs: &ProofTable) -> Result<(), CheckpointError> {
+    pub fn save(&self, bounds: Bounds, nodes: u64, proofs: &ProofTable) -> Result<(), CheckpointError> {
         self.look()?;
         let checkpoint = Checkpoint { rules: self.rules, position: self.position, bounds, nodes };
         checkpoint.write(&self.path, proofs)
@@ -390,7 +394,7 @@ fn temp_path(path: &Path) -> PathBuf {
 struct Header {
     rules: Rules,
     position: Position,
-    bounds: (i32, i32),
+    bounds: Bounds,
     nodes: u64,
     /// Slots after the header.
     count: u64,
@@ -428,7 +432,12 @@ impl Header {
             .ok_or(HeaderError::Damaged(Damage::Position))?;
         let mut number = || reader.u64().ok_or(HeaderError::Damaged(Damage::TooShort));
         let bounds_word = number()?;
-        let bounds = (bounds_word as u32 as i32, (bounds_word >> 32) as u32 as i32);
+        // The file keeps hundredths of a seed, as the solver gave them when the format was made.
+        let seeds = |hundredths: u64| Seeds::from_hundredths(hundredths as u32 as i32);
+        let bounds = match (seeds(bounds_word), seeds(bounds_word >> 32)) {
+            (Some(lower), Some(upper)) if lower <= upper => Bounds::new(lower, upper),
+            _ => return Err(HeaderError::Damaged(Damage::Bounds)),
+        };
         let nodes = number()?;
         let count = number()?;
         Ok(Header { rules, position, bounds, nodes, count, len: reader.at })
@@ -470,8 +479,8 @@ impl Checkpoint {
                 out.write_all(&(text.len() as u16).to_le_bytes())?;
                 out.write_all(text.as_bytes())?;
             }
-            out.write_all(&self.bounds.0.to_le_bytes())?;
-            out.write_all(&self.bounds.1.to_le_bytes())?;
+            out.write_all(&self.bounds.lower.hundredths().to_le_bytes())?;
+            out.write_all(&self.bounds.upper.hundredths().to_le_bytes())?;
             out.write_all(&self.nodes.to_le_bytes())?;
             out.write_all(&proofs.filled().to_le_bytes())?;
             let mut failed = None;
@@ -526,7 +535,7 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kalah_engine::solver::Proof;
+    use kalah_engine::proof::Proof;
     use kalah_rules::Move;
 
     fn rules() -> Rules {
@@ -568,10 +577,11 @@ mod tests {
         let saved = table();
         let (file, claim) = CheckpointFile::claim(&path, &rules, &start, &ProofTable::with_bytes(1 << 16)).unwrap();
         assert_eq!(claim, Claim::Fresh);
-        file.save((-300, 800), 12345, &saved).unwrap();
+        let bounds = Bounds::new(Seeds(-3), Seeds(8));
+        file.save(bounds, 12345, &saved).unwrap();
         let loaded = ProofTable::with_bytes(1 << 16);
         let (file, claim) = CheckpointFile::claim(&path, &rules, &start, &loaded).unwrap();
-        let expected = Checkpoint { rules, position: start, bounds: (-300, 800), nodes: 12345 };
+        let expected = Checkpoint { rules, position: start, bounds, nodes: 12345 };
         assert_eq!(claim, Claim::Resumed(expected));
         let key = 7u64.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         assert!(loaded.probe(key).is_some());
@@ -590,12 +600,38 @@ mod tests {
         let (_, claim) = CheckpointFile::claim(&path, &rules, &start, &fresh).unwrap();
         assert_eq!(claim, Claim::Damaged(Damage::TooShort));
         // A damaged checkpoint is replaced by a save, and removed at the end.
-        file.save((0, 0), 1, &saved).unwrap();
+        file.save(Bounds::exact(Seeds(0)), 1, &saved).unwrap();
         assert!(matches!(CheckpointFile::claim(&path, &rules, &start, &fresh).unwrap().1, Claim::Resumed(_)));
         fs::write(&path, &bytes[..20]).unwrap();
         assert!(file.remove().unwrap());
         assert!(!path.exists());
         assert!(!file.remove().unwrap(), "nothing left to remove");
+    }
+
+    /// The bounds are kept in hundredths of a seed, as the first files of this format kept them;
+    /// a file whose bounds are not whole seeds in order is damaged.
+    #[test]
+    fn the_bounds_are_kept_in_hundredths_and_must_be_whole_seeds() {
+        let folder = Folder::new("bounds");
+        let path = folder.0.join("b.ckpt");
+        let (rules, start) = (rules(), Position::start(&rules()));
+        let table = ProofTable::with_bytes(1 << 16);
+        let (file, _) = CheckpointFile::claim(&path, &rules, &start, &table).unwrap();
+        file.save(Bounds::new(Seeds(-3), Seeds(8)), 5, &table).unwrap();
+        let bytes = fs::read(&path).unwrap();
+        let at = 8 + 2 + 2 + rules.to_string().len() + 2 + start.to_string().len();
+        assert_eq!(bytes[at..at + 8], [(-300i32).to_le_bytes(), 800i32.to_le_bytes()].concat());
+        for (lower, upper) in [(-250, 800), (-300, 850), (800, -300)] {
+            let mut changed = bytes.clone();
+            changed[at..at + 4].copy_from_slice(&i32::to_le_bytes(lower));
+            changed[at + 4..at + 8].copy_from_slice(&i32::to_le_bytes(upper));
+            let body = changed.len() - 4;
+            let sum = crc32fast::hash(&changed[..body]);
+            changed[body..].copy_from_slice(&sum.to_le_bytes());
+            fs::write(&path, &changed).unwrap();
+            let (_, claim) = CheckpointFile::claim(&path, &rules, &start, &table).unwrap();
+            assert_eq!(claim, Claim::Damaged(Damage::Bounds), "{lower} {upper}");
+        }
     }
 
     /// Files that are not this solve's are refused by the claim, a save and a removal alike,
@@ -608,7 +644,7 @@ mod tests {
         let other_path = folder.0.join("other.ckpt");
         let later = start.play_unchecked(&rules, Move::from_number(1).unwrap());
         let (other, _) = CheckpointFile::claim(&other_path, &rules, &later, &table).unwrap();
-        other.save((-100, 100), 7, &table).unwrap();
+        other.save(Bounds::new(Seeds(-1), Seeds(1)), 7, &table).unwrap();
         let mut version = fs::read(&other_path).unwrap();
         version[8] = 9;
         let cases: [(&str, &[u8]); 5] = [
@@ -633,7 +669,7 @@ mod tests {
             let unclaimed = folder.0.join(format!("{name}.later"));
             let (file, _) = CheckpointFile::claim(&unclaimed, &rules, &start, &table).unwrap();
             fs::write(&unclaimed, contents).unwrap();
-            assert!(file.save((0, 0), 1, &table).is_err(), "{name}");
+            assert!(file.save(Bounds::exact(Seeds(0)), 1, &table).is_err(), "{name}");
             assert!(file.remove().is_err(), "{name}");
             assert_eq!(fs::read(&path).unwrap(), contents, "{name}");
             assert_eq!(fs::read(&unclaimed).unwrap(), contents, "{name}");

@@ -35,6 +35,7 @@ use std::fmt::Write as _;
 
 use kalah_rules::{Move, Position, Rules};
 
+use kalah_engine::score::{Bounds, Seeds};
 use kalah_engine::search::{Engine, Limits, Options};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -112,6 +113,27 @@ pub struct Task {
     pub position: Position,
     /// The question: is the position worth at least this many seeds to its side to move?
     pub at_least: i32,
+}
+
+impl Task {
+    /// Returns the task's question for the solver ([`kalah_engine::solver::Solver::bound`]).
+    pub fn question(&self) -> Seeds {
+        Seeds(self.at_least)
+    }
+
+    /// Returns the answer of `bounds` proven for the task's position (the best move that proved
+    /// the lower bound, if any), after `nodes` nodes and `seconds` seconds.
+    pub fn answer(&self, bounds: Bounds, best: Option<Move>, nodes: u64, seconds: f64) -> Answer {
+        Answer {
+            leaf: self.leaf,
+            at_least: self.at_least,
+            lower: bounds.lower.0,
+            upper: bounds.upper.0,
+            best,
+            nodes,
+            seconds,
+        }
+    }
 }
 
 /// A manifest: a round of tasks of one tree.
@@ -374,7 +396,7 @@ impl Tree {
                         }
                     }
                     let best = open.iter().map(|&(_, _, guess)| guess).max().unwrap_or(i32::MIN);
-                    if best >= t * 100 {
+                    if best >= Seeds(t).hundredths() {
                         open.retain(|&(_, _, guess)| guess == best);
                         open.truncate(1);
                     }
@@ -596,17 +618,9 @@ mod tests {
         tasks
             .iter()
             .map(|task| {
-                let (info, (lower, upper)) =
-                    solver.bound(&task.position, rules, None, task.at_least * 100, None).unwrap();
-                Answer {
-                    leaf: task.leaf,
-                    at_least: task.at_least,
-                    lower: lower / 100,
-                    upper: upper / 100,
-                    best: info.best,
-                    nodes: info.nodes,
-                    seconds: 0.0,
-                }
+                let (info, bounds) =
+                    solver.bound(&task.position, rules, None, task.question(), Limits::default(), None).unwrap();
+                task.answer(bounds, info.best, info.nodes, 0.0)
             })
             .collect()
     }
@@ -635,14 +649,18 @@ mod tests {
             let rules = Rules::standard(m, n).unwrap();
             let root = Position::start(&rules);
             let tree = Tree::grow(&rules, &root, depth).unwrap();
-            let exact = solver().solve(&root, &rules, None, None, |_, _, _| {}).unwrap().score.hundredths() / 100;
+            let solve = |position: &Position| {
+                let info = solver().solve(position, &rules, None, Limits::default(), None, |_, _| {}).unwrap();
+                info.score.whole_seeds().0
+            };
+            let exact = solve(&root);
             for share in [1, 2] {
                 let (merged, _) = rounds(&tree, beta, share);
                 assert!(merged.decided(), "Kalah({m},{n})");
                 assert_eq!(merged.lower, exact, "Kalah({m},{n}) at depth {depth}, β {beta}");
                 let best = merged.best.expect("a best move");
                 let after = root.play_unchecked(&rules, best);
-                let value = solver().solve(&after, &rules, None, None, |_, _, _| {}).unwrap().score.hundredths() / 100;
+                let value = solve(&after);
                 let value = if after.mover() == root.mover() { value } else { -value };
                 assert_eq!(value, exact, "the best move keeps the value");
             }

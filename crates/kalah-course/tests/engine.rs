@@ -51,7 +51,7 @@ fn solved_values_agree_with_plain_minimax_to_the_end() {
         let rules = Rules::standard(m, n).unwrap();
         for position in sample_positions(&rules, 12, 5) {
             let exact = classic_search(&position, &rules, 200, Algorithm::Minimax, &Weights::STORE).value;
-            let solved = solver().solve(&position, &rules, None, None, |_, _, _| {}).unwrap();
+            let solved = solver().solve(&position, &rules, None, Limits::default(), None, |_, _| {}).unwrap();
             assert_eq!(solved.score.hundredths(), exact, "{rules} {position}");
         }
     }
@@ -69,7 +69,7 @@ fn the_byte_board_proves_the_values_of_plain_minimax_under_every_rule_it_plays()
             positions.push(Position::start(&rules));
             for position in positions {
                 let exact = classic_search(&position, &rules, 200, Algorithm::Minimax, &Weights::STORE).value;
-                let solved = solver().solve(&position, &rules, None, None, |_, _, _| {}).unwrap();
+                let solved = solver().solve(&position, &rules, None, Limits::default(), None, |_, _| {}).unwrap();
                 assert_eq!(solved.score.hundredths(), exact, "{rules} {position}");
                 boards += usize::from(Layout::of(&rules, &position).is_some());
             }
@@ -83,8 +83,8 @@ fn two_threads_prove_the_same_values() {
     let rules = Rules::standard(4, 4).unwrap();
     let two = Solver::new(Options { table_bytes: 4 << 20, threads: 2, ..Options::default() }).with_estimate_depth(1);
     for position in sample_positions(&rules, 6, 9) {
-        let exact = two.solve(&position, &rules, None, None, |_, _, _| {}).unwrap().score;
-        let single = solver().solve(&position, &rules, None, None, |_, _, _| {}).unwrap().score;
+        let exact = two.solve(&position, &rules, None, Limits::default(), None, |_, _| {}).unwrap().score;
+        let single = solver().solve(&position, &rules, None, Limits::default(), None, |_, _| {}).unwrap().score;
         assert_eq!(exact, single, "{position}");
     }
 }

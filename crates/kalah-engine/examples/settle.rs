@@ -58,7 +58,7 @@ fn main() {
                 eprintln!("  {rules} ...");
             }
             for offer in offers(rules) {
-                let Ok(exact) = solver.solve(&offer, rules, None, None, |_, _, _| {}) else { continue };
+                let Ok(exact) = solver.solve(&offer, rules, None, Limits::default(), None, |_, _| {}) else { continue };
                 let truth = exact.score.hundredths();
                 let engine = Engine::new(Options { table_bytes: 1 << 20, ..Options::default() });
                 let mut scores = Vec::new();

@@ -94,7 +94,8 @@ pub fn run_solver(mut each: impl FnMut(usize, &Info)) -> Summary {
         let rules: Rules = rules.parse().expect("benchmark rules are valid");
         let position = Position::parse(position, &rules).expect("benchmark positions are valid");
         let solver = Solver::new(Options { table_bytes: TABLE_BYTES, ..Options::default() });
-        let info = solver.solve(&position, &rules, None, None, |_, _, _| {}).expect("nothing stops the solve");
+        let info =
+            solver.solve(&position, &rules, None, Limits::default(), None, |_, _| {}).expect("nothing stops the solve");
         nodes += info.nodes;
         each(i, &info);
     }

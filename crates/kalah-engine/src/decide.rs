@@ -20,6 +20,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -27,6 +28,7 @@ use kalah_rules::{Action, Game, Move, Phase, Position, Rules, Side};
 
 use crate::score::Score;
 use crate::search::{Engine, Info, MAX_DEPTH};
+use crate::stop::Flow;
 use crate::time::Limits;
 
 /// The most positions South's first turn is followed to through extra moves; past it, a position
@@ -164,13 +166,14 @@ pub fn decide(engine: &Engine, game: &Game, limits: Limits, stop: Option<&Atomic
 
 /// Decides `turn` as [`decide`] does, answering the pie offer by `swap`, and calls `heard` with a
 /// provisional decision after each completed depth (the final decision is the last one heard).
-pub fn decide_turn(
+/// `heard` may answer `ControlFlow::Break(())` to decide on what it heard ([`Flow`]; `()` goes on).
+pub fn decide_turn<F: Flow>(
     engine: &Engine,
     turn: &Turn,
     swap: SwapPolicy,
     limits: Limits,
     stop: Option<&AtomicBool>,
-    mut heard: impl FnMut(&Decision),
+    mut heard: impl FnMut(&Decision) -> F,
 ) -> Option<Decision> {
     if turn.position.is_over(&turn.rules) {
         return None;
@@ -181,10 +184,9 @@ pub fn decide_turn(
         Phase::PieOffer => offer(engine, turn, swap, limits, stop, &mut heard),
         _ if turn.pie_opening => Some(opening(engine, turn, limits, stop, &mut heard)),
         _ => {
-            let info = engine.search(&turn.position, &turn.rules, limits, stop, |info| {
-                if let Some(decision) = best_move(info) {
-                    heard(&decision);
-                }
+            let info = engine.search(&turn.position, &turn.rules, limits, stop, |info| match best_move(info) {
+                Some(decision) => heard(&decision).flow(),
+                None => ControlFlow::Continue(()),
             });
             best_move(&info)
         }
@@ -213,13 +215,13 @@ fn settled(before: Option<Score>, last: Score) -> Score {
 }
 
 /// North's answer to the pie offer: a swap, or its best move.
-fn offer(
+fn offer<F: Flow>(
     engine: &Engine,
     turn: &Turn,
     swap: SwapPolicy,
     limits: Limits,
     stop: Option<&AtomicBool>,
-    heard: &mut impl FnMut(&Decision),
+    heard: &mut impl FnMut(&Decision) -> F,
 ) -> Option<Decision> {
     let choose = |value: Score, info: &Info| -> Option<Decision> {
         let play = Decision { score: value, ..best_move(info)? };
@@ -234,21 +236,20 @@ fn offer(
     // The last completed depth decides: against the exact values of 3,957 pie offers of small
     // boards it chose wrongly as often as the mean of the last two depths or less at most depths
     // (examples/settle.rs; docs/engine.md).
-    let info = engine.search(&turn.position, &turn.rules, limits, stop, |info| {
-        if let Some(decision) = choose(info.score, info) {
-            heard(&decision);
-        }
+    let info = engine.search(&turn.position, &turn.rules, limits, stop, |info| match choose(info.score, info) {
+        Some(decision) => heard(&decision).flow(),
+        None => ControlFlow::Continue(()),
     });
     choose(info.score, &info)
 }
 
 /// South's first sowing under the pie rule: towards the offer closest to even for North.
-fn opening(
+fn opening<F: Flow>(
     engine: &Engine,
     turn: &Turn,
     limits: Limits,
     stop: Option<&AtomicBool>,
-    heard: &mut impl FnMut(&Decision),
+    heard: &mut impl FnMut(&Decision) -> F,
 ) -> Decision {
     let rules = &turn.rules;
     let ends = first_turn_ends(rules, &turn.position);
@@ -270,7 +271,7 @@ fn opening(
         }
     };
     let (values, reached, nodes) = compare(engine, rules, &positions, limits, depth, stop, |values, depth, nodes| {
-        heard(&choose(values, depth, nodes))
+        heard(&choose(values, depth, nodes)).flow()
     });
     choose(&values, reached, nodes)
 }
@@ -296,12 +297,12 @@ fn first_turn_ends(rules: &Rules, position: &Position) -> Vec<(Move, Position)> 
 }
 
 /// North's handicap decision: the start worst for South (keeping the board on a tie).
-fn handicap(
+fn handicap<F: Flow>(
     engine: &Engine,
     turn: &Turn,
     limits: Limits,
     stop: Option<&AtomicBool>,
-    heard: &mut impl FnMut(&Decision),
+    heard: &mut impl FnMut(&Decision) -> F,
 ) -> Decision {
     let game = Game::from_position(turn.rules, turn.position);
     // Keep comes first among the actions, so the first of equals keeps the board.
@@ -323,7 +324,7 @@ fn handicap(
     };
     let (values, reached, nodes) =
         compare(engine, &turn.rules, &positions, limits, depth, stop, |values, depth, nodes| {
-            heard(&choose(values, depth, nodes))
+            heard(&choose(values, depth, nodes)).flow()
         });
     choose(&values, reached, nodes)
 }
@@ -331,7 +332,7 @@ fn handicap(
 /// Searches `positions` depth by depth together within `limits` (the time and nodes shared by
 /// all, the deepest iteration `depth`) and returns each one's settled value for its side to
 /// move, the depth every one of them completed, and the nodes searched. `round` hears the same
-/// after each completed depth.
+/// after each completed depth, and may answer `ControlFlow::Break(())` to end there.
 fn compare(
     engine: &Engine,
     rules: &Rules,
@@ -339,7 +340,7 @@ fn compare(
     limits: Limits,
     depth: Option<u32>,
     stop: Option<&AtomicBool>,
-    mut round: impl FnMut(&[Score], u32, u64),
+    mut round: impl FnMut(&[Score], u32, u64) -> ControlFlow<()>,
 ) -> (Vec<Score>, u32, u64) {
     let started = Instant::now();
     let budget = limits.budget();
@@ -382,12 +383,12 @@ fn compare(
         }
         last = scores;
         reached = d;
-        round(&values, reached, nodes);
+        let told = round(&values, reached, nodes).is_break();
         let all_proven = last.iter().all(|s| s.is_exact());
         let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let out_of_time = budget.is_some_and(|b| !b.may_deepen(started.elapsed()));
         let out_of_nodes = limits.nodes.is_some_and(|n| nodes >= n);
-        if all_proven || stopped || out_of_time || out_of_nodes {
+        if all_proven || stopped || out_of_time || out_of_nodes || told {
             break;
         }
     }
@@ -474,14 +475,15 @@ mod tests {
         let ends = first_turn_ends(&rules, game.position());
         let mut closest = i32::MAX;
         for (_, end) in &ends {
-            let value = solver.solve(end, &rules, None, None, |_, _, _| {}).unwrap().score.hundredths();
+            let value = solver.solve(end, &rules, None, Limits::default(), None, |_, _| {}).unwrap().score.hundredths();
             closest = closest.min(value.abs());
         }
         assert_eq!(decision.score, Score::exact(-closest));
         // The sowing chosen can reach an offer that close to even.
         let Action::Sow(first) = decision.action else { panic!("South sows") };
         assert!(ends.iter().any(|(mv, end)| *mv == first
-            && solver.solve(end, &rules, None, None, |_, _, _| {}).unwrap().score.hundredths().abs() == closest));
+            && solver.solve(end, &rules, None, Limits::default(), None, |_, _| {}).unwrap().score.hundredths().abs()
+                == closest));
     }
 
     #[test]
@@ -560,6 +562,24 @@ mod tests {
         let decision = decide_turn(&engine(), &opening, SwapPolicy::Auto, Limits::depth(4), None, |d| heard.push(*d));
         assert_eq!(heard.iter().map(|d| d.depth).collect::<Vec<_>>(), [1, 2, 3]);
         assert_eq!(heard.last().copied(), decision);
+    }
+
+    #[test]
+    fn a_listener_that_stops_decides_on_what_it_heard() {
+        // A move (one search) and South's pie opening (candidates searched together).
+        for game in [Game::new(Rules::default()), Game::new(Rules::mkagent())] {
+            let mut heard = Vec::new();
+            let decision = decide_turn(&engine(), &Turn::of(&game), SwapPolicy::Auto, Limits::default(), None, |d| {
+                heard.push(*d);
+                if d.depth >= 2 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            assert_eq!(heard.iter().map(|d| d.depth).collect::<Vec<_>>(), [1, 2]);
+            assert_eq!(heard.last().copied(), decision);
+        }
     }
 
     #[test]

@@ -11,10 +11,15 @@
 //! * [`eval`]: the evaluation function and its weights.
 //! * [`search`]: the strong engine: iterative deepening PVS, table, proofs, threads.
 //! * [`time`]: time management: the limits of a search, a move's budget, a player's game clock.
-//! * [`score`]: a value for one player, in hundredths of a seed, proven or estimated (from
-//!   `kalah-rules`, re-exported: protocols and front ends share it).
+//! * [`score`]: a value for one player, in hundredths of a seed, proven or estimated; whole
+//!   seeds and proven bounds, the solver's unit (from `kalah-rules`, re-exported: protocols and
+//!   front ends share them).
 //! * [`decide`]: one decision for every player: a move, the pie swap and opening, the handicap.
-//! * [`solver`]: the exact solver: MTD(f) over null-window proofs to the end of the game.
+//! * [`solver`]: the exact solver: MTD(f) over null-window proofs to the end of the game, and the
+//!   perfect line.
+//! * [`proof`]: the solver's proof table: proven bounds of positions, shared by its threads.
+//! * [`stop`]: how a host ends a search or a solve: its callback's answer, a flag, node and time budgets.
+//! * `order` (private): move ordering, shared by the search and the solver.
 //! * [`tt`]: the transposition table shared by the search threads.
 //! * [`busy`]: the threads' table of nodes being searched now, shared by the search and the solver.
 //! * [`board`]: the solver's byte board for the common rules: sowing and table keys seen from the mover.
@@ -27,8 +32,11 @@ pub mod board;
 pub mod busy;
 pub mod decide;
 pub mod eval;
+mod order;
+pub mod proof;
 pub mod search;
 pub mod solver;
+pub mod stop;
 pub mod time;
 pub mod tt;
 

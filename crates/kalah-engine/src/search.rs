@@ -19,7 +19,9 @@ use kalah_rules::{Move, Position, Rules, Side};
 
 use crate::busy::Busy;
 use crate::eval::{evaluate, Weights, SEED};
+use crate::order::{self, History};
 use crate::score::Score;
+use crate::stop::{Flow, Watch};
 use crate::tt::{Bound, Entry, Table};
 
 /// Larger than any score.
@@ -179,9 +181,10 @@ struct Worker<'a> {
     stop: &'a AtomicBool,
     nodes: &'a AtomicU64,
     local_nodes: u64,
-    history: [[i32; 12]; 2],
-    /// Only the main thread watches the clock and node limit; helpers follow the stop flag.
-    main: Option<MainClock<'a>>,
+    history: History,
+    /// Only the main thread watches the clock, the node budget and the caller's flag; helpers
+    /// follow the stop flag.
+    main: Option<Watch<'a>>,
     keys_by_stores: bool,
     /// The best move at the root of the current iteration.
     root_best: Option<Move>,
@@ -196,13 +199,6 @@ struct Worker<'a> {
     iteration: u32,
     /// Another thread finished this thread's iteration first: drop it.
     superseded: bool,
-}
-
-struct MainClock<'a> {
-    started: Instant,
-    hard: Option<Duration>,
-    node_limit: Option<u64>,
-    external: Option<&'a AtomicBool>,
 }
 
 impl Engine {
@@ -228,15 +224,19 @@ impl Engine {
 
     /// Searches `position` within `limits`, calling `on_iteration` after each completed depth.
     ///
-    /// `stop` may be set by another thread to end the search early; the result is then that of
-    /// the last completed depth (at least depth 1 is always completed).
-    pub fn search(
+    /// The search ends early when its node budget (`limits.nodes`, looked at every 2048 nodes)
+    /// or hard time is spent, when another thread sets `stop`, or when `on_iteration` answers
+    /// `ControlFlow::Break(())` (see [`Flow`]; `()` goes on). The result is then that of the last
+    /// completed depth (at least depth 1 is always completed). The table keeps what the search
+    /// learnt, so a host can search in slices: a search of a node budget, then another from the
+    /// same position, each going on from the table the last one left.
+    pub fn search<F: Flow>(
         &self,
         position: &Position,
         rules: &Rules,
         limits: Limits,
         stop: Option<&AtomicBool>,
-        mut on_iteration: impl FnMut(&Info),
+        mut on_iteration: impl FnMut(&Info) -> F,
     ) -> Info {
         let started = Instant::now();
         let nodes = AtomicU64::new(0);
@@ -264,8 +264,8 @@ impl Engine {
                     }
                 });
             }
-            let clock = MainClock { started, hard: budget.map(|b| b.hard), node_limit: limits.nodes, external: stop };
-            let mut worker = self.worker(rules, &halt, &nodes, Some(clock));
+            let watch = Watch::new(started, &limits, stop);
+            let mut worker = self.worker(rules, &halt, &nodes, Some(watch));
             worker.race = Some(&race);
             let mut last: Option<Info> = None;
             let mut depth = 1;
@@ -285,14 +285,14 @@ impl Engine {
                     nodes: nodes.load(Ordering::Relaxed) + worker.local_nodes,
                     elapsed: started.elapsed(),
                 };
-                on_iteration(&info);
+                let told = on_iteration(&info).flow().is_break();
                 // The next iteration costs more than all before it: do not start one that
                 // would most likely be cut off by the hard limit and thrown away.
                 let soft_out = budget.is_some_and(|b| !b.may_deepen(started.elapsed()));
                 let finished = info.score.is_exact() || info.best.is_none();
                 depth = info.depth + 1;
                 last = Some(info);
-                if halted || soft_out || finished {
+                if halted || soft_out || finished || told {
                     break;
                 }
             }
@@ -314,7 +314,7 @@ impl Engine {
         rules: &'a Rules,
         stop: &'a AtomicBool,
         nodes: &'a AtomicU64,
-        main: Option<MainClock<'a>>,
+        main: Option<Watch<'a>>,
     ) -> Worker<'a> {
         Worker {
             rules,
@@ -323,7 +323,7 @@ impl Engine {
             stop,
             nodes,
             local_nodes: 0,
-            history: [[0; 12]; 2],
+            history: History::default(),
             main,
             keys_by_stores: rules.majority_ends,
             root_best: None,
@@ -381,13 +381,8 @@ impl Worker<'_> {
         if self.local_nodes % CHECK_EVERY == 0 {
             self.nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
             self.local_nodes = 0;
-            if let Some(clock) = &self.main {
-                let over_time = clock.hard.is_some_and(|hard| clock.started.elapsed() >= hard);
-                let over_nodes = clock.node_limit.is_some_and(|n| self.nodes.load(Ordering::Relaxed) >= n);
-                let told = clock.external.is_some_and(|flag| flag.load(Ordering::Relaxed));
-                if over_time || over_nodes || told {
-                    self.stop.store(true, Ordering::Relaxed);
-                }
+            if self.main.as_ref().is_some_and(|watch| watch.expired(self.nodes.load(Ordering::Relaxed))) {
+                self.stop.store(true, Ordering::Relaxed);
             }
             if let Some(race) = self.race {
                 self.superseded |= race.completed.load(Ordering::Relaxed) >= self.iteration;
@@ -580,10 +575,7 @@ impl Worker<'_> {
             }
             if alpha >= beta {
                 cutoff_proven = proven;
-                // Deep (and solving) searches would overflow a square of the depth: cap it.
-                let bonus = depth.min(24);
-                let cell = &mut self.history[me.index()][child.mv.index()];
-                *cell = (*cell + bonus * bonus).min(1 << 26);
+                self.history.reward(me, child.mv, depth);
                 break;
             }
             all_proven &= proven;
@@ -604,8 +596,8 @@ impl Worker<'_> {
         (best, proven)
     }
 
-    /// Returns the children in search order: the table's move, extra moves (nearest the store
-    /// first, which leaves the other houses' counts intact), captures by size, then by history.
+    /// Returns the children in search order ([`order::heuristic`]): the table's move, extra
+    /// moves, captures by size, then by history.
     ///
     /// Children that will be searched further get their table keys, and their buckets fetched.
     fn children(&self, position: &Position, table_move: Option<Move>, keyed: bool) -> ([Child; 12], usize) {
@@ -620,25 +612,22 @@ impl Worker<'_> {
                 self.table.prefetch(key);
             }
             let order = if Some(mv) == table_move {
-                i32::MAX
-            } else if outcome.extra_move {
-                1 << 29 | mv.index() as i32
-            } else if outcome.captured > 0 {
-                1 << 28 | i32::from(outcome.captured) << 8
+                order::TABLE_MOVE
             } else {
-                self.history[me.index()][mv.index()].min((1 << 27) - 1)
+                order::heuristic(me, mv, &outcome, &self.history)
             };
             list[n] = Child { mv, position: child, order, key };
             n += 1;
         }
-        // Higher first; stable, so equal orders keep the order of the moves.
-        list[..n].sort_by_key(|child| std::cmp::Reverse(child.order));
+        order::sort(&mut list[..n], |child| child.order);
         (list, n)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::ops::ControlFlow;
+
     use super::*;
 
     #[test]
@@ -657,6 +646,69 @@ mod tests {
         let engine = Engine::new(Options { threads: 2, ..Options::default() });
         let info = engine.search(&Position::start(&rules), &rules, Limits::default(), None, |_| {});
         assert_eq!(info.score, Score::exact_seeds(6));
+    }
+
+    #[test]
+    fn a_callback_ends_the_search_at_the_depth_it_heard() {
+        let rules = Rules::standard(6, 6).unwrap();
+        for threads in [1, 2] {
+            let engine = Engine::new(Options { threads, ..Options::default() });
+            let mut heard = Vec::new();
+            let info = engine.search(&Position::start(&rules), &rules, Limits::default(), None, |info| {
+                heard.push(info.clone());
+                if info.depth >= 3 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            let depths: Vec<u32> = heard.iter().map(|i| i.depth).collect();
+            if threads == 1 {
+                assert_eq!(depths, [1, 2, 3]);
+            } else {
+                // A helper may have finished depths first: the first heard at 3 or more stops.
+                assert_eq!(depths.iter().filter(|&&d| d >= 3).count(), 1, "{depths:?}");
+            }
+            let last = heard.last().unwrap();
+            assert_eq!((info.depth, info.score, info.best, &info.pv), (last.depth, last.score, last.best, &last.pv));
+        }
+    }
+
+    #[test]
+    fn a_node_budget_ends_the_search_soon_after_it_is_spent() {
+        let rules = Rules::standard(6, 6).unwrap();
+        for budget in [1, 10_000, 100_000] {
+            let engine = Engine::new(Options::default());
+            let limits = Limits { nodes: Some(budget), ..Limits::default() };
+            let info = engine.search(&Position::start(&rules), &rules, limits, None, |_| {});
+            // The budget is looked at every CHECK_EVERY nodes; then every ply ends at once.
+            assert!(info.nodes < budget + CHECK_EVERY + u64::from(MAX_DEPTH), "{budget}: {} nodes", info.nodes);
+            assert!(info.nodes >= budget.min(CHECK_EVERY), "{budget}: {} nodes", info.nodes);
+            assert!(info.best.is_some() && !info.score.is_exact());
+        }
+    }
+
+    #[test]
+    fn a_search_in_slices_reaches_the_value_of_one_search() {
+        for (m, n) in [(4, 3), (5, 3)] {
+            let rules = Rules::standard(m, n).unwrap();
+            let start = Position::start(&rules);
+            let whole = Engine::new(Options::default()).search(&start, &rules, Limits::default(), None, |_| {});
+            assert!(whole.score.is_exact());
+            let engine = Engine::new(Options::default());
+            let limits = Limits { nodes: Some(4_000), ..Limits::default() };
+            let mut slices = 0;
+            let sliced = loop {
+                slices += 1;
+                assert!(slices < 10_000, "Kalah({m},{n}): the slices make progress");
+                let info = engine.search(&start, &rules, limits, None, |_| {});
+                if info.score.is_exact() {
+                    break info;
+                }
+            };
+            assert!(slices > 1, "Kalah({m},{n}): the budget cut the search");
+            assert_eq!(sliced.score, whole.score, "Kalah({m},{n})");
+        }
     }
 
     #[test]

@@ -5,14 +5,15 @@
 //! estimate of a short heuristic search. Nothing in a proof depends on a depth or an evaluation,
 //! so every result it stores is final and serves every later proof, whatever its β:
 //!
-//! * the **proof table** keeps, for each position (keyed by its houses: values are relative to
-//!   the stores), a proven lower and upper bound on its value and the move that proved the last
-//!   cut-off. Its buckets are one cache line of four entries; the entry that cost the fewest nodes
-//!   makes room;
-//! * **move order** at the root comes from the proof table, then from the heuristic engine's
-//!   table (filled by the estimate, which also searches the first moves of the game deeply), then
-//!   from the evaluation of the position each move leads to, less a cost for each reply it leaves
-//!   the opponent (fastest first: a refutation with fewer replies to search is cheaper to prove);
+//! * the **proof table** ([`crate::proof`]) keeps, for each position (keyed by its houses: values
+//!   are relative to the stores), a proven lower and upper bound on its value and the move that
+//!   proved the last cut-off. Its buckets are one cache line of four entries; the entry that cost
+//!   the fewest nodes makes room;
+//! * **move order** (the crate's `order` module, shared with the heuristic search) at the root
+//!   comes from the proof table, then from the heuristic engine's table (filled by the estimate,
+//!   which also searches the first moves of the game deeply), then from the evaluation of the
+//!   position each move leads to, less a cost for each reply it leaves the opponent (fastest
+//!   first: a refutation with fewer replies to search is cheaper to prove);
 //! * **the byte board**: under the rules [`crate::board`] plays, every node below the root is
 //!   searched on bytes instead of `Position`s, its children looked up in the endgame database by
 //!   their bytes, with a move order that costs almost nothing: the table's move, moves that give
@@ -28,6 +29,12 @@
 //! * **memory**: the tables are asked for huge pages and the buckets are aligned to cache lines;
 //!   a proof probes memory at random, and page walks and split lines had cost most of its time.
 //!
+//! A solve ends early, with the bounds proven so far ([`Stopped`]), when its node budget or hard
+//! time ([`Limits`]) is spent, when another thread sets its stop flag, or when its callback
+//! answers `ControlFlow::Break(())` after a bound ([`crate::stop::Flow`]). Given those bounds
+//! back, and with the same solver (whose tables keep what it proved), a solve goes on where it
+//! stopped: a host can solve in slices.
+//!
 //! Several threads prove together by sharing the proof table. Each searches the same proof, but
 //! a node whose child another thread is searching right now puts that child off to the end
 //! (the idea of ABDADA), so the threads spread over different subtrees and each finds the
@@ -41,9 +48,12 @@ use kalah_rules::{Move, Position, Rules};
 use crate::board::{Board, Layout, Step};
 use crate::busy::Busy;
 use crate::eval::{evaluate, Weights, SEED};
-use crate::score::Score;
+use crate::order;
+use crate::proof::{Proof, ProofTable, PROOF_BYTES};
+use crate::score::{Bounds, Score, Seeds};
 use crate::search::{Engine, Info, Limits, Options, Oracle};
-use crate::tt::{read_slot, write_slot, Slot, Table};
+use crate::stop::{Flow, Watch};
+use crate::tt::Table;
 
 /// Depth of the heuristic search whose value is the first guess and whose table orders moves.
 const ESTIMATE_DEPTH: u32 = 14;
@@ -61,170 +71,16 @@ const ETC_SEEDS: i32 = 24;
 /// Nodes with at least this many seeds in the houses tell the other threads they are being
 /// searched (ABDADA); smaller subtrees are not worth the bookkeeping.
 const SHARE_SEEDS: i32 = 12;
-/// What each reply left to the opponent costs a child in the move order, in hundredths of a
-/// seed (fastest first). One thread, Kalah(6,4) with the 25-seed database: 44.6 M nodes without
-/// it, 24.4 M at 25, 22.4 M at 50, 25.2 M at 75, 42.9 M at 150; empty-capture 42.7 M without,
-/// 19.7 M at 30, 17.1 M at 50, 18.3 M at 100.
-const REPLY_COST: i32 = 50;
 /// On the byte board, nodes with at least this many seeds in the houses look their children up
 /// before searching any (the byte board's children are fetched from the table anyway, so the
 /// lookups cost less there than in the nodes of [`ETC_SEEDS`]).
 const BOARD_ETC_SEEDS: i32 = 16;
-/// Order of a move that gives another turn on the byte board: before every other.
-const AGAIN_ORDER: i32 = 100_000;
 
-/// Bytes one proof-table entry takes.
-pub const PROOF_BYTES: usize = 16;
-
-/// A proven range for a position's value (relative to the stores, in whole seeds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Proof {
-    /// The value is at least this.
-    pub lower: i16,
-    /// The value is at most this.
-    pub upper: i16,
-    /// The move that last proved a lower bound, if any.
-    pub best: Option<Move>,
-    /// Log2 of the nodes it took (0-63): what it would cost to prove again.
-    pub work: u8,
-}
-
-/// The proof table: proven bounds of positions, shared by the solving threads.
-///
-/// Entries are the heuristic table's lockless slots ([`crate::tt`]): two words, the key XOR the
-/// data and the data, written with relaxed atomics, so that an entry torn by two threads writing
-/// at once fails the check on reading and is only a miss. The buckets are the proof table's own:
-/// four entries to a cache line, the cheapest to prove again making room (the heuristic table's
-/// two-entry buckets cost the proofs more nodes, and its layout fixes the search's signature).
-pub struct ProofTable {
-    slots: Vec<Slot>,
-    /// Buckets of [`WAYS`] slots.
-    buckets: u64,
-    /// Slots before the first bucket, so that every bucket starts a cache line (the allocator
-    /// only aligns the slots to 8 bytes, and a bucket across two lines costs two misses).
-    base: usize,
-}
-
-/// Entries a bucket holds: four entries of 16 bytes fill a 64-byte cache line.
-const WAYS: usize = 4;
-
-impl ProofTable {
-    /// Returns an empty table of `bytes` bytes (rounded down to whole buckets; at least 1024 entries).
-    pub fn with_bytes(bytes: usize) -> ProofTable {
-        // Any number of buckets, not a power of two: `--hash 6144` rounded down to a power of
-        // two had left a quarter of the memory asked for unused.
-        let buckets = ((bytes / PROOF_BYTES).max(1024) / WAYS).max(1);
-        let slots = crate::tt::zeroed_slots((buckets + 1) * WAYS);
-        let base = (64 - slots.as_ptr() as usize % 64) % 64 / PROOF_BYTES;
-        ProofTable { slots, buckets: buckets as u64, base }
-    }
-
-    /// Returns the first slot of `key`'s bucket: the key's high bits scaled to the buckets (the
-    /// keys are mixed over all their bits).
-    #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        self.base + ((u128::from(key) * u128::from(self.buckets)) >> 64) as usize * WAYS
-    }
-
-    /// Returns the table's size in bytes.
-    pub fn bytes(&self) -> usize {
-        (self.slots.len() - WAYS) * PROOF_BYTES
-    }
-
-    fn pack(proof: &Proof) -> u64 {
-        u64::from(proof.lower as u16)
-            | u64::from(proof.upper as u16) << 16
-            | proof.best.map_or(0, |m| m.index() as u64 + 1) << 32
-            | u64::from(proof.work.min(63)) << 36
-            | 1 << 42
-    }
-
-    /// Returns whether `data` is a word [`ProofTable::pack`] could have written: the tag, a move
-    /// number in range and bounds in order.
-    #[inline]
-    fn well_formed(data: u64) -> bool {
-        data >> 42 == 1 && (data >> 32) & 15 <= 12 && data as u16 as i16 <= (data >> 16) as u16 as i16
-    }
-
-    #[inline]
-    fn unpack(data: u64) -> Option<Proof> {
-        if !ProofTable::well_formed(data) {
-            return None;
-        }
-        let best = match (data >> 32) & 15 {
-            0 => None,
-            n => Some(Move::from_index(n as usize - 1)),
-        };
-        let (lower, upper) = (data as u16 as i16, (data >> 16) as u16 as i16);
-        Some(Proof { lower, upper, best, work: ((data >> 36) & 63) as u8 })
-    }
-
-    /// Looks `key` up.
-    #[inline]
-    pub fn probe(&self, key: u64) -> Option<Proof> {
-        let bucket = self.bucket(key);
-        self.slots[bucket..bucket + WAYS].iter().find_map(|slot| read_slot(slot, key).and_then(ProofTable::unpack))
-    }
-
-    /// Stores `proof` for `key`, in its own slot if it has one, else in place of the cheapest.
-    #[inline]
-    pub fn store(&self, key: u64, proof: Proof) {
-        let bucket = self.bucket(key);
-        let mut victim = bucket;
-        let mut cheapest = u16::MAX;
-        for i in bucket..bucket + WAYS {
-            if read_slot(&self.slots[i], key).is_some() {
-                victim = i;
-                break;
-            }
-            // What the entry cost to prove, read without unpacking it (an empty or torn slot: 0).
-            let data = self.slots[i][1].load(Ordering::Relaxed);
-            let cost = if ProofTable::well_formed(data) { ((data >> 36) & 63) as u16 + 1 } else { 0 };
-            if cost < cheapest {
-                cheapest = cost;
-                victim = i;
-            }
-        }
-        write_slot(&self.slots[victim], key, ProofTable::pack(&proof));
-    }
-
-    /// Calls `f` with every filled slot as (key word, data word), to save the table.
-    pub fn for_each(&self, mut f: impl FnMut(u64, u64)) {
-        for slot in &self.slots {
-            let data = slot[1].load(Ordering::Relaxed);
-            if ProofTable::unpack(data).is_some() {
-                f(slot[0].load(Ordering::Relaxed), data);
-            }
-        }
-    }
-
-    /// Returns the number of filled slots.
-    pub fn filled(&self) -> u64 {
-        let mut count = 0;
-        self.for_each(|_, _| count += 1);
-        count
-    }
-
-    /// Stores slots saved by [`ProofTable::for_each`] (from a table of any size); malformed ones are skipped.
-    pub fn import(&self, slots: &[(u64, u64)]) {
-        for &(key_word, data) in slots {
-            if let Some(proof) = ProofTable::unpack(data) {
-                self.store(key_word ^ data, proof);
-            }
-        }
-    }
-
-    #[inline]
-    fn prefetch(&self, key: u64) {
-        crate::tt::prefetch(&self.slots[self.bucket(key)]);
-    }
-}
-
-/// How far a stopped solve got.
+/// How far a stopped solve got: stopped by its flag, its budget or its callback.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stopped {
-    /// The proven (lower, upper) bounds on the value, in hundredths of a seed for the side to move.
-    pub bounds: (i32, i32),
+    /// The bounds on the value proven so far, for the side to move.
+    pub bounds: Bounds,
     /// Nodes searched before the stop.
     pub nodes: u64,
 }
@@ -232,13 +88,15 @@ pub struct Stopped {
 /// The exact solver: a heuristic engine for estimates and move order, and a proof table.
 ///
 /// ```
+/// use kalah_engine::score::Seeds;
+/// use kalah_engine::search::{Limits, Options};
 /// use kalah_engine::solver::Solver;
-/// use kalah_engine::search::Options;
 /// use kalah_rules::{Position, Rules};
 /// let rules = Rules::standard(4, 4).unwrap();
 /// let solver = Solver::new(Options { table_bytes: 8 << 20, ..Options::default() });
-/// let solved = solver.solve(&Position::start(&rules), &rules, None, None, |_, _, _| {}).unwrap();
-/// assert_eq!(solved.score.hundredths(), 2 * 100); // Kalah(4,4) is +2 for South (tests/data/values.txt)
+/// let start = Position::start(&rules);
+/// let solved = solver.solve(&start, &rules, None, Limits::default(), None, |_, _| {}).unwrap();
+/// assert_eq!(solved.score, Seeds(2).exact()); // Kalah(4,4) is +2 for South (tests/data/values.txt)
 /// assert!(solved.score.is_exact());
 /// ```
 pub struct Solver {
@@ -251,7 +109,7 @@ pub struct Solver {
     estimate_depth: u32,
     /// Nodes the solve under way has searched so far (updated every few thousand nodes).
     searched: AtomicU64,
-    /// The β of the proof under way, in hundredths of a seed for the side to move (`i32::MIN`: none).
+    /// The β of the proof under way, in seeds for the side to move (`i32::MIN`: none).
     testing: AtomicI32,
 }
 
@@ -260,9 +118,9 @@ pub struct Solver {
 pub struct Progress {
     /// Nodes searched so far, the estimate's included.
     pub nodes: u64,
-    /// The proof under way asks "is the value at least this?" (hundredths of a seed for the side
-    /// to move), or `None` while the solve estimates or builds its line.
-    pub testing: Option<i32>,
+    /// The proof under way asks "is the value at least this?" (for the side to move), or `None`
+    /// while the solve estimates or builds its line.
+    pub testing: Option<Seeds>,
 }
 
 impl Solver {
@@ -287,7 +145,8 @@ impl Solver {
     /// Returns how far the solve under way has got; another thread may ask while it runs.
     pub fn progress(&self) -> Progress {
         let testing = self.testing.load(Ordering::Relaxed);
-        Progress { nodes: self.searched.load(Ordering::Relaxed), testing: (testing != i32::MIN).then_some(testing) }
+        let testing = (testing != i32::MIN).then_some(Seeds(testing));
+        Progress { nodes: self.searched.load(Ordering::Relaxed), testing }
     }
 
     /// Returns the solver with another depth for its first estimate (1 or more; 14 by default):
@@ -304,106 +163,116 @@ impl Solver {
 
     /// Solves `position`: its exact value, a best move and a perfect line.
     ///
-    /// `known` gives bounds already proven (from a checkpoint), and `on_bound` hears each proven
-    /// (lower, upper) pair of bounds as they close in, with the nodes so far; bounds and the
-    /// result's score are in hundredths of a seed for the side to move, as the engine's are.
+    /// `known` gives bounds already proven (from a checkpoint, or a solve that stopped), and
+    /// `on_bound` hears the bounds each time they close in, with the nodes so far; it may answer
+    /// `ControlFlow::Break(())` to stop there ([`Flow`]; `()` goes on). Bounds and the result's
+    /// score are for the side to move. `limits` gives a node budget and a hard time, looked at
+    /// every few thousand nodes (a solve has no depth: `limits.depth` is not used).
     ///
     /// # Errors
-    /// When `stop` is set, returns the bounds proven so far and the nodes searched.
-    pub fn solve(
+    /// When `stop` is set, the budget is spent or `on_bound` asks to stop, returns the bounds
+    /// proven so far and the nodes searched. Given back as `known` to this solver, whose tables
+    /// keep what it proved, they let the solve go on where it stopped.
+    pub fn solve<F: Flow>(
         &self,
         position: &Position,
         rules: &Rules,
-        known: Option<(i32, i32)>,
+        known: Option<Bounds>,
+        limits: Limits,
         stop: Option<&AtomicBool>,
-        on_bound: impl FnMut(i32, i32, u64),
+        on_bound: impl FnMut(Bounds, u64) -> F,
     ) -> Result<Info, Stopped> {
-        self.close_in(position, rules, known, stop, on_bound, None).map(|(info, _)| info)
+        let request = Request { known, question: None, limits, stop };
+        self.close_in(position, rules, request, on_bound).map(|(info, _)| info)
     }
 
-    /// Answers whether `position` is worth at least `at_least` (hundredths of a seed, a whole
-    /// seed) to the side to move: returns the proven (lower, upper) bounds, one of which decides
-    /// the question (lower at or above it, or upper below it), and the solve's information (its
-    /// score is the bound that decided, proven only when the bounds meet). One proof where
-    /// [`Solver::solve`] needs several: a cluster's tasks ask this ([`crate::cluster`]).
+    /// Answers whether `position` is worth at least `at_least` to the side to move: returns the
+    /// proven bounds, one of which decides the question (the lower at or above it, or the upper
+    /// below it: [`Bounds::decides`]), and the solve's information (its score is the bound that
+    /// decided, proven only when the bounds meet). One proof where [`Solver::solve`] needs
+    /// several: a cluster's tasks ask this (the `kalah-cluster` crate). `known` and `limits` are
+    /// as for [`Solver::solve`].
     ///
     /// # Errors
-    /// When `stop` is set, returns the bounds proven so far and the nodes searched.
+    /// As [`Solver::solve`]: the bounds proven so far and the nodes searched.
     pub fn bound(
         &self,
         position: &Position,
         rules: &Rules,
-        known: Option<(i32, i32)>,
-        at_least: i32,
+        known: Option<Bounds>,
+        at_least: Seeds,
+        limits: Limits,
         stop: Option<&AtomicBool>,
-    ) -> Result<(Info, (i32, i32)), Stopped> {
-        self.close_in(position, rules, known, stop, |_, _, _| {}, Some(at_least / SEED))
+    ) -> Result<(Info, Bounds), Stopped> {
+        let request = Request { known, question: Some(at_least), limits, stop };
+        self.close_in(position, rules, request, |_, _| {})
     }
 
-    /// Closes in on the value of `position` until the bounds meet, or until they decide whether
-    /// it is at least `question` (whole seeds); returns the information and the bounds (hundredths).
-    fn close_in(
+    /// Closes in on the value of `position` until the bounds meet, or until they decide the
+    /// request's question; returns the information and the bounds.
+    fn close_in<F: Flow>(
         &self,
         position: &Position,
         rules: &Rules,
-        known: Option<(i32, i32)>,
-        stop: Option<&AtomicBool>,
-        mut on_bound: impl FnMut(i32, i32, u64),
-        question: Option<i32>,
-    ) -> Result<(Info, (i32, i32)), Stopped> {
+        request: Request,
+        mut on_bound: impl FnMut(Bounds, u64) -> F,
+    ) -> Result<(Info, Bounds), Stopped> {
         let started = Instant::now();
-        let base = position.store_difference() * position.mover().sign();
+        let watch = Watch::new(started, &request.limits, request.stop);
+        // The proofs' values are relative to the stores, the caller's are the final difference.
+        let frame = Frame::of(position);
         let left = i32::from(position.seeds_in_houses());
-        let (mut lower, mut upper) = known.map_or((-left, left), |(l, u)| (l / SEED - base, u / SEED - base));
+        let (mut lower, mut upper) =
+            request.known.map_or((-left, left), |known| (frame.relative(known.lower), frame.relative(known.upper)));
         lower = lower.max(-left);
         upper = upper.min(left);
-        let stopped = |lower: i32, upper: i32, nodes: u64| Stopped {
-            bounds: ((base + lower) * SEED, (base + upper) * SEED),
-            nodes,
-        };
+        let stopped = |lower: i32, upper: i32, nodes: u64| Stopped { bounds: frame.bounds(lower, upper), nodes };
         self.searched.store(0, Ordering::Relaxed);
-        // A question the known bounds already answer needs no search.
-        let question = question.map(|q| q - base);
+        let question = request.question.map(|q| frame.relative(q));
         let answered = |lower: i32, upper: i32| question.is_some_and(|q| lower >= q || upper < q);
-        if answered(lower, upper) {
+        // A question answered: the bound that answers it, with the solve's information.
+        let answer = |lower: i32, upper: i32, best: Option<Move>, nodes: u64| {
+            let value = if question.is_some_and(|q| upper < q) { upper } else { lower };
             let info = Info {
                 depth: 0,
-                score: Score::new(
-                    (base + if upper < question.unwrap_or(0) { upper } else { lower }) * SEED,
-                    lower == upper,
-                ),
-                best: None,
+                score: frame.score(value, lower == upper),
+                best: if value == lower { best } else { None },
                 pv: Vec::new(),
-                nodes: 0,
+                nodes,
                 elapsed: started.elapsed(),
             };
-            return Ok((info, ((base + lower) * SEED, (base + upper) * SEED)));
+            (info, frame.bounds(lower, upper))
+        };
+        // A question the known bounds already answer needs no search.
+        if answered(lower, upper) {
+            return Ok(answer(lower, upper, None, 0));
         }
-        let estimate = self.engine.search(position, rules, Limits::depth(self.estimate_depth), stop, |_| {});
+        let mut estimate_limits = request.limits;
+        estimate_limits.depth = Some(self.estimate_depth);
+        let estimate = self.engine.search(position, rules, estimate_limits, request.stop, |_| {});
         if estimate.score.is_exact() || estimate.best.is_none() {
-            let value = estimate.score.hundredths();
-            return Ok((estimate, (value, value)));
+            let value = estimate.score.whole_seeds();
+            return Ok((estimate, Bounds::exact(value)));
         }
         let nodes = &self.searched;
         nodes.store(estimate.nodes, Ordering::Relaxed);
-        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        if watch.expired(estimate.nodes) {
             return Err(stopped(lower, upper, estimate.nodes));
         }
-        let never = AtomicBool::new(false);
-        let stop = stop.unwrap_or(&never);
-        let mut prover = self.prover(rules, stop, nodes);
+        let halt = AtomicBool::new(false);
+        let mut prover = self.prover(rules, &halt, &watch, nodes);
         prover.layout = Layout::of(rules, position);
         let key = prover.key(position);
-        // Exact values are whole seeds: round the estimate to one.
-        let mut guess = ((estimate.score.hundredths() / SEED) as f64 - f64::from(base)).round() as i32;
+        // Exact values are whole seeds: the estimate's, its fraction dropped, is the first guess.
+        let mut guess = frame.relative(estimate.score.whole_seeds());
         let mut best = estimate.best;
         while lower < upper && !answered(lower, upper) {
             guess = question.unwrap_or(guess).clamp(lower, upper);
             let beta = if guess == lower { guess + 1 } else { guess };
-            self.testing.store((base + beta) * SEED, Ordering::Relaxed);
+            self.testing.store(frame.seeds(beta).0, Ordering::Relaxed);
             let (value, root_best) = self.prove(&mut prover, position, key, beta);
             self.testing.store(i32::MIN, Ordering::Relaxed);
-            if stop.load(Ordering::Relaxed) {
+            if halt.load(Ordering::Relaxed) {
                 return Err(stopped(lower, upper, nodes.load(Ordering::Relaxed)));
             }
             if value >= beta {
@@ -413,38 +282,35 @@ impl Solver {
                 upper = value;
             }
             guess = value;
-            on_bound((base + lower) * SEED, (base + upper) * SEED, nodes.load(Ordering::Relaxed));
+            if on_bound(frame.bounds(lower, upper), nodes.load(Ordering::Relaxed)).flow().is_break() {
+                return Err(stopped(lower, upper, nodes.load(Ordering::Relaxed)));
+            }
         }
-        let bounds = ((base + lower) * SEED, (base + upper) * SEED);
         if lower < upper {
-            // A question answered: the bound that answers it.
-            let value = if question.is_some_and(|q| upper < q) { upper } else { lower };
-            let info = Info {
-                depth: 0,
-                score: Score::new((base + value) * SEED, false),
-                best: if value == lower { best } else { None },
-                pv: Vec::new(),
-                nodes: nodes.load(Ordering::Relaxed),
-                elapsed: started.elapsed(),
-            };
-            return Ok((info, bounds));
+            return Ok(answer(lower, upper, best, nodes.load(Ordering::Relaxed)));
         }
         let pv = prover.perfect_line(position, lower, 400);
-        if stop.load(Ordering::Relaxed) {
+        if halt.load(Ordering::Relaxed) {
             return Err(stopped(lower, upper, nodes.load(Ordering::Relaxed)));
         }
         let info = Info {
             depth: pv.len() as u32,
-            score: Score::exact((base + lower) * SEED),
+            score: frame.score(lower, true),
             best: pv.first().copied().or(best),
             pv,
             nodes: nodes.load(Ordering::Relaxed),
             elapsed: started.elapsed(),
         };
-        Ok((info, bounds))
+        Ok((info, frame.bounds(lower, upper)))
     }
 
-    fn prover<'a>(&'a self, rules: &'a Rules, stop: &'a AtomicBool, nodes: &'a AtomicU64) -> Prover<'a> {
+    fn prover<'a>(
+        &'a self,
+        rules: &'a Rules,
+        stop: &'a AtomicBool,
+        watch: &'a Watch<'a>,
+        nodes: &'a AtomicU64,
+    ) -> Prover<'a> {
         Prover {
             rules,
             proofs: &self.proofs,
@@ -452,6 +318,7 @@ impl Solver {
             hint_plies: HINT_PLIES * self.estimate_depth,
             oracle: self.engine.options().oracle.as_deref(),
             stop,
+            watch,
             quit: None,
             nodes,
             local: 0,
@@ -475,9 +342,9 @@ impl Solver {
         std::thread::scope(|scope| {
             for _ in 1..self.threads {
                 let quit = &quit;
-                let (rules, stop, nodes, layout) = (main.rules, main.stop, main.nodes, main.layout);
+                let (rules, stop, watch, nodes, layout) = (main.rules, main.stop, main.watch, main.nodes, main.layout);
                 scope.spawn(move || {
-                    let mut helper = self.prover(rules, stop, nodes);
+                    let mut helper = self.prover(rules, stop, watch, nodes);
                     helper.quit = Some(quit);
                     helper.layout = layout;
                     helper.test(position, key, beta, 0);
@@ -493,6 +360,50 @@ impl Solver {
     }
 }
 
+/// What a solve is asked: the bounds known already, the question if it answers one, its limits
+/// and the caller's stop flag.
+struct Request<'a> {
+    known: Option<Bounds>,
+    question: Option<Seeds>,
+    limits: Limits,
+    stop: Option<&'a AtomicBool>,
+}
+
+/// The conversion between the proofs' values, relative to the stores (what the mover gains from
+/// the position on, the unit of the proof table), and the caller's: the final store difference
+/// for the side to move.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// The mover's store minus the opponent's at the root, in seeds.
+    stores: i32,
+}
+
+impl Frame {
+    fn of(position: &Position) -> Frame {
+        Frame { stores: position.store_difference() * position.mover().sign() }
+    }
+
+    /// Returns the caller's value of the relative value `relative`.
+    fn seeds(self, relative: i32) -> Seeds {
+        Seeds(self.stores + relative)
+    }
+
+    /// Returns the relative value of the caller's `value`.
+    fn relative(self, value: Seeds) -> i32 {
+        value.0 - self.stores
+    }
+
+    /// Returns the caller's bounds of the relative bounds `lower` and `upper`.
+    fn bounds(self, lower: i32, upper: i32) -> Bounds {
+        Bounds::new(self.seeds(lower), self.seeds(upper))
+    }
+
+    /// Returns the caller's score of the relative value `relative`, proven when `exact`.
+    fn score(self, relative: i32, exact: bool) -> Score {
+        Score::new(self.seeds(relative).hundredths(), exact)
+    }
+}
+
 /// One thread's proof search.
 struct Prover<'a> {
     rules: &'a Rules,
@@ -501,7 +412,10 @@ struct Prover<'a> {
     /// The deepest ply at which the estimate's table may hold a position.
     hint_plies: u32,
     oracle: Option<&'a dyn Oracle>,
+    /// Set when the solve must end (by the watch of any thread): every thread's proof ends.
     stop: &'a AtomicBool,
+    /// The solve's budget and the caller's flag, looked at whenever a thread adds up its nodes.
+    watch: &'a Watch<'a>,
     /// A helper's signal that the main thread is done with this proof.
     quit: Option<&'a AtomicBool>,
     nodes: &'a AtomicU64,
@@ -547,9 +461,13 @@ impl Prover<'_> {
         }
     }
 
+    /// Adds this thread's nodes to the solve's, and stops the solve if its watch says so.
     fn flush(&mut self) {
-        self.nodes.fetch_add(self.local, Ordering::Relaxed);
+        let nodes = self.nodes.fetch_add(self.local, Ordering::Relaxed) + self.local;
         self.local = 0;
+        if self.watch.expired(nodes) {
+            self.stop.store(true, Ordering::Relaxed);
+        }
     }
 
     #[inline]
@@ -767,12 +685,11 @@ impl Prover<'_> {
             let child_key = step.board.key();
             self.proofs.prefetch(child_key);
             let order = if Some(house) == first {
-                i32::MAX
+                order::TABLE_MOVE
             } else if step.again {
-                AGAIN_ORDER + step.gain * SEED
+                order::again(step.gain)
             } else {
-                // Fastest first, as in `children`.
-                step.gain * SEED - REPLY_COST * layout.count_moves(&step.board) as i32
+                order::fastest(step.gain * SEED, layout.count_moves(&step.board))
             };
             let mut j = n;
             while j > 0 && list[j - 1].0 < order {
@@ -917,10 +834,8 @@ impl Prover<'_> {
             // took 10% off a one-thread solve of Kalah(6,4) with the 25-seed database.
             let order = if known.is_none() && stored.is_none() {
                 self.proofs.prefetch(key);
-                // Fastest first: a proof needs one refutation, and a child where the opponent
-                // has fewer replies is cheaper to prove, since each of them must be searched.
-                let replies = if again { 0 } else { child.legal_moves().len() as i32 };
-                evaluate(&child, self.rules, me, &Weights::TUNED) - REPLY_COST * replies
+                let replies = if again { 0 } else { child.legal_moves().len() as u32 };
+                order::fastest(evaluate(&child, self.rules, me, &Weights::TUNED), replies)
             } else {
                 0
             };
@@ -935,13 +850,12 @@ impl Prover<'_> {
                 child.known = self.proofs.probe(child.key).map(|e| (i32::from(e.lower), i32::from(e.upper)));
             }
             child.order = match child.known {
-                Some((lo, hi)) if lo == hi => i32::MAX,
-                _ if Some(child.mv) == first => i32::MAX - 1,
+                Some((lo, hi)) if lo == hi => order::KNOWN,
+                _ if Some(child.mv) == first => order::TABLE_MOVE,
                 _ => child.order,
             };
         }
-        // Higher first; stable, so equal orders keep the order of the moves.
-        list[..n].sort_by_key(|child| std::cmp::Reverse(child.order));
+        order::sort(&mut list[..n], |child| child.order);
         (list, n)
     }
 
@@ -983,6 +897,8 @@ impl Prover<'_> {
 
 #[cfg(test)]
 mod tests {
+    use std::ops::ControlFlow;
+
     use super::*;
 
     /// A solver whose estimate is a single ply, so that even small games are solved by the proofs.
@@ -991,32 +907,10 @@ mod tests {
     }
 
     #[test]
-    fn proofs_round_trip_and_torn_or_foreign_words_are_misses() {
-        let table = ProofTable::with_bytes(1 << 16);
-        let proof = Proof { lower: -7, upper: 12, best: Move::from_number(11), work: 33 };
-        table.store(99, proof);
-        assert_eq!(table.probe(99), Some(proof));
-        assert_eq!(table.probe(100), None);
-        let copy = ProofTable::with_bytes(1 << 20);
-        table.for_each(|key_word, data| copy.import(&[(key_word, data)]));
-        assert_eq!(copy.probe(99), Some(proof));
-        // A heuristic table's data word is not a proof.
-        copy.import(&[(5 ^ 0x1234, 0x1234)]);
-        assert_eq!(copy.probe(5), None);
-        // Tagged words that `pack` cannot write: a move number past 12, bounds out of order.
-        for (key, data) in [(6, 1 << 42 | 13 << 32), (7, 1 << 42 | 5 | 3 << 16)] {
-            copy.import(&[(key ^ data, data)]);
-            assert_eq!(copy.probe(key), None, "{data:#x}");
-            assert!(!ProofTable::well_formed(data));
-        }
-        assert!(ProofTable::well_formed(ProofTable::pack(&proof)));
-    }
-
-    #[test]
     fn the_perfect_line_reaches_the_value() {
         let rules = Rules::standard(4, 3).unwrap();
         let start = Position::start(&rules);
-        let solved = solver().solve(&start, &rules, None, None, |_, _, _| {}).unwrap();
+        let solved = solver().solve(&start, &rules, None, Limits::default(), None, |_, _| {}).unwrap();
         let mut p = start;
         for &mv in &solved.pv {
             p = p.play(&rules, mv).unwrap().0;
@@ -1033,7 +927,7 @@ mod tests {
             let rules = Rules::preset(preset, m, n).unwrap();
             let solver = Solver::new(Options { table_bytes: 1 << 22, ..Options::default() });
             let start = Position::start(&rules);
-            let info = solver.solve(&start, &rules, None, None, |_, _, _| {}).unwrap();
+            let info = solver.solve(&start, &rules, None, Limits::default(), None, |_, _| {}).unwrap();
             assert_eq!(info.score.hundredths(), value * 100, "{rules}");
             let end = info.pv.iter().fold(start, |p, &mv| p.play(&rules, mv).unwrap().0);
             assert!(end.is_over(&rules), "{rules}: the line reaches the end");
@@ -1045,7 +939,83 @@ mod tests {
     fn a_stopped_solve_reports_the_bounds_so_far() {
         let rules = Rules::standard(6, 4).unwrap();
         let stop = AtomicBool::new(true);
-        let stopped = solver().solve(&Position::start(&rules), &rules, None, Some(&stop), |_, _, _| {}).unwrap_err();
-        assert_eq!(stopped.bounds, (-4800, 4800));
+        let start = Position::start(&rules);
+        let stopped = solver().solve(&start, &rules, None, Limits::default(), Some(&stop), |_, _| {}).unwrap_err();
+        assert_eq!(stopped.bounds, Bounds::new(Seeds(-48), Seeds(48)));
+    }
+
+    #[test]
+    fn a_node_budget_stops_a_solve_soon_after_it_is_spent() {
+        let rules = Rules::standard(6, 4).unwrap();
+        let start = Position::start(&rules);
+        for budget in [1, 50_000, 300_000] {
+            let limits = Limits { nodes: Some(budget), ..Limits::default() };
+            let stopped = solver().solve(&start, &rules, None, limits, None, |_, _| {}).unwrap_err();
+            // Each thread adds up its nodes every CHECK_EVERY; then every ply ends at once.
+            assert!(stopped.nodes >= budget && stopped.nodes < budget + CHECK_EVERY + 100, "{budget}: {stopped:?}");
+            assert!(stopped.bounds.lower >= Seeds(-48) && stopped.bounds.upper <= Seeds(48));
+        }
+        // A question as well.
+        let limits = Limits { nodes: Some(20_000), ..Limits::default() };
+        let stopped = solver().bound(&start, &rules, None, Seeds(10), limits, None).unwrap_err();
+        assert!(stopped.nodes < 20_000 + CHECK_EVERY + 100, "{stopped:?}");
+    }
+
+    #[test]
+    fn a_callback_stops_a_solve_at_a_bound_it_heard() {
+        let rules = Rules::standard(5, 4).unwrap();
+        let start = Position::start(&rules);
+        let mut heard = Vec::new();
+        let stopped = solver()
+            .solve(&start, &rules, None, Limits::default(), None, |bounds, nodes| {
+                heard.push((bounds, nodes));
+                ControlFlow::Break(())
+            })
+            .unwrap_err();
+        assert_eq!(heard.len(), 1);
+        assert_eq!((stopped.bounds, stopped.nodes), heard[0]);
+        assert!(!stopped.bounds.is_exact());
+    }
+
+    #[test]
+    fn a_solve_in_slices_reaches_the_value_of_one_solve() {
+        let rules = Rules::standard(5, 3).unwrap();
+        let start = Position::start(&rules);
+        let whole = solver().solve(&start, &rules, None, Limits::default(), None, |_, _| {}).unwrap();
+        for solver in [solver(), Solver::new(Options { table_bytes: 4 << 20, ..Options::default() })] {
+            let limits = Limits { nodes: Some(5_000), ..Limits::default() };
+            let mut known = None;
+            let mut slices = 0;
+            let sliced = loop {
+                slices += 1;
+                assert!(slices < 10_000, "the slices make progress");
+                match solver.solve(&start, &rules, known, limits, None, |_, _| {}) {
+                    Ok(info) => break info,
+                    Err(stopped) => known = Some(stopped.bounds),
+                }
+            };
+            assert!(slices > 1, "the budget cut the solve");
+            assert_eq!(sliced.score, whole.score);
+            let end = sliced.pv.iter().fold(start, |p, &mv| p.play(&rules, mv).unwrap().0);
+            assert_eq!(Seeds(end.final_difference(&rules)).exact(), whole.score, "a perfect line");
+        }
+    }
+
+    #[test]
+    fn a_question_is_answered_by_one_bound() {
+        let rules = Rules::standard(4, 3).unwrap();
+        let start = Position::start(&rules);
+        let ask = |at_least| solver().bound(&start, &rules, None, Seeds(at_least), Limits::default(), None).unwrap();
+        // Kalah(4,3) is +6 for South.
+        let (info, bounds) = ask(6);
+        assert!(bounds.lower >= Seeds(6) && bounds.decides(Seeds(6)), "{bounds:?}");
+        assert_eq!(info.score.whole_seeds(), bounds.lower);
+        let (info, bounds) = ask(7);
+        assert!(bounds.upper < Seeds(7), "{bounds:?}");
+        assert_eq!(info.score.whole_seeds(), bounds.upper);
+        // Known bounds that answer it: no search.
+        let known = Bounds::new(Seeds(2), Seeds(6));
+        let (info, bounds) = solver().bound(&start, &rules, Some(known), Seeds(1), Limits::default(), None).unwrap();
+        assert_eq!((info.nodes, bounds, info.score), (0, known, Score::estimate(200)));
     }
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use kalah_engine::egdb::{self, BuildOptions};
-use kalah_engine::search::{Options, Oracle};
+use kalah_engine::search::{Limits, Options, Oracle};
 use kalah_engine::solver::Solver;
 use kalah_rules::{Position, Rules};
 use rand::seq::IteratorRandom;
@@ -56,7 +56,7 @@ fn the_solver_with_a_database_finds_the_values_it_finds_without() {
             let oracle = Some(Arc::clone(&db));
             let with_db =
                 Solver::new(Options { table_bytes: 1 << 20, oracle, ..Options::default() }).with_estimate_depth(1);
-            let solve = |s: &Solver| s.solve(&position, &rules, None, None, |_, _, _| {}).unwrap();
+            let solve = |s: &Solver| s.solve(&position, &rules, None, Limits::default(), None, |_, _| {}).unwrap();
             let (a, b) = (solve(&with_db), solve(&plain));
             assert_eq!(a.score, b.score, "{rules} {position}");
             searched_with_db += a.nodes;

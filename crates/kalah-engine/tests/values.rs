@@ -1,7 +1,7 @@
 //! The solver reproduces the solved values of `data/values.txt` (Irving, Donkers and Uiterwijk 2000;
 //! Rawlings 2015; an independent re-computation: the file's header names each).
 
-use kalah_engine::search::Options;
+use kalah_engine::search::{Limits, Options};
 use kalah_engine::solver::Solver;
 use kalah_rules::{Position, Rules};
 
@@ -35,7 +35,8 @@ fn check(selected: impl Fn(&Rules) -> bool) {
     let mut ran = 0;
     for case in cases().into_iter().filter(|c| selected(&c.rules)) {
         let solver = Solver::new(Options { table_bytes: 64 << 20, ..Options::default() });
-        let info = solver.solve(&Position::start(&case.rules), &case.rules, None, None, |_, _, _| {}).unwrap();
+        let info =
+            solver.solve(&Position::start(&case.rules), &case.rules, None, Limits::default(), None, |_, _| {}).unwrap();
         assert_eq!(info.score.hundredths(), case.value * 100, "line {}: {}", case.line, case.rules);
         ran += 1;
     }

@@ -204,7 +204,7 @@ pub struct Chain {
 
 /// Returns the longest chain of extra moves the player to move can make from `position`.
 ///
-/// A chain is a run of sowings each of which ends in the mover's store ([`kalah_rules::Outcome`]'s
+/// A chain is a run of sowings each of which ends in the mover's store ([`crate::Outcome`]'s
 /// `extra_move`), so the same player moves again; its length counts those sowings, not the move
 /// that ends the turn after it. Every sowing of a chain puts a seed in the mover's store, so a chain
 /// is at most as long as the seeds on the board and the search ends; it remembers each position's
