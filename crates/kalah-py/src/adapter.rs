@@ -2,10 +2,10 @@
 //! endgame databases, behind small types of its own, so that a change of the engine's API is an
 //! edit here and nowhere else. Nothing here knows Python.
 //!
-//! Written against the engine's API of today; where the engine is to grow what this needs (the
-//! levels and the attaching of databases move into `kalah-engine`, searches and solves take node
-//! budgets and callbacks that can stop them), the stand-in here says so.
+//! Where the engine library is still to grow what this needs (the levels and the attaching of
+//! databases move into `kalah-engine`), the stand-in here says so.
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -16,6 +16,7 @@ use kalah_engine::egdb::{self, Egdb, EgdbError};
 use kalah_engine::search::{Engine, Info, Options, Oracle};
 use kalah_engine::solver::{Solver, Stopped};
 use kalah_engine::time::Limits;
+use kalah_rules::score::Bounds;
 use kalah_rules::{Game, Position, Rules};
 
 /// Bytes in a MiB.
@@ -216,7 +217,7 @@ impl Searcher {
     }
 
     /// Searches `position` (prepared for its rules) within `limits`; `heard` hears each completed
-    /// depth and may stop the search by returning false.
+    /// depth and may stop the search there by returning false.
     pub fn analyse(
         &self,
         position: &Position,
@@ -225,30 +226,22 @@ impl Searcher {
         stop: &AtomicBool,
         mut heard: impl FnMut(&Info) -> bool,
     ) -> Info {
-        // Today's engine hears iterations without an answer: a callback that wants to stop sets
-        // the stop flag, which the search reads every few thousand nodes, so a small depth may
-        // still complete after it; the result is the depth the callback stopped at.
-        let mut last: Option<Info> = None;
-        let info = self.engine.search(position, rules, limits, Some(stop), |info| {
-            if last.is_none() && !heard(info) {
-                stop.store(true, Ordering::Relaxed);
-                last = Some(info.clone());
-            }
-        });
-        match last {
-            Some(mut last) => {
-                last.nodes = info.nodes;
-                last.elapsed = info.elapsed;
-                last
-            }
-            None => info,
-        }
+        self.engine.search(position, rules, limits, Some(stop), |info| flow(heard(info)))
     }
 
     /// Decides what the player to decide in `game` does, as every front end decides
     /// ([`decide::decide`]); `None` once the game is over.
     pub fn decide(&self, game: &Game, limits: Limits, stop: &AtomicBool) -> Option<Decision> {
         decide::decide(&self.engine, game, limits, Some(stop))
+    }
+}
+
+/// Returns the engine's answer for "go on": `true` continues, `false` stops.
+fn flow(go_on: bool) -> ControlFlow<()> {
+    if go_on {
+        ControlFlow::Continue(())
+    } else {
+        ControlFlow::Break(())
     }
 }
 
@@ -310,20 +303,25 @@ impl Prover {
         self.solver.as_ref().map(|s| Watch(Arc::clone(s)))
     }
 
-    /// Solves `position` (prepared for its rules), until `stop` is set; `heard` hears each
-    /// proven pair of bounds (whole seeds for the side to move) as they close in.
+    /// Solves `position` (prepared for its rules) within `nodes` (about; `None`: no budget),
+    /// until `stop` is set; `heard` hears each proven pair of bounds (whole seeds for the side to
+    /// move) as they close in, and may stop the solve there by returning false.
     pub fn solve(
         &self,
         position: &Position,
         rules: &Rules,
+        nodes: Option<u64>,
         stop: &AtomicBool,
-        mut heard: impl FnMut(i32, i32),
+        mut heard: impl FnMut(i32, i32) -> bool,
     ) -> Solved {
         let solver = self.solver.as_ref().expect("prepare makes the solver");
-        let seed = kalah_engine::eval::SEED;
-        match solver.solve(position, rules, None, Some(stop), |lower, upper, _| heard(lower / seed, upper / seed)) {
+        let limits = Limits { nodes, ..Limits::default() };
+        let proven = solver.solve(position, rules, None, limits, Some(stop), |bounds: Bounds, _| {
+            flow(heard(bounds.lower.0, bounds.upper.0))
+        });
+        match proven {
             Ok(info) => Solved::Exact(info),
-            Err(Stopped { bounds, nodes }) => Solved::Stopped { lower: bounds.0 / seed, upper: bounds.1 / seed, nodes },
+            Err(Stopped { bounds, nodes }) => Solved::Stopped { lower: bounds.lower.0, upper: bounds.upper.0, nodes },
         }
     }
 }

@@ -475,9 +475,6 @@ impl PySolver {
             });
         }
         let started = std::time::Instant::now();
-        let budget = nodes.unwrap_or(u64::MAX);
-        // The solver of today takes no node budget: the waiting thread reads its progress and
-        // stops it past the budget (issue 26 gives solves a budget of their own).
         let prover = &self.prover;
         let watch = std::sync::OnceLock::new();
         let houses = i32::from(position.seeds_in_houses());
@@ -492,35 +489,27 @@ impl PySolver {
                 if let Some(handle) = prover.watch() {
                     let _ = watch.set(handle);
                 }
-                (
-                    prover.solve(&position, &rules, stop, |lower, upper| {
-                        // A false answer has set the stop flag already.
-                        tell((lower, upper));
-                    }),
-                    told,
-                )
+                (prover.solve(&position, &rules, nodes, stop, |lower, upper| tell((lower, upper))), told)
             },
             |py, heard: Option<(i32, i32)>| {
-                let Some(handle) = watch.get() else { return Ok(true) };
-                let searched = handle.nodes();
-                let Some(progress) = &progress else { return Ok(searched < budget) };
+                let (Some(progress), Some(handle)) = (&progress, watch.get()) else { return Ok(true) };
                 let due = told_at.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY);
                 if heard.is_none() && !due {
-                    return Ok(searched < budget);
+                    return Ok(true);
                 }
                 if let Some(proven) = heard {
                     bounds = proven;
                 }
                 told_at = Some(std::time::Instant::now());
-                let answer = progress.bind(py).call1((searched, bounds.0, bounds.1))?;
-                Ok(searched < budget && (answer.is_none() || answer.is_truthy()?))
+                let answer = progress.bind(py).call1((handle.nodes(), bounds.0, bounds.1))?;
+                Ok(answer.is_none() || answer.is_truthy()?)
             },
         )?;
         note(py, told)?;
         let seconds = started.elapsed().as_secs_f64();
         Ok(match solved {
             Solved::Exact(info) => {
-                let value = info.score.hundredths() / kalah_engine::eval::SEED;
+                let value = info.score.whole_seeds().0;
                 Solution {
                     value: Some(value),
                     complete: true,
