@@ -37,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
     let total = session.game().position().total_seeds();
     for body in bodies.take(32) {
         let (kind, body) = body.split_first().map_or((b'm', body), |(&k, rest)| (k, rest));
-        let (history, version) = (session.history.clone(), session.version);
+        let (history, version) = (session.history().clone(), session.version());
         let result = match kind {
             b'u' => kalah_web::undo(&mut session, body),
             b'r' => kalah_web::redo(&mut session, body),
@@ -47,16 +47,16 @@ fuzz_target!(|data: &[u8]| {
         match result {
             Err(e) => {
                 refused(&e);
-                assert_eq!(session.history, history, "a refused request changed the game: {e}");
-                assert_eq!(session.version, version);
+                assert_eq!(session.history(), &history, "a refused request changed the game: {e}");
+                assert_eq!(session.version(), version);
             }
             Ok(()) => {
-                assert!(session.version > version);
+                assert!(session.version() > version);
                 let game = session.game();
                 let now = game.position().total_seeds();
                 let discarded = game.is_over() && game.rules().leftover == Leftover::Discard;
                 assert!(now == total || (discarded && now < total), "{total} seeds became {now}");
-                assert_eq!(session.history.whole_line().actions().len(), session.history.plies());
+                assert_eq!(session.history().whole_line().actions().len(), session.history().plies());
             }
         }
     }

@@ -1,12 +1,16 @@
-//! The engine flags shared by `analyze`, `solve`, `play` and `match`: table size, threads,
-//! the endgame database and the memory limit.
+//! The engine flags shared by `analyze`, `solve`, `mkagent`, `kgp` and the cluster's tasks:
+//! table size, threads, the endgame database and the memory limit; and the memory this machine
+//! can spare, which the databases of `play`, `match` and `serve` keep within too.
+//!
+//! Which layers of a database an engine uses within that memory is the engine's one policy
+//! ([`kalah_engine::databases`]); here is only how much memory there is.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Result;
 use clap::Args;
-use kalah_engine::egdb::{self, Egdb};
+use kalah_engine::databases::{self, Databases, Memory};
 use kalah_engine::search::{Engine, Options};
 use kalah_rules::Rules;
 
@@ -65,52 +69,55 @@ impl EngineArgs {
             }
         }
         // A table larger than the free memory would have the machine swap, not search.
-        if let Some(free) = available_mib().filter(|&free| self.hash > free * 9 / 10) {
+        let table = Memory::mib(self.hash as u64);
+        if let Some((spare, available)) = spare_memory().filter(|(spare, _)| table > *spare) {
             return Err(bad(format!(
-                "--hash {} MiB is more than this machine can spare now ({} MiB of {free} MiB available): lower --hash",
-                self.hash,
-                free * 9 / 10
+                "--hash {} MiB is more than this machine can spare now ({spare} of {available} available): lower --hash",
+                self.hash
             )));
         }
-        let (oracle, note) = self.database(rules)?;
+        let limit = self.memory.map(|mib| Memory::mib(mib as u64));
+        let attached = egdb_folder(self.egdb_dir.as_ref(), self.no_egdb)
+            .map(|dir| databases::open(rules, &dir, database_budget(limit, table)))
+            .unwrap_or_default();
         let options = Options {
             table_bytes: self.hash * MIB,
             threads: self.threads,
-            oracle: oracle.map(|db| db as Arc<dyn kalah_engine::search::Oracle>),
+            oracle: attached.engine_oracle(),
             ..Options::default()
         };
-        Ok((options, note))
-    }
-
-    /// Opens the endgame database for `rules`, within what the memory limit leaves; none if
-    /// switched off, missing or not made for these rules.
-    fn database(&self, rules: &Rules) -> Result<(Option<Arc<Egdb>>, Option<String>)> {
-        if self.no_egdb || egdb::supports(rules).is_err() {
-            return Ok((None, None));
-        }
-        let Some(dir) = self.egdb_dir.clone().or_else(egdb::default_dir) else { return Ok((None, None)) };
-        // Without --memory, the database loads only the layers that fit in the free memory.
-        let room = self
-            .memory
-            .or_else(|| available_mib().map(|free| free * 9 / 10))
-            .map_or(u64::MAX, |limit| (limit.saturating_sub(self.hash) * MIB) as u64);
-        match Egdb::open_within(&dir, rules, egdb::MAX_SEEDS, room) {
-            Ok(db) => {
-                let note =
-                    db.issue().map(|e| format!("endgame database: {e}; using layers up to {} seeds", db.max_seeds()));
-                Ok((Some(Arc::new(db)), note))
-            }
-            // No database yet is normal: the engine works without one.
-            Err(egdb::EgdbError::NoDatabase { .. }) => Ok((None, None)),
-            Err(e) => Ok((None, Some(format!("endgame database not used: {e}")))),
-        }
+        Ok((options, attached.unused.map(|unused| unused.to_string())))
     }
 }
 
-/// Returns the memory available to new processes now, in MiB (`MemAvailable` on Linux), if known.
-fn available_mib() -> Option<usize> {
+/// Returns the folder of the endgame databases: `dir` if given, else the user's cache folder;
+/// none when switched `off` or when there is no cache folder.
+pub fn egdb_folder(dir: Option<&PathBuf>, off: bool) -> Option<PathBuf> {
+    if off {
+        return None;
+    }
+    dir.cloned().or_else(kalah_engine::egdb::default_dir)
+}
+
+/// Returns what endgame databases may take beside engine tables of `tables`: `limit` (the
+/// tables and the databases together), or without one what this machine can spare now, less the
+/// tables; no limit when neither is known.
+pub fn database_budget(limit: Option<Memory>, tables: Memory) -> Memory {
+    limit.or_else(|| spare_memory().map(|(spare, _)| spare)).map_or(Memory::UNLIMITED, |l| l.saturating_sub(tables))
+}
+
+/// Returns the databases in `dir` (none: no databases) for engines whose tables take `tables`
+/// together, shared by those engines, within what this machine can spare now.
+pub fn shared_databases(dir: Option<PathBuf>, tables: Memory) -> Option<Arc<Databases>> {
+    dir.map(|dir| Arc::new(Databases::new(dir, database_budget(None, tables))))
+}
+
+/// Returns what this machine can spare now, nine tenths of the memory available to new
+/// processes (`MemAvailable` on Linux), and that memory, if known.
+fn spare_memory() -> Option<(Memory, Memory)> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    let available = Memory::bytes(kib.saturating_mul(1024));
+    Some((Memory::bytes(available.as_bytes() / 10 * 9), available))
 }

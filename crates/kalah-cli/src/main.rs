@@ -11,9 +11,11 @@ mod completions;
 mod egdb;
 mod engine;
 mod error;
+mod fault;
 mod files;
 mod input;
 mod kgp;
+mod kgp_server;
 mod manual;
 mod matches;
 mod mkagent;
@@ -58,8 +60,8 @@ enum Command {
     Chain(chain::ChainArgs),
     /// Play for the Manchester MKAgent referee over standard input and output (Kalah(7,7), pie rule)
     Mkagent(mkagent::MkagentArgs),
-    /// Play on a Kalah Game Protocol (KGP) server: freeplay, verify or eval mode
-    Kgp(kgp::KgpArgs),
+    /// Play on a Kalah Game Protocol (KGP) server: freeplay, verify or eval mode; or run one (kgp serve)
+    Kgp(kgp_server::KgpCommand),
     /// Serve a page where people play in the browser, with a JSON API
     Serve(serve::ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output
@@ -69,7 +71,7 @@ enum Command {
 }
 
 fn main() {
-    kalah_engine::egdb::fault::report_bus_errors();
+    fault::report_bus_errors();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -90,7 +92,8 @@ fn main() {
         Command::Egdb(a) => egdb::run(a),
         Command::Chain(a) => chain::run(a),
         Command::Mkagent(a) => mkagent::run(a),
-        Command::Kgp(a) => kgp::run(a),
+        Command::Kgp(kgp_server::KgpCommand { serve: Some(command), .. }) => kgp_server::run(command),
+        Command::Kgp(a) => kgp::run(a.client),
         Command::Serve(a) => serve::run(a),
         Command::Completions(a) => completions::run(a, Cli::command()),
         Command::Man(a) => manual::run(a, Cli::command()),

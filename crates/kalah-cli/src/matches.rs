@@ -8,8 +8,11 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_course::arena::{play_match, BoxedPlayer, Elo, GameSummary, MatchConfig, MatchResult};
 use kalah_course::player::Strength;
+use kalah_engine::databases::Memory;
+use kalah_engine::search::DEFAULT_TABLE_BYTES;
 
 use crate::args::RuleArgs;
+use crate::engine::shared_databases;
 use crate::error::bad;
 use crate::players::PlayerSpec;
 
@@ -128,10 +131,12 @@ pub fn run(args: MatchArgs) -> Result<()> {
     }
     let strength = default_strength(args.depth, args.time, args.clock.as_deref())?;
     let rules = args.rules.rules()?;
+    // Every engine of the match shares the databases, beside two tables a game played at once.
+    let tables = Memory::bytes((2 * args.threads * DEFAULT_TABLE_BYTES) as u64);
+    let databases = shared_databases(kalah_engine::egdb::default_dir(), tables);
     let build = |spec: &PlayerSpec, seed: u64| -> BoxedPlayer {
         // Humans were refused above, so every spec builds; the greedy player stands in for safety.
-        spec.build(strength, seed, kalah_engine::egdb::default_dir().as_deref())
-            .unwrap_or_else(|| Box::new(kalah_course::player::GreedyPlayer))
+        spec.build(strength, seed, databases.as_ref()).unwrap_or_else(|| Box::new(kalah_course::player::GreedyPlayer))
     };
     let first_factory = |seed: u64| build(&first, seed);
     let second_factory = |seed: u64| build(&second, seed);

@@ -6,13 +6,15 @@
 use std::cmp::Ordering;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result};
 use clap::Args;
-use kalah_course::classic::Algorithm;
-use kalah_course::player::{Player, SearchPlayer, Strength};
-use kalah_engine::score::Score;
+use kalah_course::player::{Player, Strength, StrongPlayer};
+use kalah_engine::databases::{Databases, Memory};
+use kalah_engine::decide::{Decision, Reason};
+use kalah_engine::search::{Options, DEFAULT_TABLE_BYTES};
 use kalah_rules::chain::{longest_chain, DEFAULT_POSITION_LIMIT};
 use kalah_rules::game::ActionError;
 use kalah_rules::record::{self, RecordWarning};
@@ -21,6 +23,7 @@ use kalah_rules::{Action, Game, History, Phase, Record, Side};
 use crate::args::RuleArgs;
 use crate::board;
 use crate::chain;
+use crate::engine::{egdb_folder, shared_databases};
 use crate::error::bad;
 use crate::files;
 use crate::input::{self, Line, MAX_LINE_BYTES, MAX_RECORD_BYTES};
@@ -55,7 +58,7 @@ pub struct PlayArgs {
     /// North, the second player (who may swap or make the handicap move): the same choices as --south
     #[arg(long, value_name = "PLAYER", default_value = "engine")]
     pub north: String,
-    /// Search depth in sowings (1-64) for engines without a strength of their own, and for hints
+    /// Search depth in sowings (1-64) for engines without a strength of their own, and for the engine's hints
     #[arg(long, value_name = "N")]
     pub depth: Option<u32>,
     /// Thinking time a move in milliseconds (1-3600000), instead of a depth [default: 1000]
@@ -83,28 +86,28 @@ pub struct PlayArgs {
     pub rules: RuleArgs,
 }
 
-/// Returns the folder of endgame databases the engine players use, checked: `None` with
-/// `--no-egdb` or when there is no cache folder.
-fn egdb_dir(args: &PlayArgs) -> Result<Option<PathBuf>> {
-    match &args.egdb_dir {
-        _ if args.no_egdb => Ok(None),
-        Some(dir) if !dir.is_dir() => Err(bad(format!(
+/// Returns the endgame databases the engine players and the hints use, the folder checked:
+/// `None` with `--no-egdb` or when there is no cache folder.
+fn databases(args: &PlayArgs) -> Result<Option<Arc<Databases>>> {
+    if let Some(dir) = args.egdb_dir.as_ref().filter(|dir| !dir.is_dir()) {
+        return Err(bad(format!(
             "--egdb-dir {}: no such folder; give the folder `kalah egdb build --dir` wrote",
             dir.display()
-        ))),
-        Some(dir) => Ok(Some(dir.clone())),
-        None => Ok(kalah_engine::egdb::default_dir()),
+        )));
     }
+    // Two engine players and the hints' engine, each with a table of the default size.
+    let tables = Memory::bytes(3 * DEFAULT_TABLE_BYTES as u64);
+    Ok(shared_databases(egdb_folder(args.egdb_dir.as_ref(), args.no_egdb), tables))
 }
 
 /// Runs `kalah play`.
 pub fn run(args: PlayArgs) -> Result<()> {
     let strength = strength_from_flags(args.depth, args.time, args.clock.as_deref(), Strength::Time(DEFAULT_TIME))?;
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let dir = egdb_dir(&args)?;
+    let databases = databases(&args)?;
     let seats = [
-        Seat::new("south", &args.south, strength, seed, dir.as_deref())?,
-        Seat::new("north", &args.north, strength, seed.wrapping_add(1), dir.as_deref())?,
+        Seat::new("south", &args.south, strength, seed, databases.as_ref())?,
+        Seat::new("north", &args.north, strength, seed.wrapping_add(1), databases.as_ref())?,
     ];
     let (game, warnings) = starting_game(&args)?;
     if let Some(path) = &args.load {
@@ -116,7 +119,8 @@ pub fn run(args: PlayArgs) -> Result<()> {
     let mut session = Session {
         game,
         seats,
-        adviser: SearchPlayer::new(Algorithm::Ordered, strength),
+        // Hints are the strong engine's decisions at the command's strength, as its moves are.
+        adviser: StrongPlayer::new(Options::default(), strength).with_databases(databases),
         // Typed lines are on the screen already; piped ones are echoed so a transcript reads well.
         echo: !stdin.is_terminal(),
         input: stdin.lock(),
@@ -182,10 +186,10 @@ struct Seat {
 
 impl Seat {
     /// Builds the seat from the text of the `--south` or `--north` flag.
-    fn new(flag: &str, text: &str, strength: Strength, seed: u64, egdb_dir: Option<&Path>) -> Result<Seat> {
+    fn new(flag: &str, text: &str, strength: Strength, seed: u64, databases: Option<&Arc<Databases>>) -> Result<Seat> {
         let spec: PlayerSpec = text.parse().map_err(|e| bad(format!("--{flag}: {e}")))?;
         let label = text.split(':').next().unwrap_or(text).to_string();
-        Ok(Seat { label, player: spec.build(strength, seed, egdb_dir) })
+        Ok(Seat { label, player: spec.build(strength, seed, databases) })
     }
 
     fn is_human(&self) -> bool {
@@ -221,7 +225,7 @@ fn accepted(game: &Game) -> String {
     let actions = match game.phase() {
         Phase::Handicap => "keep, a seed move like S3>N2, ".to_string(),
         Phase::PieOffer => format!("a house 1-{m}, swap, "),
-        Phase::Play => format!("a house 1-{m}, "),
+        Phase::PieOpening | Phase::Play => format!("a house 1-{m}, "),
         Phase::Over => String::new(),
     };
     let hint = if game.is_over() { "" } else { "hint, chain, " };
@@ -273,6 +277,24 @@ fn parse_action(line: &str, game: &Game) -> Result<Action, String> {
     })
 }
 
+/// Writes a decision as a hint: the action, what it is worth to the side it leaves the player
+/// with, the depth, and why when it is not simply the best move.
+fn hint_line(decision: &Decision) -> String {
+    let (value, side, depth) = (decision.score, decision.side, decision.depth);
+    match (decision.action, decision.reason) {
+        (Action::Swap, _) => {
+            format!("hint: swap ({side}'s side is worth {value} seeds to you, depth {depth})")
+        }
+        (Action::Sow(mv), Reason::BestMove) => {
+            format!("hint: house {mv} (worth {value} seeds to {side}, depth {depth})")
+        }
+        (Action::Sow(mv), reason) => {
+            format!("hint: house {mv} ({reason}; worth {value} seeds to {side}, depth {depth})")
+        }
+        (action, reason) => format!("hint: {action} ({reason}; worth {value} seeds to {side}, depth {depth})"),
+    }
+}
+
 /// Whether the session goes on after a command.
 enum Flow {
     Continue,
@@ -284,8 +306,8 @@ struct Session<R, W> {
     game: Game,
     /// The first player's seat (given by `--south`), then the second player's.
     seats: [Seat; 2],
-    /// The search that answers `hint`.
-    adviser: SearchPlayer,
+    /// The engine that answers `hint`.
+    adviser: StrongPlayer,
     input: R,
     out: W,
     /// Repeat each line read after its prompt.
@@ -354,7 +376,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let numbered: &[Side] = match self.game.phase() {
             Phase::Over => &[],
             Phase::Handicap => &Side::BOTH,
-            Phase::PieOffer | Phase::Play => &mover,
+            Phase::PieOpening | Phase::PieOffer | Phase::Play => &mover,
         };
         lines.push(board::draw(position, numbered).trim_end().to_string());
         lines.extend(self.status());
@@ -407,7 +429,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
             Phase::PieOffer => {
                 vec![format!("{} to move: sow a house, or swap to take over South's side", self.who(Side::North))]
             }
-            Phase::Play => vec![format!("{} to move", self.who(self.game.position().mover()))],
+            Phase::PieOpening | Phase::Play => vec![format!("{} to move", self.who(self.game.position().mover()))],
         }
     }
 
@@ -480,7 +502,10 @@ impl<R: BufRead, W: Write> Session<R, W> {
             },
             Command::Undo => self.undo()?,
             Command::Hint => {
-                let hint = self.hint();
+                let hint = match self.adviser.decision(&self.game) {
+                    Some(decision) => hint_line(&decision),
+                    None => "the game is over: there is no move to hint".to_string(),
+                };
                 writeln!(self.out, "{hint}")?;
             }
             Command::Chain => {
@@ -512,39 +537,12 @@ impl<R: BufRead, W: Write> Session<R, W> {
         self.show(true)
     }
 
-    /// Asks the engine, at its strength, what to do now.
-    fn hint(&self) -> String {
-        let game = &self.game;
-        let phase = game.phase();
-        match phase {
-            Phase::Over => "the game is over: there is no move to hint".to_string(),
-            Phase::Handicap => format!("hint: {}", self.adviser.clone().choose(game)),
-            Phase::PieOffer | Phase::Play => {
-                let position = game.position();
-                let (found, depth) = self.adviser.think(position, game.rules());
-                let side = position.mover();
-                match found.best {
-                    // After a swap North is still to move but the swapper holds South: the value turns over.
-                    Some(_) if phase == Phase::PieOffer && found.value < 0 => {
-                        let value = Score::estimate(-found.value);
-                        format!("hint: swap (South's side is worth {value} seeds to you, depth {depth})")
-                    }
-                    Some(best) => {
-                        let value = Score::estimate(found.value);
-                        format!("hint: house {best} (worth {value} seeds to {side}, depth {depth})")
-                    }
-                    None => "the game is over: there is no move to hint".to_string(),
-                }
-            }
-        }
-    }
-
     /// Finds the longest run of extra moves the player to move can make now.
     fn chain(&self) -> String {
         match self.game.phase() {
             Phase::Over => "the game is over: there is no chain".to_string(),
             Phase::Handicap => "chain: North decides the handicap first; then South sows".to_string(),
-            Phase::PieOffer | Phase::Play => {
+            Phase::PieOpening | Phase::PieOffer | Phase::Play => {
                 let position = self.game.position();
                 let chain = longest_chain(position, self.game.rules(), DEFAULT_POSITION_LIMIT);
                 format!("chain: {}", chain::describe(&chain, position.mover()))

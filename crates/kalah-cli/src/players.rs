@@ -4,12 +4,13 @@
 //! engine of [`kalah_engine::search`]) or one of the assignment's `minimax`, `alphabeta`,
 //! `ordered`. Without a strength a search uses the command's `--depth`, `--time` or `--clock`.
 
-use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use kalah_course::classic::Algorithm;
 use kalah_course::player::{GreedyPlayer, Player, RandomPlayer, SearchPlayer, Strength, StrongPlayer};
+use kalah_engine::databases::Databases;
 use kalah_engine::search::Options;
 
 /// What a seat at the board holds.
@@ -110,8 +111,13 @@ pub fn strength_from_flags(
 
 impl PlayerSpec {
     /// Builds the player, or `None` for a human; `default` is the strength when the spec has none,
-    /// `egdb_dir` the folder of the endgame databases the engine may use (none: no database).
-    pub fn build(&self, default: Strength, seed: u64, egdb_dir: Option<&Path>) -> Option<Box<dyn Player + Send>> {
+    /// `databases` the endgame databases the engine may use (none: no database).
+    pub fn build(
+        &self,
+        default: Strength,
+        seed: u64,
+        databases: Option<&Arc<Databases>>,
+    ) -> Option<Box<dyn Player + Send>> {
         match self {
             PlayerSpec::Human => None,
             PlayerSpec::Random => Some(Box::new(RandomPlayer::new(seed))),
@@ -121,7 +127,7 @@ impl PlayerSpec {
             }
             PlayerSpec::Engine(strength) => {
                 let player = StrongPlayer::new(Options::default(), strength.unwrap_or(default));
-                Some(Box::new(player.with_egdb_dir(egdb_dir.map(Path::to_path_buf))))
+                Some(Box::new(player.with_databases(databases.cloned())))
             }
         }
     }

@@ -7,8 +7,10 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use kalah_engine::databases::Memory;
 use kalah_web::{App, Config};
 
+use crate::engine::{egdb_folder, shared_databases};
 use crate::error::bad;
 
 /// Flags of `kalah serve`.
@@ -60,12 +62,14 @@ pub fn run(args: ServeArgs) -> Result<()> {
     check("hash", args.hash, 1, 4096, "MiB")?;
     check("max-games", args.max_games, 1, 100_000, "games")?;
     check("idle-minutes", args.idle_minutes, 1, 10_080, "minutes")?;
-    let egdb_dir = if args.no_egdb { None } else { args.egdb_dir.clone().or_else(kalah_engine::egdb::default_dir) };
+    // The databases keep within what the machine can spare beside every engine's table.
+    let tables = Memory::mib((searches * args.hash) as u64);
+    let databases = shared_databases(egdb_folder(args.egdb_dir.as_ref(), args.no_egdb), tables);
     let config = Config {
         engine_time: Duration::from_millis(args.engine_time),
         searches,
         table_bytes: args.hash << 20,
-        egdb_dir,
+        databases,
         max_games: args.max_games,
         idle: Duration::from_secs(args.idle_minutes * 60),
     };

@@ -13,6 +13,9 @@
 //! * A block whose first command is `kalah serve` keeps the server running while the block's other
 //!   commands run (`curl` against it); the page is fetched once, then the server gets Ctrl-C and
 //!   must stop with status 0.
+//! * A block whose first command is `kalah kgp serve` keeps that server running, once it prints
+//!   that it listens, while the block's other commands run (their `kalah kgp` clients play on
+//!   it); then it gets Ctrl-C and must stop with status 0.
 //! * Before a `kalah kgp` command the checker starts a KGP server of its own on loopback, at the
 //!   port the command names (2671 by default): it greets, accepts the mode, sends one board (a
 //!   `problem` in verify mode), waits for the answer, stops the search and says goodbye. Such a
@@ -216,7 +219,8 @@ fn shows_command(line: &str) -> bool {
     let line = line.trim_start();
     let line = line.strip_prefix("$ ").unwrap_or(line);
     let mut words = line.split_whitespace();
-    words.next() == Some("kalah") && words.next().is_none_or(|w| !w.ends_with(':'))
+    // Output names its command before a colon: `kalah serve: …`, `kalah kgp serve: …`.
+    words.next() == Some("kalah") && words.take(2).all(|w| !w.ends_with(':'))
 }
 
 /// Returns the words of inline code that is a whole `kalah` command, or `None` for anything else
@@ -435,10 +439,12 @@ fn verdict(file: &str, step: &Step, output: &str, status: i32) -> Option<String>
     Some(why)
 }
 
-/// The words of a `kalah kgp` command after `kgp`, or `None` for another command.
+/// The words of a `kalah kgp` client command after `kgp`, or `None` for another command (the
+/// server's `kalah kgp serve`, `games` and `record` too).
 fn kgp_words(command: &str) -> Option<Vec<String>> {
     let words = split_words(command)?;
-    (words.len() >= 2 && words[0] == "kalah" && words[1] == "kgp").then(|| words[2..].to_vec())
+    let server_side = words.get(2).is_some_and(|w| matches!(w.as_str(), "serve" | "games" | "record"));
+    (words.len() >= 2 && words[0] == "kalah" && words[1] == "kgp" && !server_side).then(|| words[2..].to_vec())
 }
 
 /// Finds the loopback port a `kalah kgp` command connects to.
@@ -535,6 +541,46 @@ fn kgp_server(port: u16) -> Result<JoinHandle<Result<(), String>>, String> {
     }))
 }
 
+/// Runs a block whose first command is `kalah kgp serve`: the server stays up, once it listens,
+/// while the other commands run (their `kalah kgp` clients connect to it), then gets Ctrl-C.
+fn kgp_serve_block(file: &str, steps: &[Step], sandbox: &Sandbox, failures: &mut Vec<String>, tally: &mut Tally) {
+    let server = &steps[0];
+    tally.commands += 1;
+    let mut child = match sandbox.shell(&format!("exec {}", server.command)).spawn() {
+        Ok(child) => child,
+        Err(e) => return failures.push(format!("{file}:{}: sh does not start: {e}", server.line)),
+    };
+    let lines = lines_of(&mut child);
+    let mut printed = Vec::new();
+    loop {
+        match lines.recv_timeout(LIMIT) {
+            Ok(line) => {
+                let listening = line.contains("listening for KGP over");
+                printed.push(line);
+                if listening {
+                    break;
+                }
+            }
+            Err(_) => {
+                signal(&child, "KILL");
+                let _ = child.wait();
+                return failures
+                    .push(format!("{file}:{}: `{}` printed no listening line", server.line, server.command));
+            }
+        }
+    }
+    for step in &steps[1..] {
+        step_block_with(file, step, sandbox, failures, tally, false);
+    }
+    signal(&child, "INT");
+    let status = wait_until(&mut child, Instant::now() + Duration::from_secs(30));
+    printed.extend(lines.iter());
+    match status {
+        Ok(status) => failures.extend(verdict(file, server, &printed.join("\n"), status)),
+        Err(e) => failures.push(format!("{file}:{}: `{}` did not stop at Ctrl-C: {e}", server.line, server.command)),
+    }
+}
+
 /// Runs a block whose first command is `kalah serve`: the server stays up for the other commands.
 fn serve_block(file: &str, steps: &[Step], sandbox: &Sandbox, failures: &mut Vec<String>, tally: &mut Tally) {
     let server = &steps[0];
@@ -594,8 +640,22 @@ fn fetch(address: &str, path: &str) -> Result<String, String> {
 
 /// Runs one command of a console block (with a KGP server first when it needs one) and checks it.
 fn step_block(file: &str, step: &Step, sandbox: &Sandbox, failures: &mut Vec<String>, tally: &mut Tally) {
+    step_block_with(file, step, sandbox, failures, tally, true);
+}
+
+/// Runs one command of a console block, with the checker's KGP server first if `checker_kgp` and
+/// the command needs one (in a `kalah kgp serve` block the block's own server answers).
+fn step_block_with(
+    file: &str,
+    step: &Step,
+    sandbox: &Sandbox,
+    failures: &mut Vec<String>,
+    tally: &mut Tally,
+    checker_kgp: bool,
+) {
     tally.commands += 1;
-    let server = match kgp_words(&step.command).map(|words| kgp_port(&words).and_then(kgp_server)) {
+    let words = kgp_words(&step.command).filter(|_| checker_kgp);
+    let server = match words.map(|words| kgp_port(&words).and_then(kgp_server)) {
         None => None,
         Some(Ok(server)) => Some(server),
         Some(Err(e)) => return failures.push(format!("{file}:{}: `{}`: {e}", step.line, step.command)),
@@ -643,6 +703,8 @@ fn check_page(file: &str, text: &str, tally: &mut Tally) -> Vec<String> {
                 let first = split_words(&steps[0].command).unwrap_or_default();
                 if first.len() >= 2 && first[0] == "kalah" && first[1] == "serve" {
                     serve_block(file, &steps, &sandbox, &mut failures, tally);
+                } else if first.len() >= 3 && first[..3] == ["kalah", "kgp", "serve"] {
+                    kgp_serve_block(file, &steps, &sandbox, &mut failures, tally);
                 } else {
                     for step in &steps {
                         step_block(file, step, &sandbox, &mut failures, tally);

@@ -4,7 +4,10 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use kalah_rules::{Action, Game, Record};
+use kalah_engine::decide::{decide, Reason};
+use kalah_engine::search::{Engine, Options};
+use kalah_engine::time::Limits;
+use kalah_rules::{Action, Game, Record, Rules};
 
 /// The Wikipedia example turn: South's house 5 ends in the store, then house 1 captures 3 + 1 seeds.
 const EXAMPLE: &str = "4,3,0,1,2,2:0/5,3,2,1,2,0:0/S";
@@ -163,6 +166,51 @@ fn undo_against_the_engine_takes_back_the_reply_and_the_move() {
 fn hint_names_a_house_and_its_value() {
     let out = transcript(&["--south", "human", "--north", "human", "--size", "4,3", "--depth", "2"], "hint\n");
     assert_in_order(&out, &["South> hint\nhint: house ", " seeds to South, depth 2)"]);
+}
+
+/// Returns the decision every player and the browser take in `game` at `depth`, by the engine
+/// the hint uses (the default table, no database).
+fn decided(game: &Game, depth: u32) -> kalah_engine::decide::Decision {
+    decide(&Engine::new(Options::default()), game, Limits::depth(depth), None).expect("the game goes on")
+}
+
+#[test]
+fn the_hint_is_the_decision_every_player_takes() {
+    let people = ["--south", "human", "--north", "human", "--depth", "6", "--no-egdb"];
+    // South's first turn under the pie rule goes on after house 3's extra move: the hint is the
+    // opening closest to even, as the engine player and the browser's hint decide it.
+    let out = transcript(&[&people[..], &["--size", "6,4", "--pie"]].concat(), "3\nhint\n");
+    let mut rules = Rules::standard(6, 4).unwrap();
+    rules.pie = true;
+    let mut game = Game::new(rules);
+    game.act("3".parse().unwrap()).unwrap();
+    let decision = decided(&game, 6);
+    assert_eq!(decision.reason, Reason::EvenOffer);
+    let Action::Sow(house) = decision.action else { panic!("South sows: {decision:?}") };
+    let (value, depth) = (decision.score, decision.depth);
+    let line = format!(
+        "hint: house {house} (opening closest to even (pie rule); worth {value} seeds to South, depth {depth})"
+    );
+    assert_in_order(&out, &["South> hint\n", &line]);
+    // North's pie offer after a first sowing that leaves South better off: the hint is to swap.
+    let mut rules = Rules::standard(4, 3).unwrap();
+    rules.pie = true;
+    let swapped = (1..=4).find_map(|first| {
+        let mut game = Game::new(rules);
+        game.act(Action::Sow(kalah_rules::Move::from_number(first)?)).ok()?;
+        let decision = decided(&game, 6);
+        (decision.action == Action::Swap).then_some((first, decision))
+    });
+    let (first, decision) = swapped.expect("Kalah(4,3) is +6 for South: some first sowing is worth a swap");
+    let out = transcript(&[&people[..], &["--size", "4,3", "--pie"]].concat(), &format!("{first}\nhint\n"));
+    let line = format!("hint: swap (South's side is worth {} seeds to you, depth {})", decision.score, decision.depth);
+    assert_in_order(&out, &["North> hint\n", &line]);
+    // Before a handicap game North's hint is a handicap decision, with its value.
+    let out = transcript(&[&people[..], &["--size", "4,3", "--handicap"]].concat(), "hint\n");
+    assert_in_order(
+        &out,
+        &["North> hint\nhint: ", " (handicap: the start worst for South; worth ", " seeds to North, depth "],
+    );
 }
 
 #[test]

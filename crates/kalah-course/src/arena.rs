@@ -10,7 +10,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
 
-use kalah_rules::{Action, Game, Phase, PlayError, Rules, Side};
+use kalah_rules::{Action, Game, Phase, PlayError, Rules};
 use rand::seq::IteratorRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -226,15 +226,11 @@ pub fn elo_of_score(score: f64) -> f64 {
     }
 }
 
-/// Returns the seat (0: the game's first player, who started as South; 1: the second) that acts now.
+/// Returns the seat (0: the game's first player, who started as South; 1: the second) that acts
+/// now ([`Game::decider`]: the second player decides the handicap and the swap); the first
+/// player's once the game is over.
 fn seat_to_act(game: &Game) -> usize {
-    let actor = match game.phase() {
-        // Both decisions belong to the second player, who is North until a swap.
-        Phase::Handicap | Phase::PieOffer => Side::North,
-        Phase::Play | Phase::Over => game.position().mover(),
-    };
-    // After a swap the first player plays North.
-    usize::from((actor == Side::North) != game.swapped())
+    game.decider().map_or(0, |side| game.seat_of(side).index())
 }
 
 /// Asks the seat to act for an action and plays it, refusing an illegal one.
@@ -277,7 +273,8 @@ pub fn open(
     for _ in 0..OPENING_ATTEMPTS {
         let mut game = base.clone();
         for _ in 0..plies {
-            if game.phase() != Phase::Play {
+            // South's first turn under the pie rule is drawn too; the offer after it is not.
+            if !matches!(game.phase(), Phase::Play | Phase::PieOpening) {
                 break;
             }
             let Some(mv) = game.position().legal_moves().choose(rng) else { break };
@@ -391,6 +388,7 @@ mod tests {
     use super::*;
     use crate::classic::Algorithm;
     use crate::player::{GreedyPlayer, RandomPlayer, SearchPlayer, Strength};
+    use kalah_rules::Side;
 
     fn random(seed: u64) -> BoxedPlayer {
         Box::new(RandomPlayer::new(seed))

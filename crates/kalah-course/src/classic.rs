@@ -8,12 +8,16 @@
 //! ([`kalah_engine::eval::SEED`]) from the root player's side.
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use kalah_rules::{Move, Outcome, Position, Rules, Side};
 
+use kalah_engine::decide::{self, Searched};
 use kalah_engine::eval::{evaluate, Weights};
+use kalah_engine::score::Score;
+use kalah_engine::time::{now, Instant, Limits};
 
 /// Larger than any value a position can have.
 pub const INFINITY: i32 = 1_000_000;
@@ -132,6 +136,99 @@ pub fn search_until(
     (!searcher.stopped).then_some(Found { value, best: searcher.best, counts: searcher.counts })
 }
 
+/// The deepest iteration a classic search with no depth limit tries.
+pub const MAX_DEPTH: u32 = 64;
+
+/// One of the assignment's searches with its evaluation weights, as a [`decide::Searcher`] that
+/// decisions ([`kalah_engine::decide`]) rest on, so that the course's players decide by the
+/// same rules as the engine.
+///
+/// With only a depth limit, that depth is searched, as [`search`] does: the classic searches keep
+/// nothing from one depth to the next, so shallower iterations would add nothing but time. With
+/// a time or node limit or a stop flag it deepens from depth 1 (never cut short) and keeps the
+/// deepest depth completed: the time limit cuts a depth short (its target is the deadline, as a
+/// move's time was for these searches), and nodes and the stop flag are looked at between
+/// depths, as is the listener's answer. It stops deepening once a depth visits no more positions than the one before: the
+/// whole game tree fitted. A value is proven only for a finished game.
+///
+/// ```
+/// use kalah_course::classic::{Algorithm, Classic};
+/// use kalah_engine::decide::decide;
+/// use kalah_engine::eval::Weights;
+/// use kalah_engine::time::Limits;
+/// use kalah_rules::{Action, Game, Rules};
+/// let mut rules = Rules::standard(4, 3).unwrap();
+/// rules.pie = true;
+/// let mut game = Game::new(rules);
+/// game.act("1".parse().unwrap()).unwrap();
+/// // North's pie offer, decided by the engine's rules on an ordered alpha-beta search.
+/// let classic = Classic { algorithm: Algorithm::Ordered, weights: Weights::TUNED };
+/// let decision = decide(&classic, &game, Limits::depth(6), None).unwrap();
+/// assert_eq!(decision.action == Action::Swap, decision.value_for(kalah_rules::Side::North).hundredths() < 0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Classic {
+    /// The search.
+    pub algorithm: Algorithm,
+    /// The evaluation weights at the leaves.
+    pub weights: Weights,
+}
+
+impl decide::Searcher for Classic {
+    fn search(
+        &self,
+        position: &Position,
+        rules: &Rules,
+        limits: Limits,
+        stop: Option<&AtomicBool>,
+        heard: &mut dyn FnMut(&Searched) -> ControlFlow<()>,
+    ) -> Searched {
+        let started = now();
+        let deadline = limits.budget().map(|budget| started + budget.target);
+        let exact = position.is_over(rules);
+        let searched = |found: Found, depth: u32| Searched {
+            depth,
+            score: Score::new(found.value, exact),
+            best: found.best,
+            nodes: found.counts.total(),
+        };
+        let cut = deadline.is_some() || limits.nodes.is_some() || stop.is_some();
+        if let (Some(depth), false) = (limits.depth, cut) {
+            let depth = depth.max(1);
+            let done = searched(search(position, rules, depth, self.algorithm, &self.weights), depth);
+            // One depth only: nothing is left for the listener to stop.
+            let _ = heard(&done);
+            return done;
+        }
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let first = search(position, rules, 1, self.algorithm, &self.weights);
+        let (mut counts, mut nodes) = (first.counts, first.counts.total());
+        let mut done = searched(first, 1);
+        let mut told = heard(&done).is_break();
+        // With a depth limit and a time limit, the deepest depth is tried next, as above.
+        let depths = if limits.depth.is_some() { max_depth..=max_depth } else { 2..=max_depth };
+        for depth in depths.filter(|&d| d > 1) {
+            let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            if told || exact || stopped || limits.nodes.is_some_and(|n| nodes >= n) {
+                break;
+            }
+            let Some(found) = search_until(position, rules, depth, self.algorithm, &self.weights, deadline) else {
+                break;
+            };
+            // The same count twice means the whole game tree fitted: deeper adds nothing.
+            let complete = found.counts == counts;
+            counts = found.counts;
+            nodes += found.counts.total();
+            done = Searched { nodes, ..searched(found, depth) };
+            told = heard(&done).is_break();
+            if complete {
+                break;
+            }
+        }
+        done
+    }
+}
+
 struct Searcher<'a> {
     rules: &'a Rules,
     weights: &'a Weights,
@@ -153,7 +250,7 @@ impl Searcher<'_> {
     fn out_of_time(&mut self) -> bool {
         if !self.stopped && self.counts.total() % 4096 == 0 {
             if let Some(deadline) = self.deadline {
-                self.stopped = Instant::now() >= deadline;
+                self.stopped = now() >= deadline;
             }
         }
         self.stopped
@@ -346,7 +443,7 @@ mod tests {
     #[test]
     fn a_passed_deadline_stops_the_search() {
         let (rules, start) = start64();
-        let past = Instant::now();
+        let past = now();
         assert!(search_until(&start, &rules, 30, Algorithm::Minimax, &Weights::STORE, Some(past)).is_none());
     }
 }

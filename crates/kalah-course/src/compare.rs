@@ -1,7 +1,5 @@
 //! The assignment's comparison: average Max and Min calls of the three searches on positions from real games.
 
-use std::time::Instant;
-
 use kalah_rules::{Action, Game, Position, Rules};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -10,6 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::classic::{search, Algorithm, Counts};
 use crate::player::{Player, SearchPlayer, Strength};
 use kalah_engine::eval::Weights;
+use kalah_engine::time::now;
 
 /// Random sowings that open each sample game, so the games differ.
 const OPENING_SOWINGS: u32 = 4;
@@ -100,7 +99,7 @@ pub fn compare_at(
     let mut values: Vec<Vec<i32>> = Vec::new();
     for algorithm in Algorithm::ALL {
         let mut sum = Counts::default();
-        let started = Instant::now();
+        let started = now();
         let mut found_values = Vec::with_capacity(positions.len());
         for position in positions {
             let found = search(position, rules, depth, algorithm, weights);

@@ -8,10 +8,11 @@
 //! reference the engine's searches and solver are checked against (this crate's tests).
 //!
 //! * [`classic`]: depth-limited minimax (Max and Min), alpha-beta, and alpha-beta with move ordering,
-//!   each counting its Max and Min calls.
+//!   each counting its Max and Min calls, and [`classic::Classic`], which lets the engine's
+//!   decisions ([`kalah_engine::decide`]) rest on them.
 //! * [`compare`]: the assignment's comparison of the three searches on positions from real games.
 //! * [`player`]: players that choose actions: random, greedy, the assignment's searches and the
-//!   strong engine at a set strength.
+//!   strong engine at a set strength; all but the random one decide by the engine's rules.
 //! * [`arena`]: games and matches between two players, with seeded openings and the Elo difference.
 //! * [`tune`]: tuning the evaluation weights by seeded self-play.
 

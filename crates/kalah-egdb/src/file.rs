@@ -1,10 +1,11 @@
-//! The layer files: a header, the values, a checksum; written atomically, read with every check.
+//! The layer file format: a header, the values, a checksum; a layer's bytes checked whole before
+//! any of them is used, and the values in memory as a probe reads them.
 //!
-//! The format is described in the documentation of the crate.
+//! The format is described in the documentation of the crate. Files on disk (reading, mapping,
+//! atomic writes) are the `disk` module's; this one needs no file system, so a host without one
+//! opens a database from the files' bytes ([`layer_from_bytes`]).
 
-use std::fs::{self, File};
-use std::io::{self, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use kalah_rules::{Capture, GameEnd, Leftover, Sowing};
 
@@ -21,8 +22,6 @@ const OLDEST_VERSION: u16 = 1;
 pub(crate) const HEADER_LEN: usize = 32;
 /// Bytes of the checksum after the values.
 pub(crate) const CHECKSUM_LEN: usize = 4;
-/// Marks a temporary file in the middle of being written: `layer-KKK.egdb.tmp-PID`.
-const TEMP_MARK: &str = ".tmp-";
 
 /// How a layer keeps its values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +67,7 @@ fn packed_bits(seeds: u32) -> u8 {
 /// Packs the values of layer `seeds`, one `i8` a byte, into `bits` bits each, in place (a packed
 /// value never lies after the byte it came from, so nothing is overwritten before it is read):
 /// the largest layers are gigabytes, and a second buffer would double the memory of a build.
+#[cfg_attr(not(feature = "fs"), allow(dead_code))] // only a build packs
 pub(crate) fn pack(mut values: Vec<u8>, seeds: u32, bits: u8) -> Vec<u8> {
     let entries = values.len();
     let (mut acc, mut filled, mut written) = (0u64, 0u8, 0usize);
@@ -144,7 +144,7 @@ impl Header {
         Header { variant, seeds, entries, encoding: Encoding::preferred(&variant, seeds) }
     }
 
-    fn encode(&self) -> [u8; HEADER_LEN] {
+    pub(crate) fn encode(&self) -> [u8; HEADER_LEN] {
         let v = &self.variant;
         let mut bytes = [0u8; HEADER_LEN];
         bytes[0..8].copy_from_slice(&MAGIC);
@@ -166,7 +166,7 @@ impl Header {
 
     /// Checks a header read from `path` against this one, naming the first field that differs,
     /// and returns it with the encoding the file uses: a layer in either encoding is accepted.
-    fn check(&self, bytes: &[u8; HEADER_LEN], path: &Path) -> Result<Header, EgdbError> {
+    pub(crate) fn check(&self, bytes: &[u8; HEADER_LEN], path: &Path) -> Result<Header, EgdbError> {
         if bytes[0..8] != MAGIC {
             return Err(EgdbError::BadMagic { path: path.to_path_buf() });
         }
@@ -207,17 +207,13 @@ impl Header {
     }
 }
 
-fn io_error(path: &Path) -> impl FnOnce(io::Error) -> EgdbError + '_ {
-    move |source| EgdbError::Io { path: path.to_path_buf(), source }
-}
-
 /// Where a layer's bytes are.
 #[derive(Debug)]
 enum Storage {
     /// Computed here or read into memory: the values alone.
     Owned(Vec<u8>),
     /// The whole file, mapped: the values lie between the header and the checksum.
-    #[cfg(unix)]
+    #[cfg(all(unix, feature = "mmap"))]
     Mapped(memmap2::Mmap),
 }
 
@@ -243,17 +239,25 @@ impl Layer {
         }
     }
 
+    /// Wraps a whole layer file mapped into memory, checked against `header`.
+    #[cfg(all(unix, feature = "mmap"))]
+    pub(crate) fn mapped(header: &Header, map: memmap2::Mmap) -> Layer {
+        debug_assert_eq!(map.len() as u64, header.file_len());
+        Layer { storage: Storage::Mapped(map), encoding: header.encoding, seeds: header.seeds, entries: header.entries }
+    }
+
     /// Returns the stored bytes of the values.
     #[inline]
     pub(crate) fn bytes(&self) -> &[u8] {
         match &self.storage {
             Storage::Owned(values) => values,
-            #[cfg(unix)]
+            #[cfg(all(unix, feature = "mmap"))]
             Storage::Mapped(map) => &map[HEADER_LEN..map.len() - CHECKSUM_LEN],
         }
     }
 
     /// Returns how the values are kept.
+    #[cfg_attr(not(feature = "fs"), allow(dead_code))] // a build and a check tell old files by it
     pub(crate) fn encoding(&self) -> Encoding {
         self.encoding
     }
@@ -295,81 +299,47 @@ impl Layer {
     }
 }
 
-/// Reads the values of the layer at `path`, checking the header against `expected`, the length
-/// and the checksum; any file that fails a check is refused whole.
-pub(crate) fn read_layer(path: &Path, expected: &Header) -> Result<Layer, EgdbError> {
-    load(path, expected, true, false)
-}
-
-/// [`read_layer`] of a file the verified stamp names unchanged since it passed the full check:
-/// the header and the length are checked, the checksum (which reads every page) is not.
-pub(crate) fn open_verified_layer(path: &Path, expected: &Header) -> Result<Layer, EgdbError> {
-    load(path, expected, true, true)
-}
-
-/// [`read_layer`], mapping the file if `map` and the system allow it, else reading it; `verified`
-/// skips the checksum of a mapped file.
-fn load(path: &Path, expected: &Header, map: bool, verified: bool) -> Result<Layer, EgdbError> {
-    let mut file = match File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(EgdbError::Missing { path: path.to_path_buf() }),
-        Err(e) => return Err(io_error(path)(e)),
-    };
-    let found = file.metadata().map_err(io_error(path))?.len();
-    let mut header = [0u8; HEADER_LEN];
-    if found < HEADER_LEN as u64 {
-        return Err(EgdbError::Truncated { path: path.to_path_buf(), expected: expected.file_len(), found });
-    }
-    file.read_exact(&mut header).map_err(io_error(path))?;
-    // The header is checked before the length, so a file of another layer or rule set says so.
-    let actual = expected.check(&header, path)?;
+/// Checks a layer file's header, `header`, against the layer expected, then the file's length,
+/// `found` bytes, against what the header says; returns the header as found (either encoding is
+/// accepted). The header is checked first, so a file of another layer or rule set says so.
+pub(crate) fn check_header(
+    expected: &Header,
+    header: &[u8; HEADER_LEN],
+    found: u64,
+    path: &Path,
+) -> Result<Header, EgdbError> {
+    let actual = expected.check(header, path)?;
     let want = actual.file_len();
-    let truncated = || EgdbError::Truncated { path: path.to_path_buf(), expected: want, found };
     if found < want {
-        return Err(truncated());
+        return Err(EgdbError::Truncated { path: path.to_path_buf(), expected: want, found });
     }
     if found > want {
         return Err(EgdbError::TrailingBytes { path: path.to_path_buf(), expected: want, found });
     }
-    let values_len = actual.encoding.values_len(actual.entries);
-    let len = usize::try_from(values_len).map_err(|_| EgdbError::TooLarge {
-        houses: expected.variant.houses,
-        seeds: expected.seeds,
-        entries: expected.entries,
-    })?;
-    let layer = |storage| Layer { storage, encoding: actual.encoding, seeds: actual.seeds, entries: actual.entries };
-    #[cfg(unix)]
-    if let Some(map) = map.then(|| map_file(&file, want, !verified)).flatten() {
-        // The mapped file is checked exactly as a read one: header (again, as mapped), checksum.
-        let body = &map[..HEADER_LEN + len];
-        expected.check(body[..HEADER_LEN].try_into().expect("a whole header"), path)?;
-        let stored = map[HEADER_LEN + len..].try_into().expect("four checksum bytes");
-        if !verified {
-            check_sum(path, &[body], stored)?;
-        }
-        return Ok(layer(Storage::Mapped(map)));
-    }
-    let mut values = Vec::new();
-    values.try_reserve_exact(len).map_err(|_| EgdbError::OutOfMemory { seeds: expected.seeds, bytes: values_len })?;
-    // Probes are random accesses into large layers: huge pages spare them most TLB misses.
-    crate::memory::advise_huge_pages(values.as_ptr() as usize, len);
-    // Read straight into the reserved memory: zeroing gigabytes first only to overwrite them
-    // took a third of the time it takes to load a large database.
-    let mut stored = [0u8; CHECKSUM_LEN];
-    let read = (&mut file)
-        .take(values_len)
-        .read_to_end(&mut values)
-        .and_then(|n| if n == len { Ok(()) } else { Err(io::ErrorKind::UnexpectedEof.into()) })
-        .and_then(|()| file.read_exact(&mut stored));
-    // A file cut short while being read is still a truncated file.
-    read.map_err(|e| if e.kind() == io::ErrorKind::UnexpectedEof { truncated() } else { io_error(path)(e) })?;
-    check_sum(path, &[&header, &values], stored)?;
-    Ok(layer(Storage::Owned(values)))
+    Ok(actual)
+}
+
+/// Checks a whole layer file's contents, `bytes`, exactly as a file read from disk is checked
+/// (header against `expected`, length, checksum), and keeps its values; `path` names the layer
+/// in the errors. A file that fails a check is refused whole.
+pub(crate) fn layer_from_bytes(mut bytes: Vec<u8>, path: &Path, expected: &Header) -> Result<Layer, EgdbError> {
+    let found = bytes.len() as u64;
+    let Some(header) = bytes.first_chunk::<HEADER_LEN>() else {
+        return Err(EgdbError::Truncated { path: path.to_path_buf(), expected: expected.file_len(), found });
+    };
+    let actual = check_header(expected, header, found, path)?;
+    // The length is checked: the checksum takes the last four bytes.
+    let end = bytes.len() - CHECKSUM_LEN;
+    let stored = bytes[end..].try_into().expect("four checksum bytes");
+    check_sum(path, &[&bytes[..end]], stored)?;
+    bytes.truncate(end);
+    bytes.drain(..HEADER_LEN);
+    Ok(Layer::owned(&actual, bytes))
 }
 
 /// Checks the CRC-32 of `parts` (the file's bytes before its checksum, in order) against the
 /// checksum `stored` at its end.
-fn check_sum(path: &Path, parts: &[&[u8]], stored: [u8; CHECKSUM_LEN]) -> Result<(), EgdbError> {
+pub(crate) fn check_sum(path: &Path, parts: &[&[u8]], stored: [u8; CHECKSUM_LEN]) -> Result<(), EgdbError> {
     let mut crc = Crc32::new();
     for part in parts {
         crc.update(part);
@@ -381,177 +351,58 @@ fn check_sum(path: &Path, parts: &[&[u8]], stored: [u8; CHECKSUM_LEN]) -> Result
     Ok(())
 }
 
-/// Maps the whole of `file`, `len` bytes, read-only, or returns `None` if the system will not
-/// (the caller then reads the file instead).
-///
-/// Mapping shares the system's cache of the file: a database read before loads in a fraction of
-/// a second instead of being copied into fresh memory, which took longer than the solve of
-/// Kalah(6,4) it served.
-#[cfg(unix)]
-#[allow(unsafe_code)]
-fn map_file(file: &File, len: u64, populate: bool) -> Option<memmap2::Mmap> {
-    // SAFETY: a mapped file changed or cut short under the mapping would change the values read
-    // or fault. This program never writes a layer file in place: a build writes a temporary file
-    // and renames it over the old one, which leaves the mapped file as it was, and layers are
-    // read-only. A fault from another program cutting one short is reported by `fault`.
-    let map = unsafe { memmap2::MmapOptions::new().map(file) }.ok()?;
-    if map.len() as u64 != len {
-        return None;
-    }
-    #[cfg(target_os = "linux")]
-    {
-        // Probes are random accesses: let the kernel use huge pages where it can, and fill the
-        // page tables now rather than fault page by page, unless the layer was verified before
-        // (then an open that probes a few positions reads only the pages it touches). All are
-        // hints; a kernel that refuses one still serves the mapping.
-        let _ = map.advise(memmap2::Advice::HugePage);
-        if populate {
-            let _ = map.advise(memmap2::Advice::PopulateRead);
-        }
-        let _ = map.advise(memmap2::Advice::Random);
-    }
-    Some(map)
-}
+/// CRC-32 as in zlib, gzip and PNG (IEEE 802.3), from the `crc32fast` crate.
+pub(crate) type Crc32 = crc32fast::Hasher;
 
-/// Returns where a layer is written before it is renamed into place.
-fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!("{TEMP_MARK}{}", std::process::id()));
-    path.with_file_name(name)
-}
-
-/// Writes a layer to `path` atomically: a temporary file in the same folder, flushed to disk, then
-/// renamed over `path`, so a build stopped at any moment leaves either the old file or the whole
-/// new one. Returns the size of the file.
-pub(crate) fn write_layer(path: &Path, header: &Header, values: &[u8]) -> Result<u64, EgdbError> {
-    debug_assert_eq!(values.len() as u64, header.encoding.values_len(header.entries));
-    let folder = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(folder).map_err(io_error(folder))?;
-    let temp = temp_path(path);
-    let head = header.encode();
-    let write = || -> io::Result<()> {
-        let mut out = BufWriter::with_capacity(1 << 20, File::create(&temp)?);
-        let mut crc = Crc32::new();
-        crc.update(&head);
-        crc.update(values);
-        out.write_all(&head)?;
-        out.write_all(values)?;
-        out.write_all(&crc.finalize().to_le_bytes())?;
-        let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
-        // Read-only: a layer is never changed in place (a mapped file cut short faults), only
-        // replaced by a rename, which needs no write permission on the file.
-        let mut permissions = file.metadata()?.permissions();
-        permissions.set_readonly(true);
-        file.set_permissions(permissions)?;
-        file.sync_all()
-    };
-    if let Err(e) = write() {
-        let _ = fs::remove_file(&temp);
-        return Err(io_error(&temp)(e));
-    }
-    if let Err(e) = fs::rename(&temp, path) {
-        let _ = fs::remove_file(&temp);
-        return Err(io_error(path)(e));
-    }
-    // The rename itself is durable only once the folder is flushed; not every system can open a
-    // folder for that (Windows cannot), and the file is complete either way.
-    if let Ok(dir) = File::open(folder) {
-        let _ = dir.sync_all();
-    }
-    Ok(header.file_len())
-}
-
-/// Removes temporary files left in `folder` by builds that were stopped, when their process is
-/// gone (checked through `/proc`, so only where there is one).
-pub(crate) fn remove_stale_temps(folder: &Path) {
-    let proc = Path::new("/proc");
-    if !proc.join("self").exists() {
-        return;
-    }
-    let Ok(entries) = fs::read_dir(folder) else { return };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        let Some((_, pid)) = name.split_once(TEMP_MARK) else { continue };
-        if name.starts_with("layer-") && pid.parse::<u32>().is_ok() && !proc.join(pid).exists() {
-            let _ = fs::remove_file(entry.path());
-        }
-    }
-}
-
-/// Writes layer `header.seeds` as format version 1 wrote it (one byte a value), as older builds
-/// left it in users' caches.
+/// Returns the whole file of a layer: header, `values` (stored as `header` says), checksum.
 #[cfg(test)]
-pub(crate) fn write_version_1(path: &Path, header: &Header, values: &[u8]) {
-    let mut bytes = Header { encoding: Encoding::Byte, ..*header }.encode().to_vec();
-    bytes[8..10].copy_from_slice(&1u16.to_le_bytes());
+pub(crate) fn file_bytes(header: &Header, values: &[u8]) -> Vec<u8> {
+    let mut bytes = header.encode().to_vec();
     bytes.extend_from_slice(values);
     let mut crc = Crc32::new();
     crc.update(&bytes);
     bytes.extend_from_slice(&crc.finalize().to_le_bytes());
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, bytes).unwrap();
+    bytes
 }
 
-/// Replaces a (read-only) layer file with `bytes`, as a person editing the folder might.
 #[cfg(test)]
-fn replace(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    fs::remove_file(path)?;
-    fs::write(path, bytes)
-}
-
-/// CRC-32 as in zlib, gzip and PNG (IEEE 802.3), from the `crc32fast` crate.
-type Crc32 = crc32fast::Hasher;
-
-#[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Values of layer `seeds` with the parity of a rule set where every seed ends in a store.
-    fn layer_values(seeds: u32, entries: usize) -> Vec<i8> {
+    pub(crate) fn layer_values(seeds: u32, entries: usize) -> Vec<i8> {
         (0..entries).map(|i| (2 * ((i * 7 + i / 3) as u32 % (seeds + 1)) as i32 - seeds as i32) as i8).collect()
     }
 
-    /// Both ways of loading a layer give the same values and refuse the same damaged files, in
-    /// both encodings.
+    /// A layer file's bytes are checked as a file on disk is: the values come back in both
+    /// encodings, and a damaged, cut, lengthened, foreign or short file is refused whole.
     #[test]
-    fn mapped_and_read_layers_agree_and_refuse_damage() {
+    fn a_layer_given_as_bytes_is_checked_whole() {
         let rules = kalah_rules::Rules::standard(2, 2).unwrap();
         let variant = Variant::of(&rules).unwrap();
+        let path = Path::new("layer-003.egdb");
         for encoding in [Encoding::Byte, Encoding::Packed { bits: 2 }] {
             let header = Header { variant, seeds: 3, entries: 20, encoding };
             let values = layer_values(3, 20);
             let bytes: Vec<u8> = values.iter().map(|&v| v as u8).collect();
             let stored = if encoding == Encoding::Byte { bytes } else { pack(bytes, 3, 2) };
-            let dir = std::env::temp_dir().join(format!("kalah-layer-test-{}-{encoding:?}", std::process::id()));
-            let path = dir.join("layer-003.egdb");
-            write_layer(&path, &header, &stored).unwrap();
-            // A build asks for the packed encoding; a layer in bytes is still read.
+            let good = file_bytes(&header, &stored);
             let expected = Header::new(variant, 3, 20);
-            for map in [true, false] {
-                let layer = load(&path, &expected, map, false).unwrap();
-                assert_eq!(layer.encoding(), encoding);
-                let read: Vec<i8> = (0..20).map(|rank| layer.value(rank)).collect();
-                assert_eq!(read, values, "map {map} {encoding:?}");
-                assert!(layer.address(19).is_some() && layer.address(20).is_none());
-            }
-            let good = fs::read(&path).unwrap();
+            let layer = layer_from_bytes(good.clone(), path, &expected).unwrap();
+            assert_eq!(layer.encoding(), encoding);
+            assert_eq!((0..20).map(|rank| layer.value(rank)).collect::<Vec<_>>(), values, "{encoding:?}");
+            assert_eq!(layer.bytes(), &stored[..]);
+            let given = |bytes: &[u8], expected: &Header| layer_from_bytes(bytes.to_vec(), path, expected);
             let mut flipped = good.clone();
             flipped[HEADER_LEN + 2] ^= 1;
-            replace(&path, &flipped).unwrap();
-            for map in [true, false] {
-                assert!(matches!(load(&path, &expected, map, false), Err(EgdbError::Checksum { .. })), "map {map}");
-            }
-            replace(&path, &good[..good.len() - 1]).unwrap();
-            for map in [true, false] {
-                assert!(matches!(load(&path, &expected, map, false), Err(EgdbError::Truncated { .. })), "map {map}");
-            }
-            let other = Header::new(variant, 4, 20);
-            replace(&path, &good).unwrap();
-            for map in [true, false] {
-                assert!(matches!(load(&path, &other, map, false), Err(EgdbError::Mismatch { .. })), "map {map}");
-            }
-            let _ = fs::remove_dir_all(&dir);
+            assert!(matches!(given(&flipped, &expected), Err(EgdbError::Checksum { .. })));
+            assert!(matches!(given(&good[..good.len() - 1], &expected), Err(EgdbError::Truncated { .. })));
+            assert!(matches!(given(&good[..10], &expected), Err(EgdbError::Truncated { .. })));
+            assert!(matches!(given(&[&good[..], &[0]].concat(), &expected), Err(EgdbError::TrailingBytes { .. })));
+            assert!(matches!(given(&good, &Header::new(variant, 4, 20)), Err(EgdbError::Mismatch { .. })));
+            let mut foreign = good.clone();
+            foreign[0] = b'X';
+            assert!(matches!(given(&foreign, &expected), Err(EgdbError::BadMagic { .. })));
         }
     }
 

@@ -100,6 +100,7 @@ impl Ranker {
 
     /// Writes into `cells` (in rank order, see the module documentation) the distribution of
     /// `seeds` seeds with rank `rank`.
+    #[cfg_attr(not(feature = "fs"), allow(dead_code))] // only a build walks a layer
     pub(crate) fn unrank(&self, seeds: u32, mut rank: u64, cells: &mut [u8]) {
         let n = 2 * self.houses;
         debug_assert!(seeds <= self.max_seeds);
@@ -125,6 +126,7 @@ impl Ranker {
 /// and drops the bars below it to the bottom: in cells, the seeds before the first non-empty
 /// cell i ≥ 1, plus one taken from it, gather in cell i − 1.
 #[inline]
+#[cfg_attr(not(feature = "fs"), allow(dead_code))] // only a build walks a layer
 pub(crate) fn step(cells: &mut [u8]) -> bool {
     let Some(i) = cells.iter().skip(1).position(|&c| c > 0).map(|i| i + 1) else {
         return false;
@@ -138,6 +140,7 @@ pub(crate) fn step(cells: &mut [u8]) -> bool {
 
 /// Splits cells in rank order into the mover's and the opponent's houses.
 #[inline]
+#[cfg_attr(not(feature = "fs"), allow(dead_code))] // only a build walks a layer
 pub(crate) fn split(cells: &[u8], mover: &mut [u8], opponent: &mut [u8]) {
     for (i, pair) in cells.chunks_exact(2).enumerate() {
         mover[i] = pair[0];

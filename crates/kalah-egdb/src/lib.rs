@@ -3,16 +3,35 @@
 //! This crate depends on the rules crate only; the engine depends on it (its searches take a
 //! database as an oracle). What lives here:
 //!
-//! * this module: the database ([`Egdb`]: open, probe, prefetch), [`build`], [`inspect`], where
-//!   the files live ([`default_dir`], [`layer_path`]) and the errors ([`EgdbError`]);
+//! * this module: the database ([`Egdb`]: open from a folder or from the files' bytes, probe,
+//!   prefetch), [`build`], [`inspect`], where the files live ([`default_dir`], [`layer_path`]),
+//!   and the errors ([`EgdbError`]); which layers an engine opens within its memory is the
+//!   engine's one policy (`kalah_engine::databases`);
 //! * [`board`]: the byte-level sowing the build and the engine's proof search share;
 //! * `index`, `solve`: the rank of a position in its layer, and the computation of a layer from
 //!   the layers below;
-//! * `file`: the layer file format: header, values, checksum, atomic writes, checked reads;
-//! * [`fault`]: one line and a documented exit status instead of "Bus error" when a mapped file
-//!   is cut short by another program;
+//! * `file`: the layer file format: header, values, checksum, a layer's bytes checked whole;
+//! * `disk`: layer files on disk: checked reads (mapped where allowed), atomic writes;
+//! * [`stamp`]: which layer files passed the full check, so that an open need not read them all;
 //! * [`memory`]: huge pages, zeroed atomic slots and prefetching, for this crate's layers and the
 //!   engine's tables alike.
+//!
+//! The library never owns the process: it installs no signal handler and never exits. A mapped
+//! file that another program cuts short raises `SIGBUS` when touched; the `kalah` binary turns
+//! that into one line and a documented exit status, and any other host decides for itself.
+//!
+//! # Features
+//!
+//! All are on by default. Without any (`--no-default-features`, as for `wasm32-unknown-unknown`)
+//! a database is opened from its files' bytes ([`Egdb::from_bytes`]) and probed, on one thread,
+//! with no file system and no memory mapping.
+//!
+//! * `fs`: a database folder: [`Egdb::open`], [`build`], [`inspect`], [`default_dir`] and the
+//!   verified [`stamp`].
+//! * `mmap` (implies `fs`): layer files mapped into memory instead of read (Unix), and huge pages
+//!   for large tables (Linux).
+//! * `threads`: a [`build`] solves each layer on [`BuildOptions::threads`] threads; without it,
+//!   on the calling thread alone.
 //!
 //! # What is stored
 //!
@@ -89,9 +108,10 @@
 //!
 //! A file is written to a temporary file beside it, flushed to disk and renamed into place, so
 //! a build stopped at any moment keeps every finished layer. A file is mapped into memory (on
-//! Unix; read, elsewhere) and checked whole (header against the rules and the layer, length,
-//! checksum) before any of it is used; one that fails is never used, and neither is any layer
-//! above it. Mapping shares the system's file cache: once the files have been read, a 5.6 GB
+//! Unix with the `mmap` feature; read, elsewhere) and checked whole (header against the rules and
+//! the layer, length, checksum) before any of it is used; one that fails is never used, and
+//! neither is any layer above it. Layers given as bytes ([`Egdb::from_bytes`]) are checked the
+//! same way. Mapping shares the system's file cache: once the files have been read, a 5.6 GB
 //! database opens in about half a second.
 //!
 //! ```no_run
@@ -107,14 +127,18 @@
 //! ```
 
 pub mod board;
-pub mod fault;
+#[cfg(feature = "fs")]
+mod disk;
 mod file;
 mod index;
 pub mod memory;
+#[cfg(feature = "fs")]
 mod solve;
+#[cfg(feature = "fs")]
 pub mod stamp;
 
 use std::path::{Path, PathBuf};
+#[cfg(feature = "fs")]
 use std::time::{Duration, Instant};
 
 use kalah_rules::rules::{word_of, CAPTURE_WORDS, END_WORDS, LEFTOVER_WORDS, SOWING_WORDS};
@@ -285,23 +309,6 @@ pub fn layer_path(dir: &Path, rules: &Rules, seeds: u32) -> PathBuf {
     rules_dir(dir, rules).join(format!("layer-{seeds:03}.egdb"))
 }
 
-/// The most seeds a shared database loads: playing needs no more, and a game should not wait
-/// for gigabytes to load (packed, layers 0-24 take 780 MB for six houses, the 28-seed ones 3.5 GB).
-pub const SHARED_SEEDS: u32 = 24;
-
-/// Returns the database of `rules` in `dir`, layers up to [`SHARED_SEEDS`], opened once per
-/// process and shared after that (by the players of a match, say), or `None` if there is none or
-/// it cannot be used.
-pub fn shared(dir: &Path, rules: &Rules) -> Option<std::sync::Arc<Egdb>> {
-    use std::collections::HashMap;
-    use std::sync::{Arc, Mutex, OnceLock};
-    type Cache = Mutex<HashMap<(PathBuf, Option<u8>), Option<Arc<Egdb>>>>;
-    static OPENED: OnceLock<Cache> = OnceLock::new();
-    let key = (rules_dir(dir, rules), first_move(rules));
-    let mut cache = OPENED.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    cache.entry(key).or_insert_with(|| Egdb::open_up_to(dir, rules, SHARED_SEEDS).ok().map(Arc::new)).clone()
-}
-
 /// Returns the default database folder: `$XDG_CACHE_HOME/kalah/egdb`, else `~/.cache/kalah/egdb`
 /// (`%LOCALAPPDATA%\kalah\egdb` on Windows), or `None` if none of these is set.
 pub fn default_dir() -> Option<PathBuf> {
@@ -339,12 +346,14 @@ pub fn layer_bytes(rules: &Rules, seeds: u32) -> Option<u64> {
 }
 
 /// Settings of a build.
+#[cfg(feature = "fs")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildOptions {
-    /// Threads solving a layer.
+    /// Threads solving a layer (without the `threads` feature, one: the calling thread).
     pub threads: usize,
 }
 
+#[cfg(feature = "fs")]
 impl Default for BuildOptions {
     /// As many threads as the machine has cores.
     fn default() -> BuildOptions {
@@ -353,6 +362,7 @@ impl Default for BuildOptions {
 }
 
 /// What a build is doing, for a progress display.
+#[cfg(feature = "fs")]
 #[derive(Debug)]
 pub enum BuildEvent {
     /// A layer on disk passed every check and is used as it is.
@@ -417,6 +427,7 @@ pub enum BuildEvent {
 ///
 /// Each layer is written as soon as it is done, so a build that is stopped loses only the layer it
 /// was computing. Memory: the layers built so far plus the one in progress.
+#[cfg(feature = "fs")]
 pub fn build(
     dir: &Path,
     rules: &Rules,
@@ -429,12 +440,12 @@ pub fn build(
     let ranker = Ranker::new(variant.houses as usize, max_seeds);
     let folder = rules_dir(dir, rules);
     std::fs::create_dir_all(&folder).map_err(|source| EgdbError::Io { path: folder.clone(), source })?;
-    file::remove_stale_temps(&folder);
+    disk::remove_stale_temps(&folder);
     let mut layers: Vec<Layer> = Vec::with_capacity(sizes.len());
     for (seeds, &entries) in (0u32..).zip(&sizes) {
         let path = layer_path(dir, rules, seeds);
         let header = Header::new(variant, seeds, entries);
-        match file::read_layer(&path, &header) {
+        match disk::read_layer(&path, &header) {
             Ok(layer) if layer.encoding() == header.encoding => {
                 events(BuildEvent::Kept { seeds, entries, bytes: header.file_len() });
                 layers.push(layer);
@@ -445,7 +456,7 @@ pub fn build(
                 let started = Instant::now();
                 let values = encode(layer.bytes().to_vec(), &header);
                 drop(layer);
-                let bytes = file::write_layer(&path, &header, &values)?;
+                let bytes = disk::write_layer(&path, &header, &values)?;
                 events(BuildEvent::Repacked { seeds, entries, bytes, elapsed: started.elapsed() });
                 layers.push(Layer::owned(&header, values));
                 continue;
@@ -459,7 +470,7 @@ pub fn build(
             events(BuildEvent::Progress { seeds, done, entries })
         })?;
         let values = encode(values, &header);
-        let bytes = file::write_layer(&path, &header, &values)?;
+        let bytes = disk::write_layer(&path, &header, &values)?;
         events(BuildEvent::Finished { seeds, entries, bytes, elapsed: started.elapsed() });
         layers.push(Layer::owned(&header, values));
     }
@@ -467,6 +478,7 @@ pub fn build(
 }
 
 /// Turns a layer's values, one `i8` a byte, into the encoding of `header`.
+#[cfg(feature = "fs")]
 fn encode(values: Vec<u8>, header: &Header) -> Vec<u8> {
     match header.encoding {
         Encoding::Byte => values,
@@ -475,6 +487,7 @@ fn encode(values: Vec<u8>, header: &Header) -> Vec<u8> {
 }
 
 /// A layer file found on disk and what checking it said.
+#[cfg(feature = "fs")]
 #[derive(Debug)]
 pub struct LayerStatus {
     /// The layer: seeds in the houses.
@@ -494,6 +507,7 @@ pub struct LayerStatus {
 
 /// Checks every layer of `rules` in the database folder `dir`, from 0 to the highest on disk
 /// (the missing ones in between included); an empty list means there is none.
+#[cfg(feature = "fs")]
 pub fn inspect(dir: &Path, rules: &Rules) -> Result<Vec<LayerStatus>, EgdbError> {
     let variant = Variant::of(rules)?;
     let Some(highest) = highest_on_disk(dir, rules) else { return Ok(Vec::new()) };
@@ -509,7 +523,7 @@ pub fn inspect(dir: &Path, rules: &Rules) -> Result<Vec<LayerStatus>, EgdbError>
             let header = Header::new(variant, seeds, entries);
             let identity = stamp::Identity::of(&path);
             // Always the full check here: this is the command that says whether the files are sound.
-            let (problem, unpacked) = match file::read_layer(&path, &header) {
+            let (problem, unpacked) = match disk::read_layer(&path, &header) {
                 Ok(layer) => {
                     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
                     stamped |= stamp.add(name, identity);
@@ -527,6 +541,7 @@ pub fn inspect(dir: &Path, rules: &Rules) -> Result<Vec<LayerStatus>, EgdbError>
 }
 
 /// Returns the highest layer number with a file in `rules`' folder (valid or not, at most [`MAX_SEEDS`]).
+#[cfg(feature = "fs")]
 fn highest_on_disk(dir: &Path, rules: &Rules) -> Option<u32> {
     let entries = std::fs::read_dir(rules_dir(dir, rules)).ok()?;
     entries
@@ -572,17 +587,20 @@ impl Egdb {
     /// Fails if the rules are not supported or layer 0 cannot be loaded. When a layer fails a
     /// check, or is missing below others, the layers under it are loaded and [`Egdb::issue`]
     /// says what stopped the loading.
+    #[cfg(feature = "fs")]
     pub fn open(dir: &Path, rules: &Rules) -> Result<Egdb, EgdbError> {
         Egdb::open_up_to(dir, rules, MAX_SEEDS)
     }
 
     /// Like [`Egdb::open`], but loads no layer above `max_seeds`, to bound the memory used.
+    #[cfg(feature = "fs")]
     pub fn open_up_to(dir: &Path, rules: &Rules, max_seeds: u32) -> Result<Egdb, EgdbError> {
         Egdb::open_within(dir, rules, max_seeds, u64::MAX)
     }
 
     /// Like [`Egdb::open_up_to`], but also stops below the first layer that would take the
     /// values in memory past `max_bytes` (layer 0 is always loaded).
+    #[cfg(feature = "fs")]
     pub fn open_within(dir: &Path, rules: &Rules, max_seeds: u32, max_bytes: u64) -> Result<Egdb, EgdbError> {
         let variant = Variant::of(rules)?;
         let max_seeds = max_seeds.min(MAX_SEEDS);
@@ -606,9 +624,9 @@ impl Egdb {
             let identity = stamp::Identity::of(&path);
             let header = Header::new(variant, seeds, entries);
             let loaded = if stamp.trusts(&name, identity) {
-                file::open_verified_layer(&path, &header)
+                disk::open_verified_layer(&path, &header)
             } else {
-                file::read_layer(&path, &header)
+                disk::read_layer(&path, &header)
             };
             match loaded {
                 Ok(layer) => {
@@ -638,6 +656,45 @@ impl Egdb {
         Ok(Egdb { variant, ranker, layers, issue, first_move: first_move(rules) })
     }
 
+    /// Opens a database from the contents of its layer files, for a host without a file system
+    /// (a browser fetches them): `layers` gives the bytes of `layer-000.egdb`, `layer-001.egdb`,
+    /// … in order, as [`build`] writes them (their names under a folder are
+    /// [`layer_path`]'s).
+    ///
+    /// Each is checked exactly as [`Egdb::open`] checks a file (the header against the rules and
+    /// the layer, the length, the checksum), and as there, loading stops below the first layer
+    /// that fails a check, which [`Egdb::issue`] then names. The errors name each layer by its
+    /// path under the database folder.
+    ///
+    /// # Errors
+    ///
+    /// If the rules are not supported, no layer is given, or layer 0 fails a check.
+    pub fn from_bytes(rules: &Rules, layers: impl IntoIterator<Item = Vec<u8>>) -> Result<Egdb, EgdbError> {
+        let variant = Variant::of(rules)?;
+        let mut loaded: Vec<Layer> = Vec::new();
+        let mut issue = None;
+        for (seeds, bytes) in (0u32..).zip(layers) {
+            let path = layer_path(Path::new(""), rules, seeds);
+            let checked = layer_sizes(&variant, seeds).and_then(|sizes| {
+                let header = Header::new(variant, seeds, sizes[seeds as usize]);
+                file::layer_from_bytes(bytes, &path, &header)
+            });
+            match checked {
+                Ok(layer) => loaded.push(layer),
+                Err(error) if seeds == 0 => return Err(error),
+                Err(error) => {
+                    issue = Some(error);
+                    break;
+                }
+            }
+        }
+        if loaded.is_empty() {
+            return Err(EgdbError::NoDatabase { dir: rules_dir(Path::new(""), rules) });
+        }
+        let ranker = Ranker::new(variant.houses as usize, loaded.len() as u32 - 1);
+        Ok(Egdb { variant, ranker, layers: loaded, issue, first_move: first_move(rules) })
+    }
+
     /// Returns the most seeds in the houses of a position the database holds (K).
     pub fn max_seeds(&self) -> u32 {
         self.ranker.max_seeds()
@@ -656,6 +713,12 @@ impl Egdb {
     /// Returns why loading stopped below a layer that is on disk, if it did.
     pub fn issue(&self) -> Option<&EgdbError> {
         self.issue.as_ref()
+    }
+
+    /// Takes out why loading stopped (after which [`Egdb::issue`] is `None`), for a caller that
+    /// reports it itself.
+    pub fn take_issue(&mut self) -> Option<EgdbError> {
+        self.issue.take()
     }
 
     /// Returns the bytes the database takes in memory.
@@ -792,7 +855,7 @@ impl Egdb {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "fs"))]
 mod tests {
     use super::*;
 
@@ -808,7 +871,7 @@ mod tests {
         for (seeds, layer) in (0u32..).zip(&fresh.layers) {
             let values: Vec<u8> = (0..layer.entries()).map(|rank| layer.value(rank) as u8).collect();
             let header = Header::new(variant, seeds, layer.entries());
-            file::write_version_1(&layer_path(&old, &rules, seeds), &header, &values);
+            disk::write_version_1(&layer_path(&old, &rules, seeds), &header, &values);
         }
         let opened = Egdb::open(&old, &rules).unwrap();
         assert!(opened.issue().is_none() && opened.max_seeds() == 6);

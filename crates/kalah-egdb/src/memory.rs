@@ -26,7 +26,7 @@ pub fn zeroed_slots(entries: usize) -> Vec<[AtomicU64; 2]> {
 ///
 /// `start` and `bytes` are meant to be an allocation's address and capacity; the advice is only a
 /// hint, so any other range changes nothing either.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", feature = "mmap"))]
 #[allow(unsafe_code)]
 pub fn advise_huge_pages(start: usize, bytes: usize) {
     const HUGE: usize = 2 << 20;
@@ -43,8 +43,8 @@ pub fn advise_huge_pages(start: usize, bytes: usize) {
     }
 }
 
-/// Asks for huge pages: on Linux only; elsewhere this does nothing.
-#[cfg(not(target_os = "linux"))]
+/// Asks for huge pages: on Linux with the `mmap` feature only; elsewhere this does nothing.
+#[cfg(not(all(target_os = "linux", feature = "mmap")))]
 pub fn advise_huge_pages(_start: usize, _bytes: usize) {}
 
 /// Asks the processor to bring the cache line of `item` closer (a hint only).

@@ -1,4 +1,4 @@
-//! Computing one layer from the layers below it, on several threads.
+//! Computing one layer from the layers below it, on several threads (with the `threads` feature).
 //!
 //! A move either puts seeds into a store (its child is in a lower layer, already computed), ends
 //! the game (its value is known at once), or keeps every seed in the houses. Under
@@ -12,8 +12,12 @@
 //! solve the same position at the same time; both store the same value, so relaxed ordering is
 //! enough and no lock is needed.
 
-use std::sync::atomic::{AtomicI8, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI8, Ordering};
+#[cfg(feature = "threads")]
+use std::sync::atomic::{AtomicU64, AtomicUsize};
+#[cfg(feature = "threads")]
 use std::thread;
+#[cfg(feature = "threads")]
 use std::time::Duration;
 
 use crate::board::{Board, Step, Variant, CELLS};
@@ -27,8 +31,10 @@ const UNKNOWN: i8 = i8::MIN;
 /// make the shared counter cheap.
 const CHUNK: u64 = 1 << 15;
 /// How often the calling thread reports progress.
+#[cfg(feature = "threads")]
 const TICK: Duration = Duration::from_millis(100);
 /// Stack for the workers: the recursion is at most 127 × 11 frames deep.
+#[cfg(feature = "threads")]
 const STACK: usize = 16 << 20;
 
 /// Everything needed to solve positions of one layer.
@@ -104,7 +110,8 @@ impl Solver<'_> {
 }
 
 /// Computes layer `seeds` (every distribution of that many seeds, by rank) from the layers below,
-/// on `threads` threads; calls `progress` now and then on this thread with the positions done.
+/// on `threads` threads (without the `threads` feature, on this one); calls `progress` now and
+/// then on this thread with the positions done.
 pub(crate) fn solve_layer(
     variant: Variant,
     ranker: &Ranker,
@@ -119,6 +126,26 @@ pub(crate) fn solve_layer(
     current.try_reserve_exact(entries as usize).map_err(|_| EgdbError::OutOfMemory { seeds, bytes: entries })?;
     current.extend((0..entries).map(|_| AtomicI8::new(UNKNOWN)));
     let solver = Solver { variant, ranker, lower, current: &current, seeds };
+    #[cfg(feature = "threads")]
+    solve_on_threads(&solver, entries, threads, progress);
+    #[cfg(not(feature = "threads"))]
+    {
+        let _ = threads;
+        for start in (0..entries).step_by(CHUNK as usize) {
+            let end = (start + CHUNK).min(entries);
+            solver.solve_range(start, end);
+            progress(end);
+        }
+    }
+    progress(entries);
+    // AtomicI8 and u8 have the same layout, so this collect reuses the allocation.
+    Ok(current.into_iter().map(|v| v.into_inner() as u8).collect())
+}
+
+/// Solves the whole layer of `solver` on `threads` threads sharing it out in chunks, calling
+/// `progress` on this thread every [`TICK`] with the positions done.
+#[cfg(feature = "threads")]
+fn solve_on_threads(solver: &Solver, entries: u64, threads: usize, progress: &mut dyn FnMut(u64)) {
     let next_chunk = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let chunks = entries.div_ceil(CHUNK);
@@ -159,7 +186,4 @@ pub(crate) fn solve_layer(
             }
         }
     });
-    progress(entries);
-    // AtomicI8 and u8 have the same layout, so this collect reuses the allocation.
-    Ok(current.into_iter().map(|v| v.into_inner() as u8).collect())
 }

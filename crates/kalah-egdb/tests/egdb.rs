@@ -332,3 +332,60 @@ fn no_database_and_unsupported_rules_are_errors() {
         Err(EgdbError::TooLarge { .. })
     ));
 }
+
+/// Reads the layer files 0..=`seeds` of `rules` under `dir`, as a host without a file system
+/// would fetch them.
+fn layer_files(dir: &Path, rules: &Rules, seeds: u32) -> Vec<Vec<u8>> {
+    (0..=seeds).map(|k| fs::read(egdb::layer_path(dir, rules, k)).unwrap()).collect()
+}
+
+/// A database opened from the bytes of a built folder's files probes the same value as the
+/// folder's for every position, and its move values agree; a damaged layer stops the loading
+/// below it exactly as it does in a folder.
+#[test]
+fn a_database_opened_from_bytes_probes_what_the_folder_does() {
+    for rules in [Rules::standard(3, 4).unwrap(), Rules::preset("mkagent", 3, 3).unwrap()] {
+        let dir = TempDir::new(&format!("bytes-{}", egdb::rules_key(&rules)));
+        let (_, _) = build(&dir.0, &rules, 7);
+        let folder = Egdb::open(&dir.0, &rules).unwrap();
+        let given = Egdb::from_bytes(&rules, layer_files(&dir.0, &rules, 7)).unwrap();
+        assert_eq!((given.max_seeds(), given.issue().is_none()), (7, true));
+        assert!(given.matches(&rules));
+        let m = rules.houses() as usize;
+        let mut probed = 0;
+        for seeds in 0..=8u16 {
+            for cells in distributions(2 * m, seeds) {
+                let (mine, theirs) = cells.split_at(m);
+                for p in [
+                    position(&rules, mine, theirs, (0, 0), Side::South),
+                    position(&rules, theirs, mine, (2, 1), Side::North),
+                ] {
+                    assert_eq!(given.probe(&p), folder.probe(&p), "{rules}: {p}");
+                    assert_eq!(given.move_values(&p, &rules), folder.move_values(&p, &rules), "{rules}: {p}");
+                    probed += usize::from(given.probe(&p).is_some());
+                }
+            }
+        }
+        assert!(probed > 1000, "{probed} positions probed");
+    }
+
+    let rules = Rules::standard(3, 4).unwrap();
+    let dir = TempDir::new("bytes-damaged");
+    build(&dir.0, &rules, 6);
+    let mut files = layer_files(&dir.0, &rules, 6);
+    files[4][40] ^= 0x10;
+    let db = Egdb::from_bytes(&rules, files.clone()).unwrap();
+    assert_eq!(db.max_seeds(), 3);
+    let message = db.issue().unwrap().to_string();
+    assert!(matches!(db.issue(), Some(EgdbError::Checksum { .. })), "{message}");
+    assert!(message.contains("layer-004.egdb") && message.contains("damaged"), "{message}");
+    // Fewer layers given: the database holds those.
+    assert_eq!(Egdb::from_bytes(&rules, files[..2].to_vec()).unwrap().max_seeds(), 1);
+    // Layer 0 damaged, none given, or other rules: nothing can be used.
+    files[0][33] ^= 1;
+    assert!(matches!(Egdb::from_bytes(&rules, files), Err(EgdbError::Checksum { .. })));
+    assert!(matches!(Egdb::from_bytes(&rules, Vec::new()), Err(EgdbError::NoDatabase { .. })));
+    let other = Rules::standard(4, 4).unwrap();
+    let files = layer_files(&dir.0, &rules, 6);
+    assert!(matches!(Egdb::from_bytes(&other, files), Err(EgdbError::Mismatch { field: "houses a side", .. })));
+}

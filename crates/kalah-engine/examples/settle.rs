@@ -45,7 +45,7 @@ fn main() {
     let mut mean = last.clone();
     let mut cases = 0u32;
     for (m, n, stride) in [(3, 3, 1), (4, 3, 2), (4, 4, 8), (5, 3, 8)] {
-        let started = std::time::Instant::now();
+        let started = kalah_engine::time::now();
         let all = Rules::variants(m, n).expect("sizes in range");
         // Clockwise rule sets are left out: seeds reach the opponent's row before one's own store,
         // games run long, and their exact solve takes minutes from Kalah(4,2) on.
@@ -53,7 +53,7 @@ fn main() {
         for &rules in counter.iter().step_by(stride) {
             // One solver a rule set: its proofs of one offer serve the others.
             let solver = Solver::new(Options { table_bytes: 16 << 20, ..Options::default() });
-            let one = std::time::Instant::now();
+            let one = kalah_engine::time::now();
             if std::env::var_os("SETTLE_TRACE").is_some() {
                 eprintln!("  {rules} ...");
             }

@@ -2,12 +2,13 @@
 //! before each, so the node total is a signature of the search's behaviour; and fixed positions
 //! solved exactly on one thread without a database, whose node total is the solver's signature.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use kalah_rules::{Position, Rules};
 
 use crate::search::{Engine, Info, Limits, Options};
 use crate::solver::Solver;
+use crate::time::now;
 
 /// The benchmark positions: (rules, position), starts and positions from engine games.
 pub const POSITIONS: [(&str, &str); 12] = [
@@ -56,7 +57,7 @@ impl Summary {
 pub fn run(depth: u32, threads: usize, mut each: impl FnMut(usize, &Info)) -> Summary {
     let engine = Engine::new(Options { table_bytes: TABLE_BYTES, threads, ..Options::default() });
     let mut nodes = 0;
-    let started = Instant::now();
+    let started = now();
     for (i, (rules, position)) in POSITIONS.iter().enumerate() {
         let rules: Rules = rules.parse().expect("benchmark rules are valid");
         let position = Position::parse(position, &rules).expect("benchmark positions are valid");
@@ -89,7 +90,7 @@ pub const SOLVER_SIGNATURE: u64 = 1_152_033;
 /// one thread, no database), calling `each` with every position's index and result.
 pub fn run_solver(mut each: impl FnMut(usize, &Info)) -> Summary {
     let mut nodes = 0;
-    let started = Instant::now();
+    let started = now();
     for (i, (rules, position)) in SOLVER_POSITIONS.iter().enumerate() {
         let rules: Rules = rules.parse().expect("benchmark rules are valid");
         let position = Position::parse(position, &rules).expect("benchmark positions are valid");

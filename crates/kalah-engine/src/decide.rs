@@ -1,5 +1,10 @@
-//! One decision for every player: the action to take in a game, with what it is worth, by the
-//! strong engine within a move's limits.
+//! One decision for every player: the action to take in a game, with what it is worth, by a
+//! search within a move's limits.
+//!
+//! The rules of deciding are written here once; what searches may differ: the strong engine
+//! ([`Engine`]) for the engine players, the web page, the terminal's hints and the protocols, the
+//! course's classic searches for the course's players (any [`Searcher`]). The strength differs,
+//! the rules do not:
 //!
 //! * A move: one search of the position; its best move.
 //! * North's pie offer: one search of the position decides both choices, since after a swap the
@@ -22,7 +27,6 @@ use std::collections::HashSet;
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use kalah_rules::{Action, Game, Move, Phase, Position, Rules, Side};
 
@@ -30,6 +34,57 @@ use crate::score::Score;
 use crate::search::{Engine, Info, MAX_DEPTH};
 use crate::stop::Flow;
 use crate::time::Limits;
+
+/// What one search of a position found, at the depth it completed: what a decision rests on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Searched {
+    /// The depth completed, in sowings.
+    pub depth: u32,
+    /// The value for the side to move, proven or estimated.
+    pub score: Score,
+    /// The best move (`None` when the game is over).
+    pub best: Option<Move>,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+impl From<&Info> for Searched {
+    fn from(info: &Info) -> Searched {
+        Searched { depth: info.depth, score: info.score, best: info.best, nodes: info.nodes }
+    }
+}
+
+/// A search that decisions rest on: the strong [`Engine`], or another (the course's classic
+/// searches implement it), which then decides by the same rules at its own strength.
+pub trait Searcher {
+    /// Searches `position` depth by depth within `limits` (the deepest iteration, the time, the
+    /// nodes) until `stop` is set, calls `heard` after each completed depth, and returns the
+    /// last completed depth's result (at least depth 1's, or a finished game's value). A value
+    /// proven before the deepest iteration may end the search there, and so may `heard`'s
+    /// answer `ControlFlow::Break(())`.
+    fn search(
+        &self,
+        position: &Position,
+        rules: &Rules,
+        limits: Limits,
+        stop: Option<&AtomicBool>,
+        heard: &mut dyn FnMut(&Searched) -> ControlFlow<()>,
+    ) -> Searched;
+}
+
+impl Searcher for Engine {
+    fn search(
+        &self,
+        position: &Position,
+        rules: &Rules,
+        limits: Limits,
+        stop: Option<&AtomicBool>,
+        heard: &mut dyn FnMut(&Searched) -> ControlFlow<()>,
+    ) -> Searched {
+        let info = Engine::search(self, position, rules, limits, stop, |info| heard(&Searched::from(info)));
+        Searched::from(&info)
+    }
+}
 
 /// The most positions South's first turn is followed to through extra moves; past it, a position
 /// where South would sow again is valued as it stands.
@@ -42,39 +97,20 @@ pub struct Turn {
     pub rules: Rules,
     /// The position, with the side to move.
     pub position: Position,
-    /// What the game waits for.
+    /// What the game waits for, as the rules tell it ([`Game::phase`], [`Phase::at`]).
     pub phase: Phase,
-    /// South's first turn under the pie rule: North may take over whatever it leaves.
-    pub pie_opening: bool,
 }
 
 impl Turn {
     /// Returns the decision `game` waits for.
     pub fn of(game: &Game) -> Turn {
-        let rules = *game.rules();
-        let position = *game.position();
-        let phase = game.phase();
-        let north_sowed = game
-            .positions()
-            .iter()
-            .zip(game.actions())
-            .any(|(p, a)| matches!(a, Action::Sow(_)) && p.mover() == Side::North);
-        let pie_opening =
-            rules.pie && phase == Phase::Play && position.mover() == Side::South && !game.swapped() && !north_sowed;
-        Turn { rules, position, phase, pie_opening }
+        Turn { rules: *game.rules(), position: *game.position(), phase: game.phase() }
     }
 
-    /// Returns the turn in `position` known without the game's history: `may_swap` on North's
-    /// first turn under the pie rule. South's first turn is told by the start's layout
-    /// ([`Rules::is_first_move`]), so a first turn that goes on after an extra move is not.
+    /// Returns the turn in `position` known without the game's history ([`Phase::at`]):
+    /// `may_swap` on North's first turn under the pie rule.
     pub fn at(rules: Rules, position: Position, may_swap: bool) -> Turn {
-        let phase = match (position.is_over(&rules), may_swap) {
-            (true, _) => Phase::Over,
-            (false, true) => Phase::PieOffer,
-            (false, false) => Phase::Play,
-        };
-        let pie_opening = rules.pie && phase == Phase::Play && rules.is_first_move(&position);
-        Turn { rules, position, phase, pie_opening }
+        Turn { rules, position, phase: Phase::at(&rules, &position, may_swap) }
     }
 }
 
@@ -129,14 +165,40 @@ pub struct Decision {
     /// The action to take.
     pub action: Action,
     /// What the action is worth to the player who takes it: the final store difference they can
-    /// expect (after a swap, as the side they take over).
+    /// expect as the side they hold after it (after a swap, the side they take over).
     pub score: Score,
+    /// The side `score` is for: the side the player who decides holds after the action (South
+    /// after a swap).
+    pub side: Side,
     /// The depth of the searches the decision rests on, in sowings.
     pub depth: u32,
     /// Nodes searched for the decision.
     pub nodes: u64,
     /// Why this action.
     pub reason: Reason,
+}
+
+impl Decision {
+    /// Returns what the decision is worth to `side`: the final store difference, `side`'s
+    /// minus the other's, that the decision leads to.
+    ///
+    /// ```
+    /// use kalah_engine::decide::{Decision, Reason};
+    /// use kalah_engine::score::Score;
+    /// use kalah_rules::{Action, Side};
+    /// // North swaps: it takes over South, worth +0.70 to it; the position was -0.70 for North.
+    /// let swap = Decision { action: Action::Swap, score: Score::estimate(70), side: Side::South, depth: 9, nodes: 0, reason: Reason::SwapPays };
+    /// assert_eq!(swap.value_for(Side::North), Score::estimate(-70));
+    /// assert_eq!(swap.for_south(), Score::estimate(70));
+    /// ```
+    pub fn value_for(&self, side: Side) -> Score {
+        self.score.for_side(self.side, side)
+    }
+
+    /// Returns what the decision is worth to South: its final store difference, South's minus North's.
+    pub fn for_south(&self) -> Score {
+        self.value_for(Side::South)
+    }
 }
 
 /// Decides what the player to decide in `game` should do within `limits`, or returns `None`
@@ -150,8 +212,7 @@ pub struct Decision {
 /// let mut rules = Rules::standard(4, 3).unwrap();
 /// rules.pie = true;
 /// let mut game = Game::new(rules);
-/// game.act("1".parse().unwrap()).unwrap();
-/// while game.phase() == Phase::Play {
+/// while game.phase() == Phase::PieOpening {
 ///     let sow = game.legal_actions()[0];
 ///     game.act(sow).unwrap();
 /// }
@@ -160,15 +221,20 @@ pub struct Decision {
 /// assert!(game.legal_actions().contains(&decision.action));
 /// assert!(decision.score.is_exact(), "Kalah(4,3) is small enough to solve");
 /// ```
-pub fn decide(engine: &Engine, game: &Game, limits: Limits, stop: Option<&AtomicBool>) -> Option<Decision> {
-    decide_turn(engine, &Turn::of(game), SwapPolicy::Auto, limits, stop, |_| {})
+pub fn decide<S: Searcher + ?Sized>(
+    searcher: &S,
+    game: &Game,
+    limits: Limits,
+    stop: Option<&AtomicBool>,
+) -> Option<Decision> {
+    decide_turn(searcher, &Turn::of(game), SwapPolicy::Auto, limits, stop, |_| {})
 }
 
 /// Decides `turn` as [`decide`] does, answering the pie offer by `swap`, and calls `heard` with a
 /// provisional decision after each completed depth (the final decision is the last one heard).
 /// `heard` may answer `ControlFlow::Break(())` to decide on what it heard ([`Flow`]; `()` goes on).
-pub fn decide_turn<F: Flow>(
-    engine: &Engine,
+pub fn decide_turn<S: Searcher + ?Sized, F: Flow>(
+    searcher: &S,
     turn: &Turn,
     swap: SwapPolicy,
     limits: Limits,
@@ -180,27 +246,30 @@ pub fn decide_turn<F: Flow>(
     }
     match turn.phase {
         Phase::Over => None,
-        Phase::Handicap if turn.rules.handicap => Some(handicap(engine, turn, limits, stop, &mut heard)),
-        Phase::PieOffer => offer(engine, turn, swap, limits, stop, &mut heard),
-        _ if turn.pie_opening => Some(opening(engine, turn, limits, stop, &mut heard)),
+        Phase::Handicap if turn.rules.handicap => Some(handicap(searcher, turn, limits, stop, &mut heard)),
+        Phase::PieOffer => offer(searcher, turn, swap, limits, stop, &mut heard),
+        Phase::PieOpening => Some(opening(searcher, turn, limits, stop, &mut heard)),
         _ => {
-            let info = engine.search(&turn.position, &turn.rules, limits, stop, |info| match best_move(info) {
-                Some(decision) => heard(&decision).flow(),
-                None => ControlFlow::Continue(()),
-            });
-            best_move(&info)
+            let side = turn.position.mover();
+            let found =
+                searcher.search(&turn.position, &turn.rules, limits, stop, &mut |found| match best_move(found, side) {
+                    Some(decision) => heard(&decision).flow(),
+                    None => ControlFlow::Continue(()),
+                });
+            best_move(&found, side)
         }
     }
 }
 
-/// Returns the decision to play the search's best move.
-fn best_move(info: &Info) -> Option<Decision> {
-    let mv = info.best?;
+/// Returns the decision of `side` (the side to move) to play the search's best move.
+fn best_move(found: &Searched, side: Side) -> Option<Decision> {
+    let mv = found.best?;
     Some(Decision {
         action: Action::Sow(mv),
-        score: info.score,
-        depth: info.depth,
-        nodes: info.nodes,
+        score: found.score,
+        side,
+        depth: found.depth,
+        nodes: found.nodes,
         reason: Reason::BestMove,
     })
 }
@@ -215,17 +284,19 @@ fn settled(before: Option<Score>, last: Score) -> Score {
 }
 
 /// North's answer to the pie offer: a swap, or its best move.
-fn offer<F: Flow>(
-    engine: &Engine,
+fn offer<S: Searcher + ?Sized, F: Flow>(
+    searcher: &S,
     turn: &Turn,
     swap: SwapPolicy,
     limits: Limits,
     stop: Option<&AtomicBool>,
     heard: &mut impl FnMut(&Decision) -> F,
 ) -> Option<Decision> {
-    let choose = |value: Score, info: &Info| -> Option<Decision> {
-        let play = Decision { score: value, ..best_move(info)? };
-        let swapped = Decision { action: Action::Swap, score: -value, ..play };
+    let north = turn.position.mover();
+    let choose = |value: Score, found: &Searched| -> Option<Decision> {
+        let play = Decision { score: value, ..best_move(found, north)? };
+        // The swapper takes over South with North to move: worth minus North's value to it.
+        let swapped = Decision { action: Action::Swap, score: -value, side: !north, ..play };
         Some(match swap {
             SwapPolicy::Always => Decision { reason: Reason::SwapAlways, ..swapped },
             SwapPolicy::Never => Decision { reason: Reason::SwapNever, ..play },
@@ -236,16 +307,17 @@ fn offer<F: Flow>(
     // The last completed depth decides: against the exact values of 3,957 pie offers of small
     // boards it chose wrongly as often as the mean of the last two depths or less at most depths
     // (examples/settle.rs; docs/engine.md).
-    let info = engine.search(&turn.position, &turn.rules, limits, stop, |info| match choose(info.score, info) {
-        Some(decision) => heard(&decision).flow(),
-        None => ControlFlow::Continue(()),
-    });
-    choose(info.score, &info)
+    let found =
+        searcher.search(&turn.position, &turn.rules, limits, stop, &mut |found| match choose(found.score, found) {
+            Some(decision) => heard(&decision).flow(),
+            None => ControlFlow::Continue(()),
+        });
+    choose(found.score, &found)
 }
 
 /// South's first sowing under the pie rule: towards the offer closest to even for North.
-fn opening<F: Flow>(
-    engine: &Engine,
+fn opening<S: Searcher + ?Sized, F: Flow>(
+    searcher: &S,
     turn: &Turn,
     limits: Limits,
     stop: Option<&AtomicBool>,
@@ -256,24 +328,21 @@ fn opening<F: Flow>(
     let positions: Vec<Position> = ends.iter().map(|(_, p)| *p).collect();
     // The candidates are a sowing deeper than the position itself.
     let depth = limits.depth.map(|d| d.saturating_sub(1).max(1));
-    let choose = |values: &[Score], depth: u32, nodes: u64| {
-        let for_north = |i: usize| if positions[i].mover() == Side::North { values[i] } else { -values[i] };
+    let choose = |for_north: &[Score], depth: u32, nodes: u64| {
         let best =
-            (0..values.len()).min_by_key(|&i| for_north(i).hundredths().abs()).expect("a first turn has sowings");
-        let value = for_north(best);
+            (0..for_north.len()).min_by_key(|&i| for_north[i].hundredths().abs()).expect("a first turn has sowings");
+        let value = for_north[best];
         Decision {
             action: Action::Sow(ends[best].0),
             // North takes whichever side is better: South is left with minus its size.
             score: Score::new(-value.hundredths().abs(), value.is_exact()),
+            side: Side::South,
             depth,
             nodes,
             reason: Reason::EvenOffer,
         }
     };
-    let (values, reached, nodes) = compare(engine, rules, &positions, limits, depth, stop, |values, depth, nodes| {
-        heard(&choose(values, depth, nodes)).flow()
-    });
-    choose(&values, reached, nodes)
+    compare(searcher, rules, &positions, Side::North, Reach { limits, depth, stop }, choose, heard)
 }
 
 /// Returns every position South's first turn from `position` can end in, each with the first
@@ -297,8 +366,8 @@ fn first_turn_ends(rules: &Rules, position: &Position) -> Vec<(Move, Position)> 
 }
 
 /// North's handicap decision: the start worst for South (keeping the board on a tie).
-fn handicap<F: Flow>(
-    engine: &Engine,
+fn handicap<S: Searcher + ?Sized, F: Flow>(
+    searcher: &S,
     turn: &Turn,
     limits: Limits,
     stop: Option<&AtomicBool>,
@@ -317,40 +386,54 @@ fn handicap<F: Flow>(
     }
     // Many starts to compare, each a short search: half the depth of a move.
     let depth = limits.depth.map(|d| (d / 2).max(1));
-    let choose = |values: &[Score], depth: u32, nodes: u64| {
-        let for_south = |i: usize| if positions[i].mover() == Side::South { values[i] } else { -values[i] };
-        let best = (0..values.len()).min_by_key(|&i| for_south(i).hundredths()).expect("keep is always allowed");
-        Decision { action: actions[best], score: -for_south(best), depth, nodes, reason: Reason::Handicap }
+    let choose = |for_south: &[Score], depth: u32, nodes: u64| {
+        let best = (0..for_south.len()).min_by_key(|&i| for_south[i].hundredths()).expect("keep is always allowed");
+        Decision {
+            action: actions[best],
+            score: -for_south[best],
+            side: Side::North,
+            depth,
+            nodes,
+            reason: Reason::Handicap,
+        }
     };
-    let (values, reached, nodes) =
-        compare(engine, &turn.rules, &positions, limits, depth, stop, |values, depth, nodes| {
-            heard(&choose(values, depth, nodes)).flow()
-        });
-    choose(&values, reached, nodes)
+    compare(searcher, &turn.rules, &positions, Side::South, Reach { limits, depth, stop }, choose, heard)
 }
 
-/// Searches `positions` depth by depth together within `limits` (the time and nodes shared by
-/// all, the deepest iteration `depth`) and returns each one's settled value for its side to
-/// move, the depth every one of them completed, and the nodes searched. `round` hears the same
-/// after each completed depth, and may answer `ControlFlow::Break(())` to end there.
-fn compare(
-    engine: &Engine,
-    rules: &Rules,
-    positions: &[Position],
+/// How far candidates are compared: a move's limits (the time and nodes shared by all), the
+/// deepest iteration, and the stop flag.
+#[derive(Clone, Copy)]
+struct Reach<'a> {
     limits: Limits,
     depth: Option<u32>,
-    stop: Option<&AtomicBool>,
-    mut round: impl FnMut(&[Score], u32, u64) -> ControlFlow<()>,
-) -> (Vec<Score>, u32, u64) {
-    let started = Instant::now();
+    stop: Option<&'a AtomicBool>,
+}
+
+/// Searches `positions` depth by depth together within `reach` and returns the decision
+/// `choose` makes of their settled values, each seen by `side`, the depth every one of them
+/// completed and the nodes searched; `heard` hears the decision of each completed depth, and may
+/// answer `ControlFlow::Break(())` to end there.
+fn compare<S: Searcher + ?Sized, F: Flow>(
+    searcher: &S,
+    rules: &Rules,
+    positions: &[Position],
+    side: Side,
+    reach: Reach<'_>,
+    choose: impl Fn(&[Score], u32, u64) -> Decision,
+    heard: &mut impl FnMut(&Decision) -> F,
+) -> Decision {
+    let Reach { limits, depth, stop } = reach;
+    let started = crate::time::now();
     let budget = limits.budget();
     let max_depth = depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let finished = |p: &Position| Score::exact_seeds(p.final_difference(rules) * p.mover().sign());
-    // The scores of the last two completed depths, and the values settled from them.
+    // The scores of the last two completed depths, each for its side to move, and the values
+    // settled from them, seen by `side`.
     let mut before: Vec<Option<Score>> = vec![None; positions.len()];
     let mut last: Vec<Score> =
         positions.iter().map(|p| if p.is_over(rules) { finished(p) } else { Score::default() }).collect();
-    let mut values = last.clone();
+    let seen = |i: usize, value: Score| value.for_side(positions[i].mover(), side);
+    let mut values: Vec<Score> = last.iter().enumerate().map(|(i, &v)| seen(i, v)).collect();
     let mut reached = 0;
     let mut nodes = 0;
     for d in 1..=max_depth {
@@ -364,12 +447,12 @@ fn compare(
             let mut sub = Limits { depth: Some(d), ..Limits::default() };
             sub.time = budget.map(|b| b.hard_left(started.elapsed()));
             sub.nodes = limits.nodes.map(|n| n.saturating_sub(nodes).max(1));
-            let info = engine.search(position, rules, sub, stop, |_| {});
-            nodes += info.nodes;
-            if info.depth < d && !info.score.is_exact() {
+            let found = searcher.search(position, rules, sub, stop, &mut |_| ControlFlow::Continue(()));
+            nodes += found.nodes;
+            if found.depth < d && !found.score.is_exact() {
                 break;
             }
-            scores.push(info.score);
+            scores.push(found.score);
         }
         // Cut off within this depth: the values stay those of the depth before, all alike.
         if scores.len() < positions.len() {
@@ -379,11 +462,11 @@ fn compare(
             if d > 1 {
                 before[i] = Some(last[i]);
             }
-            values[i] = settled(before[i], scores[i]);
+            values[i] = seen(i, settled(before[i], scores[i]));
         }
         last = scores;
         reached = d;
-        let told = round(&values, reached, nodes).is_break();
+        let told = heard(&choose(&values, reached, nodes)).flow().is_break();
         let all_proven = last.iter().all(|s| s.is_exact());
         let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
         let out_of_time = budget.is_some_and(|b| !b.may_deepen(started.elapsed()));
@@ -392,7 +475,7 @@ fn compare(
             break;
         }
     }
-    (values, reached, nodes)
+    choose(&values, reached, nodes)
 }
 
 #[cfg(test)]
@@ -429,7 +512,7 @@ mod tests {
         for first in 1..=4u32 {
             let mut game = Game::new(rules);
             game.act(Action::Sow(Move::from_number(first).unwrap())).unwrap();
-            while game.phase() == Phase::Play {
+            while game.phase() == Phase::PieOpening {
                 game.act(game.legal_actions()[0]).unwrap();
             }
             if game.phase() != Phase::PieOffer {
@@ -442,6 +525,8 @@ mod tests {
             // The swapper takes over South: worth minus North's value to it.
             let expected = if decision.action == Action::Swap { -for_north } else { for_north };
             assert_eq!(decision.score, expected);
+            assert_eq!(decision.value_for(Side::North), for_north, "North's value, before its choice");
+            assert_eq!(decision.for_south(), -for_north);
             assert!(decision.score.hundredths() >= 0, "North never chooses the worse side");
             swaps += usize::from(decision.action == Action::Swap);
         }
@@ -468,9 +553,11 @@ mod tests {
         let rules = pie(3, 3);
         let game = Game::new(rules);
         let turn = Turn::of(&game);
-        assert!(turn.pie_opening);
+        assert_eq!(turn.phase, Phase::PieOpening);
+        assert_eq!(turn, Turn::at(rules, *game.position(), false));
         let decision = decide(&engine(), &game, Limits::default(), None).unwrap();
         assert_eq!(decision.reason, Reason::EvenOffer);
+        assert_eq!(decision.side, Side::South);
         let solver = Solver::new(Options { table_bytes: 1 << 20, ..Options::default() });
         let ends = first_turn_ends(&rules, game.position());
         let mut closest = i32::MAX;
@@ -500,7 +587,7 @@ mod tests {
         // After the extra move South's first turn goes on: the decision is still the opening's.
         let mut game = Game::new(rules);
         game.act("2".parse().unwrap()).unwrap();
-        assert!(Turn::of(&game).pie_opening);
+        assert_eq!(Turn::of(&game).phase, Phase::PieOpening);
         let decision = decide(&engine(), &game, Limits::depth(6), None).unwrap();
         assert_eq!(decision.reason, Reason::EvenOffer);
         // Without the pie rule South just plays its best move.
@@ -524,6 +611,7 @@ mod tests {
             worst = worst.min(for_south.hundredths());
         }
         assert_eq!(decision.score, Score::exact(-worst), "North's value is minus South's");
+        assert_eq!((decision.side, decision.for_south()), (Side::North, Score::exact(worst)));
     }
 
     #[test]
@@ -545,6 +633,37 @@ mod tests {
             values.iter().all(|&v| v >= values[0])
         };
         assert_eq!(decision.action == Action::Keep, kept);
+    }
+
+    /// A searcher that is the engine under another name, counting its searches.
+    struct Counted(Engine, std::cell::Cell<usize>);
+
+    impl Searcher for Counted {
+        fn search(
+            &self,
+            position: &Position,
+            rules: &Rules,
+            limits: Limits,
+            stop: Option<&AtomicBool>,
+            heard: &mut dyn FnMut(&Searched) -> ControlFlow<()>,
+        ) -> Searched {
+            self.1.set(self.1.get() + 1);
+            Searcher::search(&self.0, position, rules, limits, stop, heard)
+        }
+    }
+
+    #[test]
+    fn any_searcher_decides_by_the_same_rules() {
+        let mut handicap = Rules::standard(3, 2).unwrap();
+        handicap.handicap = true;
+        for game in [Game::new(pie(3, 3)), offered(pie(4, 3), &[1]), Game::new(handicap), Game::new(Rules::default())] {
+            let counted = Counted(engine(), std::cell::Cell::new(0));
+            let limits = Limits::depth(4);
+            let by_engine = decide(&engine(), &game, limits, None).unwrap();
+            let by_other = decide(&counted, &game, limits, None).unwrap();
+            assert_eq!(by_other, by_engine, "{:?}", game.phase());
+            assert!(counted.1.get() >= 1);
+        }
     }
 
     #[test]

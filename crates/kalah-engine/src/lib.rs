@@ -2,19 +2,25 @@
 //!
 //! It holds the evaluation, the strong heuristic search (iterative deepening principal-variation
 //! search with a transposition table, proofs of exact values and threads), the exact solver
-//! (MTD(f) over null-window proofs, with endgame databases), and [`decide`], the one decision
-//! every player makes through: a move, the pie rule's swap and opening, the handicap. The rules
+//! (MTD(f) over null-window proofs, with endgame databases), [`decide`], the one decision
+//! every player makes through: a move, the pie rule's swap and opening, the handicap, and the
+//! policies every front end shares: which endgame databases an engine uses within what memory
+//! ([`databases`]) and the strength levels a person chooses from ([`level`]). The rules
 //! come from `kalah-rules` and the endgame databases from `kalah-egdb`; the course's searches and
 //! experiments (`kalah-course`) and solves on a cluster (`kalah-cluster`) build on this crate,
 //! never the other way round.
 //!
 //! * [`eval`]: the evaluation function and its weights.
 //! * [`search`]: the strong engine: iterative deepening PVS, table, proofs, threads.
-//! * [`time`]: time management: the limits of a search, a move's budget, a player's game clock.
+//! * [`time`]: the one clock every search and solve reads, and time management: the limits of a
+//!   search, a move's budget, a player's game clock.
 //! * [`score`]: a value for one player, in hundredths of a seed, proven or estimated; whole
 //!   seeds and proven bounds, the solver's unit (from `kalah-rules`, re-exported: protocols and
 //!   front ends share them).
-//! * [`decide`]: one decision for every player: a move, the pie swap and opening, the handicap.
+//! * [`decide`]: one decision for every player: a move, the pie swap and opening, the handicap,
+//!   by the engine or any other [`decide::Searcher`].
+//! * [`databases`]: the one policy for attaching endgame databases to engines within a memory budget.
+//! * [`level`]: the strength levels 1 to 5 of the browser game and the bots.
 //! * [`solver`]: the exact solver: MTD(f) over null-window proofs to the end of the game, and the
 //!   perfect line.
 //! * [`proof`]: the solver's proof table: proven bounds of positions, shared by its threads.
@@ -26,12 +32,30 @@
 //! * [`bench`](mod@bench): fixed positions at a fixed depth: the node signature and the speed.
 //! * [`egdb`]: endgame databases (the `kalah-egdb` crate, re-exported: engines and the
 //!   [`search::Oracle`] take them): the exact value of every position with up to K seeds in the houses.
+//!
+//! # Features and targets
+//!
+//! All features are on by default, for the `kalah` binary and every native host:
+//!
+//! * `threads`: searches (Lazy SMP) and solves (ABDADA) on [`search::Options::threads`] threads.
+//!   Without it everything runs on the calling thread, and more threads asked for are one
+//!   ([`search::MAX_THREADS`]): a clamp, not an error, so a host's settings work on every build.
+//! * `fs`: endgame database folders (opened, built, checked: kalah-egdb's `fs`).
+//! * `mmap` (implies `fs`): database files mapped into memory, and huge pages for the tables.
+//!
+//! With none (`--no-default-features`) the crate builds for `wasm32-unknown-unknown`: one thread,
+//! no file system, no memory mapping, a database opened from bytes ([`egdb::Egdb::from_bytes`]),
+//! and the clock of [`time::now`], which reads `performance.now()` there. The crate never owns
+//! the process: no signal handler, no exit.
 
 pub mod bench;
 pub mod board;
 pub mod busy;
+#[cfg(feature = "fs")]
+pub mod databases;
 pub mod decide;
 pub mod eval;
+pub mod level;
 mod order;
 pub mod proof;
 pub mod search;

@@ -13,7 +13,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use kalah_rules::{Move, Position, Rules, Side};
 
@@ -123,13 +123,19 @@ impl Info {
 pub struct Options {
     /// Size of the transposition table in bytes.
     pub table_bytes: usize,
-    /// Search threads (Lazy SMP): 1 or more.
+    /// Search threads (Lazy SMP): 1 or more. Without the crate's `threads` feature every search
+    /// runs on the calling thread: [`Engine::new`] takes more as [`MAX_THREADS`], one.
     pub threads: usize,
     /// Evaluation weights.
     pub weights: Weights,
     /// Exact values for small positions, if any.
     pub oracle: Option<Arc<dyn Oracle>>,
 }
+
+/// The most threads a search or a solve uses: any number with the crate's `threads` feature,
+/// one without it (a build for a browser). More asked for are this many, not an error: a host
+/// that asks for a machine's cores gets the one thread there is.
+pub const MAX_THREADS: usize = if cfg!(feature = "threads") { usize::MAX } else { 1 };
 
 /// The default table size: 16 MiB, which fits a game at a second a move; a larger table costs
 /// short searches speed (more cache and TLB misses), so long analyses ask for more.
@@ -203,7 +209,8 @@ struct Worker<'a> {
 
 impl Engine {
     /// Returns an engine with an empty table.
-    pub fn new(options: Options) -> Engine {
+    pub fn new(mut options: Options) -> Engine {
+        options.threads = options.threads.clamp(1, MAX_THREADS);
         Engine { table: Table::with_bytes(options.table_bytes), options, busy: Busy::new(true) }
     }
 
@@ -238,7 +245,7 @@ impl Engine {
         stop: Option<&AtomicBool>,
         mut on_iteration: impl FnMut(&Info) -> F,
     ) -> Info {
-        let started = Instant::now();
+        let started = crate::time::now();
         let nodes = AtomicU64::new(0);
         let budget = limits.budget();
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);

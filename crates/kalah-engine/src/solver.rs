@@ -41,7 +41,6 @@
 //! others' results in the table when it gets there.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
-use std::time::Instant;
 
 use kalah_rules::{Move, Position, Rules};
 
@@ -128,7 +127,7 @@ impl Solver {
     /// heuristic engine, the rest for proofs.
     pub fn new(options: Options) -> Solver {
         let total = options.table_bytes.max(64 * PROOF_BYTES * 1024);
-        let threads = options.threads.max(1);
+        let threads = options.threads.clamp(1, crate::search::MAX_THREADS);
         let engine = Engine::new(Options { table_bytes: total / HINT_SHARE, threads: 1, ..options });
         let busy = Busy::new(threads > 1);
         Solver {
@@ -217,7 +216,7 @@ impl Solver {
         request: Request,
         mut on_bound: impl FnMut(Bounds, u64) -> F,
     ) -> Result<(Info, Bounds), Stopped> {
-        let started = Instant::now();
+        let started = crate::time::now();
         let watch = Watch::new(started, &request.limits, request.stop);
         // The proofs' values are relative to the stores, the caller's are the final difference.
         let frame = Frame::of(position);

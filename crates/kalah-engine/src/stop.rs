@@ -8,9 +8,9 @@
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::time::Limits;
+use crate::time::{Instant, Limits};
 
 /// What a callback answers after each iteration of a search or each bound of a solve: `()` goes on
 /// (so `|_| {}` serves), and `ControlFlow::Break(())` stops with the result so far.

@@ -1,5 +1,11 @@
-//! Time management: the limits of one search or decision, a game clock's budget for a move, and
-//! a player's own clock over a whole game.
+//! Time management: the one clock every search and solve reads ([`now`]), the limits of one
+//! search or decision, a game clock's budget for a move, and a player's own clock over a whole
+//! game.
+//!
+//! The clock is the `web-time` crate's: natively its [`Instant`] *is* `std::time::Instant` (the
+//! same type, the same call), and on `wasm32-unknown-unknown`, where std's clock panics ("time
+//! not implemented on this platform"), it reads `performance.now()` of the browser or Node. Code
+//! that times a search reads the clock here, never `std::time::Instant::now()`.
 //!
 //! A search aims at a *target* time and never runs past a *hard* time. It checks the hard time as
 //! it goes (the search stops mid-iteration and keeps the last completed one), and it starts a new
@@ -17,6 +23,15 @@
 //! ```
 
 use std::time::Duration;
+
+/// A moment of the engine's clock: `std::time::Instant` natively, `performance.now()` on the web.
+pub use web_time::Instant;
+
+/// Returns the time now, from the one clock every search, solve and decision reads.
+#[inline]
+pub fn now() -> Instant {
+    Instant::now()
+}
 
 /// When to stop searching. Unset limits do not apply; with none set the search runs to the end
 /// of the game tree (it stops by itself once the value is proven) or until stopped.
@@ -163,6 +178,15 @@ mod tests {
     use super::*;
 
     const MS: Duration = Duration::from_millis(1);
+
+    /// Natively the engine's clock is std's, so reading it costs what reading std's does.
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn the_clock_is_std_s_natively_and_runs_forward() {
+        let start: std::time::Instant = now();
+        assert!(now() >= start);
+        assert!(start.elapsed() < Duration::from_secs(24 * 3600));
+    }
 
     #[test]
     fn a_clock_plans_on_a_share_of_what_is_left() {

@@ -2,8 +2,10 @@
 //! endgame databases, behind small types of its own, so that a change of the engine's API is an
 //! edit here and nowhere else. Nothing here knows Python.
 //!
-//! Where the engine library is still to grow what this needs (the levels and the attaching of
-//! databases move into `kalah-engine`), the stand-in here says so.
+//! The policies are the engine's, as every kalah front end uses them: which layers of a database
+//! an engine uses within a memory budget ([`kalah_engine::databases`]), the strength levels
+//! ([`kalah_engine::level`]) and the decision ([`kalah_engine::decide`]). What is the front
+//! end's to say is here: how much memory there is, and the checks of the arguments.
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -11,8 +13,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use kalah_engine::databases::{self, Memory};
 use kalah_engine::decide::{self, Decision};
 use kalah_engine::egdb::{self, Egdb, EgdbError};
+use kalah_engine::level::Level;
 use kalah_engine::search::{Engine, Info, Options, Oracle};
 use kalah_engine::solver::{Solver, Stopped};
 use kalah_engine::time::Limits;
@@ -50,7 +54,7 @@ pub struct Settings {
     /// The endgame databases.
     pub databases: Databases,
     /// The most memory the table and databases may take, in MiB; without it, the databases load
-    /// only the layers that fit in the memory available.
+    /// only the layers that fit in what this machine can spare.
     pub memory_mib: Option<usize>,
 }
 
@@ -63,14 +67,6 @@ impl Settings {
         if !(1..=64).contains(&self.threads) {
             return Err(format!("threads={} is out of range: 1 to 64 threads", self.threads));
         }
-        // A table larger than the free memory would have the machine swap, or fail to allocate.
-        if let Some(free) = available_mib().filter(|&free| self.hash_mib > free * 9 / 10) {
-            return Err(format!(
-                "hash_mb={} is more than this machine can spare now ({} MiB of {free} MiB available): lower hash_mb",
-                self.hash_mib,
-                free * 9 / 10
-            ));
-        }
         if let Some(limit) = self.memory_mib {
             if self.hash_mib > limit {
                 return Err(format!(
@@ -79,61 +75,80 @@ impl Settings {
                 ));
             }
         }
+        // A table larger than the free memory would have the machine swap, or fail to allocate.
+        if let Some((spare, available)) = spare_memory().filter(|(spare, _)| self.table() > *spare) {
+            return Err(format!(
+                "hash_mb={} is more than this machine can spare now ({spare} of {available} available): lower hash_mb",
+                self.hash_mib
+            ));
+        }
         Ok(())
     }
 
-    /// Returns the engine options for `rules`, with the database attached, and a note when the
-    /// database could not be used in full.
-    ///
-    /// The same policy as `kalah`'s engine flags; to be replaced by the engine library's one
-    /// function that attaches databases within a memory budget once it lands (issue 26).
-    fn options(&self, rules: &Rules) -> (Options, Option<String>) {
-        let (oracle, note) = self.database(rules);
-        let options = Options {
-            table_bytes: self.hash_mib * MIB,
-            threads: self.threads,
-            oracle: oracle.map(|db| db as Arc<dyn Oracle>),
-            ..Options::default()
-        };
-        (options, note)
+    /// The memory of the table.
+    fn table(&self) -> Memory {
+        Memory::mib(self.hash_mib as u64)
     }
 
-    /// Opens the endgame database for `rules`, within what the memory limit leaves.
-    fn database(&self, rules: &Rules) -> (Option<Arc<Egdb>>, Option<String>) {
-        if egdb::supports(rules).is_err() {
-            return (None, None);
-        }
-        let dir = match &self.databases {
-            Databases::Off => return (None, None),
-            Databases::Open(db) if db.matches(rules) => return (Some(Arc::clone(db)), None),
-            Databases::Open(_) => {
-                return (None, Some(format!("the endgame database given was not built for {rules}: not used")))
+    /// The engine options without a database.
+    fn options(&self) -> Options {
+        Options { table_bytes: self.hash_mib * MIB, threads: self.threads, ..Options::default() }
+    }
+
+    /// Returns where the databases of these settings come from: the engine's policy
+    /// ([`databases::Databases`]) over the folder, within the memory limit less the table (or,
+    /// without a limit, what this machine can spare now less the table), as `kalah`'s flags do.
+    fn source(&self) -> Source {
+        match &self.databases {
+            Databases::Off => Source::Off,
+            Databases::Open(db) => Source::Open(Arc::clone(db)),
+            Databases::Folder(dir) => {
+                let limit = self.memory_mib.map(|mib| Memory::mib(mib as u64));
+                let budget = limit
+                    .or_else(|| spare_memory().map(|(spare, _)| spare))
+                    .map_or(Memory::UNLIMITED, |limit| limit.saturating_sub(self.table()));
+                Source::Folder(databases::Databases::new(dir, budget))
             }
-            Databases::Folder(dir) => dir,
-        };
-        let room = self
-            .memory_mib
-            .or_else(|| available_mib().map(|free| free * 9 / 10))
-            .map_or(u64::MAX, |limit| (limit.saturating_sub(self.hash_mib) * MIB) as u64);
-        match Egdb::open_within(dir, rules, egdb::MAX_SEEDS, room) {
-            Ok(db) => {
-                let note =
-                    db.issue().map(|e| format!("endgame database: {e}; using layers up to {} seeds", db.max_seeds()));
-                (Some(Arc::new(db)), note)
-            }
-            // No database yet is normal: the engine works without one.
-            Err(EgdbError::NoDatabase { .. }) => (None, None),
-            Err(e) => (None, Some(format!("endgame database not used: {e}"))),
         }
     }
 }
 
-/// Returns the memory available to new processes now, in MiB (`MemAvailable` on Linux), if known.
-fn available_mib() -> Option<usize> {
+/// Where an engine or solver takes the database of each rule set from.
+enum Source {
+    /// No database.
+    Off,
+    /// The databases of a folder, each variant's opened once, within one budget.
+    Folder(databases::Databases),
+    /// One database the caller opened.
+    Open(Arc<Egdb>),
+}
+
+impl Source {
+    /// Returns the database for `rules`, if there is one to use, and a note to show when the
+    /// database could not be used in full.
+    fn attach(&self, rules: &Rules) -> (Option<Arc<dyn Oracle>>, Option<String>) {
+        match self {
+            Source::Off => (None, None),
+            Source::Open(db) if db.matches(rules) => (Some(Arc::clone(db) as Arc<dyn Oracle>), None),
+            // A database of other rules would give wrong values.
+            Source::Open(_) if egdb::supports(rules).is_err() => (None, None),
+            Source::Open(_) => (None, Some(format!("the endgame database given was not built for {rules}: not used"))),
+            Source::Folder(databases) => {
+                let attached = databases.attach(rules);
+                (attached.engine_oracle(), attached.unused.map(|unused| unused.to_string()))
+            }
+        }
+    }
+}
+
+/// Returns what this machine can spare now, nine tenths of the memory available to new
+/// processes (`MemAvailable` on Linux), and that memory, if known; as the command line reckons it.
+fn spare_memory() -> Option<(Memory, Memory)> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    let available = Memory::bytes(kib.saturating_mul(1024));
+    Some((Memory::bytes(available.as_bytes() / 10 * 9), available))
 }
 
 /// Returns the default folder of the endgame databases, if the environment names one.
@@ -163,20 +178,13 @@ pub fn limits(depth: Option<u32>, seconds: Option<f64>, nodes: Option<u64>, defa
     Ok(Limits { depth, nodes, time, clock: None })
 }
 
-/// The strength levels of the browser game, 1 to 5: a depth in sowings (level 5: none) and the
-/// most time a move at that level takes, in milliseconds (level 5: the whole time given).
-///
-/// A copy of `kalah_web::engines::LEVELS` and its times until the levels move into the engine
-/// library (issue 26); the web server is not a dependency this package should pull in.
-const LEVELS: [(Option<u32>, u64); 5] =
-    [(Some(1), 50), (Some(3), 100), (Some(6), 250), (Some(12), 1000), (None, u64::MAX)];
-
-/// Returns the limits of a move at `level` (1 to 5) within `time`, as the browser game plays it.
+/// Returns the limits of a move at `level` (1 to 5) within `time`, as every kalah front end plays
+/// the levels ([`Level::limits`]).
 pub fn level_limits(level: u8, time: Duration) -> Result<Limits, String> {
-    let Some(&(depth, millis)) = usize::from(level).checked_sub(1).and_then(|i| LEVELS.get(i)) else {
-        return Err(format!("level={level} is out of range: the levels are 1 to 5"));
-    };
-    Ok(Limits { depth, time: Some(Duration::from_millis(millis).min(time)), ..Limits::default() })
+    let level = Level::new(level).ok_or_else(|| {
+        format!("level={level} is out of range: the levels are {} to {}", Level::MIN.number(), Level::MAX.number())
+    })?;
+    Ok(level.limits(time))
 }
 
 /// The strong engine for one rule set at a time: its table and its database follow the rules of
@@ -184,18 +192,13 @@ pub fn level_limits(level: u8, time: Duration) -> Result<Limits, String> {
 pub struct Searcher {
     engine: Engine,
     rules: Option<Rules>,
-    settings: Settings,
+    databases: Source,
 }
 
 impl Searcher {
     /// Returns an engine with checked `settings` (see [`Settings::check`]).
-    pub fn new(settings: Settings) -> Searcher {
-        let engine = Engine::new(Options {
-            table_bytes: settings.hash_mib * MIB,
-            threads: settings.threads,
-            ..Options::default()
-        });
-        Searcher { engine, rules: None, settings }
+    pub fn new(settings: &Settings) -> Searcher {
+        Searcher { engine: Engine::new(settings.options()), rules: None, databases: settings.source() }
     }
 
     /// Makes the engine ready for `rules`: a new rule set empties the table and attaches its
@@ -205,8 +208,8 @@ impl Searcher {
             return None;
         }
         self.engine.clear();
-        let (options, note) = self.settings.options(rules);
-        self.engine.set_oracle(options.oracle);
+        let (oracle, note) = self.databases.attach(rules);
+        self.engine.set_oracle(oracle);
         self.rules = Some(*rules);
         note
     }
@@ -249,7 +252,8 @@ fn flow(go_on: bool) -> ControlFlow<()> {
 pub struct Prover {
     solver: Option<Arc<Solver>>,
     rules: Option<Rules>,
-    settings: Settings,
+    options: Options,
+    databases: Source,
 }
 
 /// How a solve ended.
@@ -279,8 +283,8 @@ impl Watch {
 
 impl Prover {
     /// Returns a solver with checked `settings`; its tables are made on the first solve.
-    pub fn new(settings: Settings) -> Prover {
-        Prover { solver: None, rules: None, settings }
+    pub fn new(settings: &Settings) -> Prover {
+        Prover { solver: None, rules: None, options: settings.options(), databases: settings.source() }
     }
 
     /// Makes the solver ready for `rules`: new tables and the rules' database for a new rule set.
@@ -291,8 +295,8 @@ impl Prover {
         }
         // The old tables go before the new ones are made, so two never take memory at once.
         self.solver = None;
-        let (options, note) = self.settings.options(rules);
-        self.solver = Some(Arc::new(Solver::new(options)));
+        let (oracle, note) = self.databases.attach(rules);
+        self.solver = Some(Arc::new(Solver::new(Options { oracle, ..self.options.clone() })));
         self.rules = Some(*rules);
         note
     }
@@ -398,7 +402,7 @@ mod tests {
     #[test]
     fn an_engine_follows_the_rules_it_is_asked_about() {
         let settings = Settings { hash_mib: 1, threads: 1, databases: Databases::Off, memory_mib: None };
-        let mut searcher = Searcher::new(settings);
+        let mut searcher = Searcher::new(&settings);
         let stop = AtomicBool::new(false);
         for (text, value) in [("kalah(4,3) standard", 6), ("kalah(4,4) standard", 2), ("kalah(4,3) standard", 6)] {
             let rules: Rules = text.parse().unwrap();
@@ -411,7 +415,7 @@ mod tests {
     #[test]
     fn a_callback_that_says_no_stops_the_search_after_its_depth() {
         let settings = Settings { hash_mib: 1, threads: 1, databases: Databases::Off, memory_mib: None };
-        let mut searcher = Searcher::new(settings);
+        let mut searcher = Searcher::new(&settings);
         let rules = Rules::standard(6, 6).unwrap();
         searcher.prepare(&rules);
         let stop = AtomicBool::new(false);

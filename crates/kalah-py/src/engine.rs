@@ -17,7 +17,7 @@ use pyo3::types::{PyBool, PyString};
 use crate::adapter::{self, Databases, Prover, Searcher, Settings, Solved};
 use crate::egdb::PyEgdb;
 use crate::error::{self, GameOverError};
-use crate::game::{PyGame, PySide};
+use crate::game::{side_arg, PyGame, PySide};
 use crate::interrupt;
 use crate::rules::type_name;
 
@@ -166,28 +166,46 @@ impl Analysis {
 }
 
 /// An action chosen, what it is worth to the player who takes it, and why.
-#[pyclass(frozen, get_all, module = "kalah", name = "Decision")]
+#[pyclass(frozen, module = "kalah", name = "Decision")]
 #[derive(Clone, Debug)]
 pub struct Decision {
     /// The action to play (an int for Game.play).
+    #[pyo3(get)]
     action: usize,
     /// The action as records write it: "3", "swap", "keep", "S3>N2".
+    #[pyo3(get)]
     text: String,
-    /// What the action is worth to the player taking it, in seeds (after a swap, as the side
-    /// taken over).
+    /// What the action is worth to the player taking it, in seeds: the final store difference
+    /// they can expect as `side`.
+    #[pyo3(get)]
     value: f64,
+    /// The side the player holds after the action, whose value `value` is (South after a swap).
+    #[pyo3(get)]
+    side: PySide,
     /// True when the value is proven.
+    #[pyo3(get)]
     exact: bool,
     /// The depth the decision rests on, in sowings.
+    #[pyo3(get)]
     depth: u32,
     /// Nodes searched.
+    #[pyo3(get)]
     nodes: u64,
     /// Why this action: "best move", "swap: the position is better for South", ...
+    #[pyo3(get)]
     reason: String,
+    /// The engine's decision, which says what it is worth to either side.
+    decided: kalah_engine::decide::Decision,
 }
 
 #[pymethods]
 impl Decision {
+    /// What the decision is worth to `side` (a Side, 0/1 or "south"/"north"), in seeds: the
+    /// final store difference, that side's minus the other's.
+    fn value_for(&self, side: &Bound<'_, PyAny>) -> PyResult<f64> {
+        Ok(self.decided.value_for(side_arg(side)?).seeds())
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "kalah.Decision(action={}, text={:?}, value={}, exact={}, reason={:?})",
@@ -250,7 +268,7 @@ impl PyEngine {
     #[pyo3(text_signature = "(*, hash_mb=64, threads=1, egdb='auto', memory_mb=None)")]
     fn new(hash_mb: usize, threads: usize, egdb: EgdbArg, memory_mb: Option<usize>) -> PyResult<PyEngine> {
         let settings = settings(hash_mb, threads, egdb, memory_mb)?;
-        Ok(PyEngine { searcher: Mutex::new(Searcher::new(settings)) })
+        Ok(PyEngine { searcher: Mutex::new(Searcher::new(&settings)) })
     }
 
     /// Searches the game's position within the limits: depth in sowings (1 to 120), time in
@@ -357,10 +375,12 @@ impl PyEngine {
             action: space.encode(action).expect("a decision is a legal action"),
             text: action.to_string(),
             value: decision.score.seeds(),
+            side: PySide::from(decision.side),
             exact: decision.score.is_exact(),
             depth: decision.depth,
             nodes: decision.nodes,
             reason: decision.reason.to_string(),
+            decided: decision,
         })
     }
 
@@ -438,7 +458,7 @@ impl PySolver {
     #[pyo3(text_signature = "(*, hash_mb=64, threads=1, egdb='auto', memory_mb=None)")]
     fn new(hash_mb: usize, threads: usize, egdb: EgdbArg, memory_mb: Option<usize>) -> PyResult<PySolver> {
         let settings = settings(hash_mb, threads, egdb, memory_mb)?;
-        Ok(PySolver { prover: Mutex::new(Prover::new(settings)) })
+        Ok(PySolver { prover: Mutex::new(Prover::new(&settings)) })
     }
 
     /// Solves the game's position exactly. With `nodes`, the solve stops after about that many

@@ -278,6 +278,7 @@ pub fn observe(position: &Position, side: Side, out: &mut [f32]) {
 fn phase_name(phase: Phase) -> &'static str {
     match phase {
         Phase::Handicap => "handicap",
+        Phase::PieOpening => "pie-opening",
         Phase::PieOffer => "pie-offer",
         Phase::Play => "play",
         Phase::Over => "over",
@@ -373,7 +374,8 @@ impl PyGame {
         Some(self.encode(action))
     }
 
-    /// What the game waits for: "handicap", "pie-offer", "play" or "over".
+    /// What the game waits for: "handicap", "pie-opening" (South's first turn under the pie rule),
+    /// "pie-offer", "play" or "over".
     #[getter]
     fn phase(&self) -> &'static str {
         phase_name(self.game.phase())

@@ -93,6 +93,23 @@ def test_decisions_are_legal_in_every_phase():
         search.decide(game)
 
 
+def test_a_decision_says_whose_value_it_is():
+    search = engine(hash_mb=8)
+    sides = set()
+    for opening in (0, 2, 3):
+        game = kalah.Game(size="4,3", pie=True)
+        game.play(opening)
+        assert game.phase == "pie-offer"
+        decision = search.decide(game, depth=30)
+        swapped = game.action_to_string(decision.action) == "swap"
+        # After a swap North's player holds South, and the value is South's.
+        assert decision.side == (kalah.Side.SOUTH if swapped else kalah.Side.NORTH)
+        assert decision.value_for(decision.side) == decision.value
+        assert decision.value_for(decision.side.opponent) == -decision.value
+        sides.add(decision.side)
+    assert sides == {kalah.Side.SOUTH, kalah.Side.NORTH}, "one opening is swapped, another kept"
+
+
 def test_levels_are_the_browser_games():
     game = kalah.Game(size="6,4")
     search = engine(hash_mb=8)

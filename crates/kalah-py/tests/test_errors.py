@@ -49,7 +49,7 @@ CASES = [
     ("tag value on two lines", lambda: GAME.to_record({"Event": "a\nb"}), kalah.KalahError, "one line"),
     ("perft too deep", lambda: GAME.perft(41), kalah.KalahError, "0 to 40"),
     ("solve budget of no nodes", lambda: kalah.Solver(egdb=None).solve(GAME, nodes=0), kalah.KalahError, "at least 1 node"),
-    ("no database", lambda: kalah.Egdb.open(size="6,4", dir="/nonexistent-kalah-folder"), kalah.EgdbError, "no endgame database"),
+    ("no database", lambda: kalah.Egdb.open(size="6,4", dir="no-such-egdb-folder"), kalah.EgdbError, "no endgame database"),
     ("database of unsupported rules", lambda: kalah.Egdb.open(rules="clockwise", dir="."), kalah.EgdbError, "do not support"),
     ("database layer too large", lambda: kalah.Egdb.build(200, size="3,2", dir="."), kalah.EgdbError, "at most 127"),
 ]

@@ -28,6 +28,7 @@ def test_a_game_plays_by_numbers_and_by_text():
 
 def test_the_pie_rule_swaps_players_not_sides():
     game = kalah.Game(size="4,3", pie=True)
+    assert game.phase == "pie-opening"
     game.play("1")
     assert game.phase == "pie-offer"
     assert game.legal_actions()[-1] == 4 and game.action_to_string(4) == "swap"

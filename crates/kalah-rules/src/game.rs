@@ -139,16 +139,58 @@ impl Seat {
 }
 
 /// What the game waits for next.
+///
+/// The rules say here, once, which phase a game is in: [`Game::phase`] from the game's actions,
+/// [`Phase::at`] from a position alone where no history is known (a protocol's board).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// The second player decides on the handicap opening: a handicap move or `keep`.
     Handicap,
+    /// South's first turn under the pie rule (extra moves included): South sows, and North may
+    /// then take over whatever position South leaves.
+    PieOpening,
     /// The second player may swap sides (pie rule) or sow as usual.
     PieOffer,
     /// The player to move sows.
     Play,
     /// The game is over.
     Over,
+}
+
+impl Phase {
+    /// Returns the phase of a game known only by its position: over, North's pie offer when
+    /// `may_swap` (a protocol says so), South's pie opening when the position is the start's
+    /// layout with South to move ([`Rules::is_first_move`]), else play. Without the history a
+    /// first turn that goes on after an extra move reads as play, and the handicap is never
+    /// pending.
+    ///
+    /// ```
+    /// use kalah_rules::{Move, Phase, Position, Rules};
+    /// let mut rules = Rules::standard(6, 4).unwrap();
+    /// rules.pie = true;
+    /// let start = Position::start(&rules);
+    /// assert_eq!(Phase::at(&rules, &start, false), Phase::PieOpening);
+    /// let (after, _) = start.play(&rules, Move::from_number(1).unwrap()).unwrap();
+    /// assert_eq!(Phase::at(&rules, &after, true), Phase::PieOffer);
+    /// assert_eq!(Phase::at(&rules, &after, false), Phase::Play);
+    /// ```
+    pub fn at(rules: &Rules, position: &Position, may_swap: bool) -> Phase {
+        if position.is_over(rules) {
+            Phase::Over
+        } else if may_swap {
+            Phase::PieOffer
+        } else if rules.pie && rules.is_first_move(position) {
+            Phase::PieOpening
+        } else {
+            Phase::Play
+        }
+    }
+
+    /// Tells whether the player to decide sows (or, on the pie offer, may sow): every phase but
+    /// the handicap and the end.
+    pub fn sows(self) -> bool {
+        matches!(self, Phase::PieOpening | Phase::PieOffer | Phase::Play)
+    }
 }
 
 /// A game: the rules, the start position, and every action with the position after it.
@@ -255,7 +297,7 @@ impl Game {
         match self.phase() {
             Phase::Over => None,
             Phase::Handicap => Some(Side::North),
-            Phase::PieOffer | Phase::Play => Some(self.position().mover()),
+            Phase::PieOpening | Phase::PieOffer | Phase::Play => Some(self.position().mover()),
         }
     }
 
@@ -313,18 +355,21 @@ impl Game {
         if self.rules.handicap && self.actions.is_empty() {
             return Phase::Handicap;
         }
-        if self.rules.pie && position.mover() == Side::North && !self.swapped() {
-            // The offer stands only on the second player's first turn, before North has sown.
-            let mut sowers = self.positions.iter().zip(&self.actions).filter_map(|(p, a)| match a {
-                Action::Sow(_) => Some(p.mover()),
-                _ => None,
-            });
-            let south_sowed_only = sowers.clone().next().is_some() && sowers.all(|s| s == Side::South);
-            if south_sowed_only {
-                return Phase::PieOffer;
-            }
+        if !self.rules.pie || self.swapped() {
+            return Phase::Play;
         }
-        Phase::Play
+        // The pie rule's first turns: South's until North has sown, then North's offer, which
+        // stands only on the second player's first turn, before North has sown.
+        let mut sowers = self.positions.iter().zip(&self.actions).filter_map(|(p, a)| match a {
+            Action::Sow(_) => Some(p.mover()),
+            _ => None,
+        });
+        let north_sowed = sowers.clone().any(|s| s == Side::North);
+        match position.mover() {
+            Side::South if !north_sowed => Phase::PieOpening,
+            Side::North if !north_sowed && sowers.next().is_some() => Phase::PieOffer,
+            _ => Phase::Play,
+        }
     }
 
     /// Tells whether the game is over.
@@ -354,7 +399,7 @@ impl Game {
                 actions
             }
             Phase::PieOffer => std::iter::once(Action::Swap).chain(position.legal_moves().map(Action::Sow)).collect(),
-            Phase::Play => position.legal_moves().map(Action::Sow).collect(),
+            Phase::PieOpening | Phase::Play => position.legal_moves().map(Action::Sow).collect(),
         }
     }
 
@@ -477,16 +522,41 @@ mod tests {
         let mut rules = Rules::standard(6, 4).unwrap();
         rules.pie = true;
         let mut game = Game::new(rules);
+        assert_eq!(game.phase(), Phase::PieOpening);
+        assert_eq!(Phase::at(&rules, game.position(), false), Phase::PieOpening);
         assert_eq!(game.act(Action::Swap), Err(PlayError::SwapNotAllowed));
         game.act(Action::Sow(Move::from_number(3).unwrap())).unwrap(); // extra move
-        assert_eq!(game.phase(), Phase::Play);
+        assert_eq!(game.phase(), Phase::PieOpening, "South's first turn goes on");
+        assert_eq!(Phase::at(&rules, game.position(), false), Phase::Play, "which the position alone cannot tell");
         game.act(Action::Sow(Move::from_number(1).unwrap())).unwrap();
         assert_eq!(game.phase(), Phase::PieOffer);
+        assert_eq!(Phase::at(&rules, game.position(), true), Phase::PieOffer);
         assert_eq!(game.legal_actions()[0], Action::Swap);
         game.act(Action::Sow(Move::from_number(1).unwrap())).unwrap();
         assert_eq!(game.phase(), Phase::Play);
         assert_eq!(game.act(Action::Swap), Err(PlayError::SwapNotAllowed));
         assert_eq!(game.turns().len(), 2);
+    }
+
+    #[test]
+    fn the_pie_opening_ends_with_souths_first_turn_and_follows_the_handicap() {
+        let mut rules = Rules::standard(4, 3).unwrap();
+        rules.pie = true;
+        rules.handicap = true;
+        let mut game = Game::new(rules);
+        assert_eq!(game.phase(), Phase::Handicap);
+        game.act(Action::Keep).unwrap();
+        assert_eq!(game.phase(), Phase::PieOpening);
+        game.act("1".parse().unwrap()).unwrap();
+        assert_eq!(game.phase(), Phase::PieOffer);
+        game.act(Action::Swap).unwrap();
+        assert_eq!(game.phase(), Phase::Play, "after a swap the pie rule is spent");
+        assert!([Phase::PieOpening, Phase::PieOffer, Phase::Play].iter().all(|p| p.sows()));
+        assert!(!Phase::Handicap.sows() && !Phase::Over.sows());
+        // Without the pie rule there is no opening.
+        let plain = Rules::standard(4, 3).unwrap();
+        assert_eq!(Game::new(plain).phase(), Phase::Play);
+        assert_eq!(Phase::at(&plain, &Position::start(&plain), false), Phase::Play);
     }
 
     #[test]

@@ -21,6 +21,8 @@
 use std::fmt;
 use std::ops::Neg;
 
+use crate::side::Side;
+
 /// Hundredths in a seed: the unit of [`Score`] (and of the engine's evaluation).
 pub const SEED: i32 = 100;
 
@@ -65,6 +67,24 @@ impl Score {
     /// Tells whether the value is proven: the game-theoretic value, not an estimate.
     pub const fn is_exact(self) -> bool {
         self.exact
+    }
+
+    /// Returns this value, which is `owner`'s, as `side`'s: the same for the same side, else the
+    /// other side's view of it (one player's final store difference is minus the other's).
+    ///
+    /// ```
+    /// use kalah_rules::score::Score;
+    /// use kalah_rules::Side;
+    /// let for_north = Score::estimate(-70);
+    /// assert_eq!(for_north.for_side(Side::North, Side::South), Score::estimate(70));
+    /// assert_eq!(for_north.for_side(Side::North, Side::North), for_north);
+    /// ```
+    pub fn for_side(self, owner: Side, side: Side) -> Score {
+        if owner == side {
+            self
+        } else {
+            -self
+        }
     }
 
     /// Returns the value in whole seeds, its fraction dropped (towards zero): a proven value's

@@ -168,7 +168,7 @@ fn main() {
         engine_time: Duration::from_millis(1000),
         searches,
         table_bytes: 16 << 20,
-        egdb_dir: None,
+        databases: None,
         max_games: 1000,
         idle: Duration::from_secs(1800),
     };

@@ -287,6 +287,27 @@ pub struct Analysis {
     pub millis: u64,
 }
 
+impl Analysis {
+    /// Returns the analysis of `game` at `version` when no search is needed: its final store
+    /// difference when it is over (exact, depth 0), else nothing known yet (0, inexact).
+    pub fn unsearched(game: &Game, version: u64) -> Analysis {
+        let position = game.position();
+        let over = game.is_over();
+        Analysis {
+            version,
+            value: if over { f64::from(position.final_difference(game.rules())) } else { 0.0 },
+            exact: over,
+            depth: 0,
+            side: position.mover().name(),
+            best: None,
+            action: None,
+            line: Vec::new(),
+            nodes: 0,
+            millis: 0,
+        }
+    }
+}
+
 /// `GET /api/games/{id}/hint`: what the engine would do for the player to decide.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Hint {
@@ -308,7 +329,8 @@ fn phase_word(phase: Phase) -> &'static str {
     match phase {
         Phase::Handicap => "handicap",
         Phase::PieOffer => "pie",
-        Phase::Play => "play",
+        // South's first turn under the pie rule is play as far as the page is concerned.
+        Phase::PieOpening | Phase::Play => "play",
         Phase::Over => "over",
     }
 }
@@ -329,7 +351,7 @@ pub fn state(id: &str, session: &Session) -> GameState {
     let game = session.game();
     let rules = game.rules();
     let position = game.position();
-    let line = session.history.whole_line();
+    let line = session.history().whole_line();
     let played = game.actions().len();
     let moves = (0..line.actions().len())
         .map(|i| MoveEntry {
@@ -377,7 +399,7 @@ pub fn state(id: &str, session: &Session) -> GameState {
     };
     let clock = session.time_left(Instant::now()).map(|left| {
         let of = |side: Side| left[game.seat_of(side).index()].as_millis() as u64;
-        let increment = session.clocks.as_ref().map_or(Duration::ZERO, |c| c.seats[0].clock().increment);
+        let increment = session.increment().unwrap_or(Duration::ZERO);
         ClockState {
             south_ms: of(Side::South),
             north_ms: of(Side::North),
@@ -387,7 +409,7 @@ pub fn state(id: &str, session: &Session) -> GameState {
     });
     GameState {
         id: id.to_string(),
-        version: session.version,
+        version: session.version(),
         rules: rules.to_string(),
         houses: rules.houses(),
         seeds: rules.seeds(),
@@ -397,12 +419,12 @@ pub fn state(id: &str, session: &Session) -> GameState {
         phase: if flagged.is_some() { "over" } else { phase_word(game.phase()) },
         to_move: decider.map(|(side, _)| side.name()),
         engine_to_move: decider.is_some_and(|(_, seat)| !seat.is_human()),
-        thinking: session.thinking,
+        thinking: session.is_thinking(),
         players: Players {
             south: session.seat_of(Side::South).to_string(),
             north: session.seat_of(Side::North).to_string(),
         },
-        seats: session.seats.map(|seat| seat.to_string()),
+        seats: session.seats().map(|seat| seat.to_string()),
         swapped: game.swapped(),
         legal: if flagged.is_some() {
             Vec::new()

@@ -1,5 +1,8 @@
-//! The engine's work for the server: strength levels, a small pool of engines shared by all
-//! games, and the searches behind engine moves, hints and analysis.
+//! The engine's work for the server: a small pool of engines shared by all games, and the
+//! searches behind engine moves, hints and analysis. The strength levels are the engine's own
+//! ([`kalah_engine::level::Level`]), and the endgame databases are attached by the engine's one
+//! policy ([`kalah_engine::databases::Databases`]): each variant's once, within the server's
+//! memory budget, shared by the pool.
 //!
 //! A search blocks a thread for up to the time limit, so it runs on tokio's blocking threads,
 //! never on the async executor. At most `searches` run at once (each engine's table takes
@@ -12,30 +15,15 @@
 //! closed. The engine's moves and hints are the decisions of [`kalah_engine::decide`], as for
 //! every other player.
 
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use kalah_engine::egdb;
+use kalah_engine::databases::Databases;
 use kalah_engine::search::{Engine, Info, Options};
 use kalah_engine::time::Limits;
 use kalah_rules::{Position, Rules};
 use tokio::sync::Notify;
-
-/// The strength levels the new-game form offers: a depth limit in sowings (`None`: only the
-/// time limit), and the words the form shows.
-pub const LEVELS: [(u8, Option<u32>, &str); 5] = [
-    (1, Some(1), "1: looks one sowing ahead"),
-    (2, Some(3), "2: three sowings"),
-    (3, Some(6), "3: six sowings"),
-    (4, Some(12), "4: twelve sowings"),
-    (5, None, "5: as deep as the time limit allows"),
-];
-
-/// The most time a level's move may take, in milliseconds, within the server's `--engine-time`:
-/// a depth-limited level needs little, and a small budget keeps a busy server's queue short.
-const LEVEL_MILLIS: [u64; 5] = [50, 100, 250, 1000, u64::MAX];
 
 /// What a search is for, in the order the queue serves them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -66,17 +54,6 @@ struct Queue {
     waiting: [usize; 3],
 }
 
-/// The level of an engine named without one.
-pub const DEFAULT_LEVEL: u8 = 3;
-
-/// Returns the limits of an engine move at `level` (1-5): its depth, and its time budget within
-/// `time`.
-pub fn level_limits(level: u8, time: Duration) -> Limits {
-    let i = LEVELS.iter().position(|(l, _, _)| *l == level).unwrap_or(LEVELS.len() - 1);
-    let budget = Duration::from_millis(LEVEL_MILLIS[i]).min(time);
-    Limits { depth: LEVELS[i].1, time: Some(budget), ..Limits::default() }
-}
-
 /// The engines of the server and the limit on searches at once.
 pub struct Engines {
     /// Idle engines, each with the id of the game whose positions its table holds.
@@ -85,7 +62,7 @@ pub struct Engines {
     queue: Mutex<Queue>,
     freed: Notify,
     table_bytes: usize,
-    egdb_dir: Option<PathBuf>,
+    databases: Option<Arc<Databases>>,
 }
 
 /// Why a search did not run to an answer.
@@ -109,15 +86,15 @@ impl Drop for Slot<'_> {
 
 impl Engines {
     /// Returns a pool of at most `searches` engines of `table_bytes` each, using the endgame
-    /// databases in `egdb_dir` when there are some for a game's rules.
-    pub fn new(searches: usize, table_bytes: usize, egdb_dir: Option<PathBuf>) -> Engines {
+    /// databases of `databases` when there are some for a game's rules.
+    pub fn new(searches: usize, table_bytes: usize, databases: Option<Arc<Databases>>) -> Engines {
         Engines {
             idle: Mutex::new(Vec::new()),
             searches: searches.max(1),
             queue: Mutex::new(Queue::default()),
             freed: Notify::new(),
             table_bytes,
-            egdb_dir,
+            databases,
         }
     }
 
@@ -199,8 +176,7 @@ impl Engines {
             }
             None => Engine::new(Options { table_bytes: self.table_bytes, ..Options::default() }),
         };
-        let oracle = self.egdb_dir.as_deref().and_then(|dir| egdb::shared(dir, rules)).filter(|db| db.matches(rules));
-        engine.set_oracle(oracle.map(|db| db as Arc<dyn kalah_engine::search::Oracle>));
+        engine.set_oracle(self.databases.as_ref().and_then(|databases| databases.attach(rules).engine_oracle()));
         engine
     }
 }
@@ -213,18 +189,6 @@ pub fn analyse(engine: &Engine, position: &Position, rules: &Rules, limits: Limi
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn levels_limit_the_depth_and_always_the_time() {
-        let time = Duration::from_millis(300);
-        assert_eq!(level_limits(1, time).depth, Some(1));
-        assert_eq!(level_limits(5, time).depth, None);
-        assert_eq!(level_limits(1, time).time, Some(Duration::from_millis(50)), "a level's own budget");
-        for (level, _, _) in LEVELS {
-            assert!(level_limits(level, time).time.unwrap() <= time, "always within the server's time");
-        }
-        assert_eq!(level_limits(5, time).time, Some(time));
-    }
 
     #[tokio::test(flavor = "current_thread", start_paused = true)]
     async fn moves_go_before_hints_and_analyses_and_a_long_wait_is_refused() {

@@ -3,9 +3,11 @@
 //! * [`server`]: the routes of the page and the JSON API (documented in the repository's
 //!   docs/web.md), and what each request does to a game; [`serve`] runs them on a listener.
 //! * [`games`]: the games being played, each a [`kalah_rules::History`] with its seats, a
-//!   version that counts its changes and a stop flag for its searches; idle games expire.
-//! * [`engines`]: the strength levels and a pool of engines shared by every game; every engine
-//!   move and hint is [`kalah_engine::decide`]'s decision, as for every other player.
+//!   version that counts its changes and a stop flag for its searches; the session says who may
+//!   act now (the game's state, the seat's holder, the engine's thinking); idle games expire.
+//! * [`engines`]: a pool of engines shared by every game, at the engine's strength levels
+//!   ([`kalah_engine::level`]); every engine move and hint is [`kalah_engine::decide`]'s
+//!   decision, as for every other player.
 //! * [`api`]: the JSON bodies the API answers with.
 //!
 //! The page (`web/`: index.html, app.js, style.css) is built into the crate, so a server needs
@@ -20,8 +22,10 @@ pub mod server;
 #[cfg(test)]
 mod tests;
 
-use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+
+use kalah_engine::databases::Databases;
 
 pub use server::{goto, person_move, redo, router, serve, start, undo, ApiError, App};
 
@@ -34,8 +38,8 @@ pub struct Config {
     pub searches: usize,
     /// Bytes of each engine's transposition table.
     pub table_bytes: usize,
-    /// Folder of the endgame databases, if any are to be used.
-    pub egdb_dir: Option<PathBuf>,
+    /// The endgame databases the engines may use, if any: a folder and the memory they may take.
+    pub databases: Option<Arc<Databases>>,
     /// Most games held at once.
     pub max_games: usize,
     /// A game with no request for this long is closed.

@@ -1,6 +1,8 @@
 //! The HTTP side: the routes of the page and the API, and the handlers. What a request does to
 //! a game is in the functions [`start`], [`person_move`], [`undo`], [`redo`] and [`goto`], which
 //! take the request's body as bytes, so that they can be tested (and fuzzed) without a socket.
+//! Who may act is the [`Session`]'s to say: the handlers translate requests into its calls and
+//! its refusals ([`Refused`]) into statuses and messages.
 
 use std::future::Future;
 use std::sync::atomic::AtomicBool;
@@ -14,6 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use kalah_engine::decide::decide;
+use kalah_engine::level::Level;
 use kalah_engine::time::Limits;
 use kalah_rules::rules::{
     word_of, CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MAX_HOUSES, MAX_SEEDS, MIN_HOUSES, MIN_SEEDS,
@@ -24,8 +27,8 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use crate::api::{self, ActionText, Analysis, GameState, Goto, Hint, MoveRequest, NewGame, Plies};
-use crate::engines::{self, Engines, Failed, Kind, LEVELS};
-use crate::games::{lock, Games, Missing, Seat, Session};
+use crate::engines::{self, Engines, Failed, Kind};
+use crate::games::{lock, Actor, Games, Missing, Refused, Seat, Session};
 use crate::Config;
 
 /// The page, built into the binary so that `kalah serve` works from any folder with no network.
@@ -48,7 +51,7 @@ impl App {
     pub fn new(config: &Config) -> App {
         App {
             games: Games::new(config.max_games, config.idle),
-            engines: Arc::new(Engines::new(config.searches, config.table_bytes, config.egdb_dir.clone())),
+            engines: Arc::new(Engines::new(config.searches, config.table_bytes, config.databases.clone())),
             engine_time: config.engine_time,
         }
     }
@@ -298,7 +301,7 @@ async fn variants() -> Json<serde_json::Value> {
         "leftover": words(&LEFTOVER_WORDS),
         "direction": words(&DIRECTION_WORDS),
         "sowing": words(&SOWING_WORDS),
-        "levels": LEVELS.iter().map(|(level, _, about)| json!({ "level": level, "about": about })).collect::<Vec<_>>(),
+        "levels": Level::ALL.map(|level| json!({ "level": level.number(), "about": level.about() })),
     }))
 }
 
@@ -354,7 +357,8 @@ pub fn start(body: &[u8]) -> Result<(Session, Vec<RecordWarning>), ApiError> {
         None => Ok(default),
         Some(t) => t.parse::<Seat>().map_err(|e| bad_request(format!("{which}: {e}"))),
     };
-    let seats = [seat(&request.south, Seat::Human, "south")?, seat(&request.north, Seat::Engine(3), "north")?];
+    let seats =
+        [seat(&request.south, Seat::Human, "south")?, seat(&request.north, Seat::Engine(Level::DEFAULT), "north")?];
     let (game, warnings) = new_game(&request)?;
     let mut session = Session::new(game, seats);
     if let Some(clock) = request.clock {
@@ -400,17 +404,14 @@ pub fn person_move(s: &mut Session, id: &str, body: &[u8]) -> Result<(), ApiErro
         ActionText::Text(t) => t.clone(),
     };
     let action = s.game().parse_action(&text).map_err(|e| bad_request(e.to_string()))?;
-    match s.decider() {
-        None => return Err(bad_request("the game is over: no more moves can be played")),
-        Some((side, Seat::Engine(_))) => {
-            return Err(bad_request(format!(
-                "{side} is played by the engine: POST /api/games/{id}/engine lets it move"
-            )))
+    s.act(Actor::Person, action).map_err(|refused| match refused {
+        Refused::Over => bad_request("the game is over: no more moves can be played"),
+        Refused::EnginesSeat(side) => {
+            bad_request(format!("{side} is played by the engine: POST /api/games/{id}/engine lets it move"))
         }
-        Some(_) if s.thinking => return Err(conflict("the engine is thinking")),
-        Some(_) => {}
-    }
-    s.act(action).map_err(|e| bad_request(e.to_string()))
+        Refused::Thinking => conflict("the engine is thinking"),
+        other => bad_request(other.to_string()),
+    })
 }
 
 /// `POST /api/games/{id}/move`: a person's action.
@@ -421,7 +422,7 @@ async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -
     Ok(Json(api::state(&id, &s)))
 }
 
-/// Clears a session's `thinking` mark when an engine move ends in any way, the request dropped included.
+/// Ends a session's thinking when an engine move ends in any way, the request dropped included.
 struct Thinking {
     game: Arc<Mutex<Session>>,
     version: u64,
@@ -429,45 +430,35 @@ struct Thinking {
 
 impl Drop for Thinking {
     fn drop(&mut self) {
-        let mut s = lock(&self.game);
-        if s.version == self.version {
-            s.thinking = false;
-        }
+        lock(&self.game).stop_thinking(self.version);
     }
 }
 
 /// `POST /api/games/{id}/engine`: the engine takes the action it is to take.
 async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<GameState>, ApiError> {
     let game = session(&app, &id)?;
-    let (snapshot, limits, stop, version) = {
-        let mut s = lock(&game);
-        let level = match s.decider() {
-            None => return Err(bad_request("the game is over: the engine has no move to make")),
-            Some((side, Seat::Human)) => {
-                return Err(bad_request(format!("{side} is played by a person: POST /api/games/{id}/move")))
-            }
-            Some(_) if s.thinking => return Err(conflict("the engine is already thinking about this move")),
-            Some((_, Seat::Engine(level))) => level,
-        };
-        s.thinking = true;
-        // In a timed game the engine also keeps to its clock.
-        let limits = Limits { clock: s.engine_clock(Instant::now()), ..engines::level_limits(level, app.engine_time) };
-        (s.game().clone(), limits, Arc::clone(&s.stop), s.version)
-    };
+    let begun = lock(&game).begin_engine_move(Instant::now()).map_err(|refused| match refused {
+        Refused::Over => bad_request("the game is over: the engine has no move to make"),
+        Refused::PersonsSeat(side) => bad_request(format!("{side} is played by a person: POST /api/games/{id}/move")),
+        Refused::Thinking => conflict("the engine is already thinking about this move"),
+        other => bad_request(other.to_string()),
+    })?;
+    let version = begun.snapshot.version;
     let _thinking = Thinking { game: Arc::clone(&game), version };
-    let rules = *snapshot.rules();
+    // In a timed game the engine also keeps to its clock.
+    let limits = Limits { clock: begun.clock, ..begun.level.limits(app.engine_time) };
+    let snapshot = begun.snapshot;
+    let rules = *snapshot.game.rules();
     let decision = app
         .engines
-        .run(Kind::Move, &id, rules, move |engine| decide(engine, &snapshot, limits, Some(&stop)))
+        .run(Kind::Move, &id, rules, move |engine| decide(engine, &snapshot.game, limits, Some(&snapshot.stop)))
         .await
         .map_err(not_searched)?;
     let mut s = lock(&game);
     s.check_time(Instant::now());
-    if s.version != version {
-        return Err(changed_meanwhile());
-    }
+    s.unchanged_since(version).map_err(|_| changed_meanwhile())?;
     let decision = decision.ok_or_else(engine_failed)?;
-    s.act(decision.action).map_err(|_| engine_failed())?;
+    s.play_engine_move(version, decision.action).map_err(|_| engine_failed())?;
     Ok(Json(api::state(&id, &s)))
 }
 
@@ -534,24 +525,20 @@ async fn goto_route(
 /// `GET /api/games/{id}/hint`: the engine's choice for the player to decide, and its value.
 async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Hint>, ApiError> {
     let game = session(&app, &id)?;
-    let (snapshot, stop, version, side) = {
-        let s = lock(&game);
-        let Some((side, _)) = s.decider() else {
-            return Err(bad_request("the game is over: there is no move to hint"));
-        };
-        (s.game().clone(), Arc::clone(&s.stop), s.version, side)
-    };
-    let rules = *snapshot.rules();
+    let (side, snapshot) = lock(&game).hint().map_err(|refused| match refused {
+        Refused::Over => bad_request("the game is over: there is no move to hint"),
+        other => bad_request(other.to_string()),
+    })?;
+    let version = snapshot.version;
+    let rules = *snapshot.game.rules();
     let limits = Limits::time(app.engine_time);
     let decision = app
         .engines
-        .run(Kind::Hint, &id, rules, move |engine| decide(engine, &snapshot, limits, Some(&stop)))
+        .run(Kind::Hint, &id, rules, move |engine| decide(engine, &snapshot.game, limits, Some(&snapshot.stop)))
         .await
         .map_err(not_searched)?
         .ok_or_else(engine_failed)?;
-    if lock(&game).version != version {
-        return Err(changed_meanwhile());
-    }
+    lock(&game).unchanged_since(version).map_err(|_| changed_meanwhile())?;
     Ok(Json(Hint {
         version,
         side: side.name(),
@@ -567,43 +554,28 @@ async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Jso
 /// that is North's decision (the one a hint gives), not a sowing of the side to move.
 async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Analysis>, ApiError> {
     let game = session(&app, &id)?;
-    let (snapshot, stop, version) = {
+    let snapshot = {
         let s = lock(&game);
-        if let Some((v, cached)) = &s.analysis {
-            if *v == s.version {
-                return Ok(Json(cached.clone()));
-            }
+        if let Some(kept) = s.analysis() {
+            return Ok(Json(kept.clone()));
         }
         if s.game().is_over() {
-            let position = s.game().position();
-            return Ok(Json(Analysis {
-                version: s.version,
-                value: f64::from(position.final_difference(s.game().rules())),
-                exact: true,
-                depth: 0,
-                side: position.mover().name(),
-                best: None,
-                action: None,
-                line: Vec::new(),
-                nodes: 0,
-                millis: 0,
-            }));
+            return Ok(Json(Analysis::unsearched(s.game(), s.version())));
         }
-        (s.game().clone(), Arc::clone(&s.stop), s.version)
+        s.snapshot()
     };
     let limits = Limits::time(app.engine_time);
-    let rules = *snapshot.rules();
+    let rules = *snapshot.game.rules();
+    let version = snapshot.version;
     let analysis = app
         .engines
-        .run(Kind::Analysis, &id, rules, move |engine| analyse_game(engine, &snapshot, limits, &stop, version))
+        .run(Kind::Analysis, &id, rules, move |engine| {
+            analyse_game(engine, &snapshot.game, limits, &snapshot.stop, version)
+        })
         .await
         .map_err(not_searched)?
         .ok_or_else(engine_failed)?;
-    let mut s = lock(&game);
-    if s.version != version {
-        return Err(changed_meanwhile());
-    }
-    s.analysis = Some((version, analysis.clone()));
+    lock(&game).keep_analysis(version, analysis.clone()).map_err(|_| changed_meanwhile())?;
     Ok(Json(analysis))
 }
 
@@ -621,12 +593,9 @@ fn analyse_game(
     let side = game.decider()?;
     if matches!(game.phase(), Phase::Handicap | Phase::PieOffer) {
         let decision = decide(engine, game, limits, Some(stop))?;
-        // A decision's value is the decider's (North's) as the side it then holds: after a swap
-        // that is South's side, else North's.
-        let for_south = if decision.action == Action::Swap { decision.score } else { -decision.score };
         return Some(Analysis {
             version,
-            value: for_south.seeds(),
+            value: decision.for_south().seeds(),
             exact: decision.score.is_exact(),
             depth: decision.depth,
             side: side.name(),
@@ -643,7 +612,7 @@ fn analyse_game(
     let info = engines::analyse(engine, &position, &rules, limits, stop);
     Some(Analysis {
         version,
-        value: if position.mover() == Side::South { info.score } else { -info.score }.seeds(),
+        value: info.score.for_side(position.mover(), Side::South).seeds(),
         exact: info.score.is_exact(),
         depth: info.depth,
         side: side.name(),
@@ -667,8 +636,8 @@ async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<R
     record.tags = vec![
         ("Event".to_string(), "Casual game".to_string()),
         ("Date".to_string(), record::today()),
-        ("South".to_string(), describe(s.seats[0])),
-        ("North".to_string(), describe(s.seats[1])),
+        ("South".to_string(), describe(s.seats()[0])),
+        ("North".to_string(), describe(s.seats()[1])),
     ];
     if let Some(finish) = api::state(&id, &s).result.filter(|f| f.lost_on_time.is_some()) {
         let side = finish.lost_on_time.unwrap_or_default();

@@ -19,7 +19,7 @@ fn server(ms: u64, max_games: usize) -> (Router, Arc<App>) {
         engine_time: Duration::from_millis(ms),
         searches: 2,
         table_bytes: 1 << 20,
-        egdb_dir: None,
+        databases: None,
         max_games,
         idle: Duration::from_secs(600),
     };

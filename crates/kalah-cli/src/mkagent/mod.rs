@@ -111,9 +111,10 @@ impl Agent {
 /// Writes the log line of an answer: the side that gave it, what it did, and the value for that
 /// side as `analyze` gives it (before a swap: North's, which is below 0 when swapping pays).
 fn log_line(side: Side, decision: &Decision) -> String {
+    let (reason, value) = (decision.reason, decision.value_for(side));
     match decision.action {
-        Action::Swap => format!("{side} swaps ({}, {} seeds for {side}", decision.reason, -decision.score),
-        action => format!("{side} plays {action} ({}, {} seeds for {side}", decision.reason, decision.score),
+        Action::Swap => format!("{side} swaps ({reason}, {value} seeds for {side}"),
+        action => format!("{side} plays {action} ({reason}, {value} seeds for {side}"),
     }
 }
 
@@ -265,6 +266,7 @@ mod tests {
         let swap = Decision {
             action: Action::Swap,
             score: Score::estimate(70),
+            side: Side::South,
             depth: 9,
             nodes: 0,
             reason: decide::Reason::SwapPays,
@@ -274,7 +276,8 @@ mod tests {
             log_line(Side::North, &swap),
             "North swaps (swap: the position is better for South, -0.70 seeds for North"
         );
-        let play = Decision { action: "3".parse().unwrap(), reason: decide::Reason::KeepSide, ..swap };
+        let play =
+            Decision { action: "3".parse().unwrap(), side: Side::North, reason: decide::Reason::KeepSide, ..swap };
         assert_eq!(
             log_line(Side::North, &play),
             "North plays 3 (no swap: the position is not worse for North, +0.70 seeds for North"

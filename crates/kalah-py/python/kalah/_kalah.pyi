@@ -189,7 +189,8 @@ class Game:
         """Takes back the last action and returns its number, or None at the start."""
     @property
     def phase(self) -> str:
-        """What the game waits for: "handicap", "pie-offer", "play" or "over"."""
+        """What the game waits for: "handicap", "pie-opening" (South's first turn under
+        the pie rule), "pie-offer", "play" or "over"."""
     @property
     def is_over(self) -> bool:
         """True once the game is over."""
@@ -345,13 +346,18 @@ class Decision:
         """The action as records write it."""
     @property
     def value(self) -> float:
-        """What the action is worth to the player taking it, in seeds."""
+        """What the action is worth to the player taking it, in seeds, as `side`."""
+    @property
+    def side(self) -> Side:
+        """The side the player holds after the action (South after a swap)."""
     @property
     def exact(self) -> bool:
         """True when the value is proven."""
     @property
     def depth(self) -> int:
         """The depth the decision rests on."""
+    def value_for(self, side: SideArg) -> float:
+        """What the decision is worth to `side`, in seeds."""
     @property
     def nodes(self) -> int:
         """Nodes searched."""

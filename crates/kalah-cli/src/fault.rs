@@ -1,11 +1,14 @@
-//! What happens when a mapped layer file changes on disk while it is in use.
+//! The bus-error report: what happens when a mapped endgame database file changes on disk while
+//! the program uses it.
 //!
-//! A layer is mapped into memory, not copied. If another program cuts a mapped file short
-//! (truncates it, or rewrites it in place), touching the lost part raises `SIGBUS`, which by
-//! default ends the process with "Bus error" and nothing else. kalah's own builds never do this
+//! The database library maps a layer into memory, not copies it. If another program cuts a
+//! mapped file short (truncates it, or rewrites it in place), touching the lost part raises
+//! `SIGBUS`, which by default ends the process with "Bus error" and nothing else. kalah's own builds never do this
 //! (they write a new file and rename it over the old one, and written layers are read-only), so
 //! it means someone changed the database folder by hand while kalah ran. [`report_bus_errors`]
-//! turns that into one line on standard error and the exit status [`CHANGED_ON_DISK`].
+//! turns that into one line on standard error and the exit status [`CHANGED_ON_DISK`]. The
+//! handler is the binary's: a library never owns the process (a Python interpreter or a server
+//! that loads the engine decides for itself what a fault does).
 
 /// The exit status after a mapped database file changed on disk while in use.
 pub const CHANGED_ON_DISK: i32 = 3;
@@ -15,7 +18,7 @@ pub const MESSAGE: &str = "kalah: an endgame database file changed on disk while
 leave the database folder alone while kalah runs, then run `kalah egdb info` to check it\n";
 
 /// Installs a `SIGBUS` handler that writes [`MESSAGE`] and exits with [`CHANGED_ON_DISK`]
-/// (Linux; elsewhere nothing is installed). Call it once, early in `main`.
+/// (Linux; elsewhere nothing is installed). Called once, first thing in `main`.
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 pub fn report_bus_errors() {

@@ -1,0 +1,234 @@
+//! `kalah kgp serve`: a KGP server for practice ([`kalah_kgp_server`]): flags, the server, its
+//! log on standard output, Ctrl-C to stop; `kalah kgp games` and `kalah kgp record` read what it
+//! stored.
+//!
+//! `kalah kgp` keeps its client: `serve`, `games` and `record` are sub-commands of `kgp` that
+//! conflict with the client's arguments, so `kalah kgp HOST` connects as before, and a host that
+//! is really named `serve` (or `games`, `record`) is written with its port: `kalah kgp serve:2671`.
+
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
+use kalah_kgp_server::{Board, Bot, Config, Reader, Server, TlsFiles};
+
+use crate::error::bad;
+use crate::kgp::KgpArgs;
+
+/// `kalah kgp`: the client, or `kalah kgp serve`.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct KgpCommand {
+    /// `serve`, if given.
+    #[command(subcommand)]
+    pub serve: Option<KgpServe>,
+    /// The client's arguments.
+    #[command(flatten)]
+    pub client: KgpArgs,
+}
+
+/// The sub-commands of `kalah kgp`.
+#[derive(Subcommand, Debug)]
+pub enum KgpServe {
+    /// Run a KGP server for practice: games against agents and bots, verify mode, games stored in SQLite
+    Serve(ServeArgs),
+    /// List the games a KGP server stored, newest first
+    Games(GamesArgs),
+    /// Print the record of a game a KGP server stored (kalah play --load replays it)
+    Record(RecordArgs),
+}
+
+/// Flags of `kalah kgp games`.
+#[derive(Args, Debug)]
+pub struct GamesArgs {
+    /// The database [default: as kalah kgp serve]
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Only the games of the agent of this name
+    #[arg(long, value_name = "NAME")]
+    pub agent: Option<String>,
+}
+
+/// Flags of `kalah kgp record`.
+#[derive(Args, Debug)]
+pub struct RecordArgs {
+    /// The game's id, as kalah kgp games lists it
+    pub id: i64,
+    /// The database [default: as kalah kgp serve]
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}
+
+/// Flags of `kalah kgp serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Where to listen for KGP over TCP (ADDRESS:PORT, port 0 for a free one), or off
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:2671")]
+    pub tcp: String,
+    /// Where to listen for KGP over WebSocket, at the path /socket as go-kgp serves it, or off
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:8080")]
+    pub websocket: String,
+    /// A PEM certificate chain: the WebSocket listener speaks TLS (wss://); needs --key
+    #[arg(long, value_name = "FILE", requires = "key")]
+    pub cert: Option<PathBuf>,
+    /// The PEM private key of --cert
+    #[arg(long, value_name = "FILE", requires = "cert")]
+    pub key: Option<PathBuf>,
+    /// The database of agents and games [default: $XDG_DATA_HOME/kalah/kgp.sqlite, else ~/.local/share/kalah/kgp.sqlite]
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// The board of a game whose agents ask for none: houses,seeds (6 to 12 houses)
+    #[arg(long, value_name = "M,N", default_value = "6,6")]
+    pub board: String,
+    /// The bot an agent plays when no other agent comes and its name asks for none: random, greedy, minimax-D, minimax-D:P or level-L
+    #[arg(long, value_name = "BOT", default_value = "minimax-4")]
+    pub bot: String,
+    /// Milliseconds an agent waits for another agent before it plays the bot (0: always the bot)
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    pub wait: u64,
+    /// Milliseconds an agent has for each move (go-kgp: 5000)
+    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    pub time: u64,
+    /// Play a random move for an agent out of time without first pinging it (go-kgp pings, and gives the game up for an agent that does not answer within 20 s)
+    #[arg(long)]
+    pub no_ping: bool,
+    /// Games a connection plays before the server says goodbye (0: no end, as go-kgp)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub games: u32,
+    /// Verify problems a connection gets before the server reports and says goodbye (0: no end, as go-kgp)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub problems: u32,
+    /// Milliseconds a client has to ask for a mode after the greeting (go-kgp: 20000)
+    #[arg(long, value_name = "MS", default_value_t = 20_000)]
+    pub mode_wait: u64,
+    /// Milliseconds kalah's engine thinks at level 5 (the lower levels take less)
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    pub bot_time: u64,
+}
+
+/// Reads a listening address, or `off`.
+fn address(flag: &str, text: &str) -> Result<Option<SocketAddr>> {
+    if text == "off" {
+        return Ok(None);
+    }
+    let found = text.to_socket_addrs().ok().and_then(|mut all| all.next());
+    found.map(Some).ok_or_else(|| {
+        bad(format!("--{flag} {text:?} is not an address to listen on: ADDRESS:PORT such as 127.0.0.1:2671 or [::]:2671, or off"))
+    })
+}
+
+/// Runs `kalah kgp serve`, `games` or `record`.
+pub fn run(command: KgpServe) -> Result<()> {
+    match command {
+        KgpServe::Serve(args) => serve(args),
+        KgpServe::Games(args) => games(args),
+        KgpServe::Record(args) => record(args),
+    }
+}
+
+/// Opens an existing database to read.
+fn reader(db: Option<PathBuf>) -> Result<Reader> {
+    let db = match db {
+        Some(db) => db,
+        None => default_db()?,
+    };
+    if !db.is_file() {
+        return Err(bad(format!("{} is no database of kalah kgp serve: give one with --db", db.display())));
+    }
+    Reader::open(&db).map_err(|e| bad(e.to_string()))
+}
+
+fn games(args: GamesArgs) -> Result<()> {
+    let games = reader(args.db)?.games(args.agent.as_deref()).map_err(|e| bad(e.to_string()))?;
+    println!("{:>6}  {:<15} {:>5}  {:<20} {:<20} rules", "game", "state", "moves", "south", "north");
+    for game in games {
+        println!(
+            "{:>6}  {:<15} {:>5}  {:<20} {:<20} {}",
+            game.id, game.state, game.moves, game.south, game.north, game.rules
+        );
+    }
+    Ok(())
+}
+
+fn record(args: RecordArgs) -> Result<()> {
+    let id = args.id;
+    match reader(args.db)?.record(id).map_err(|e| bad(e.to_string()))? {
+        Some(record) => {
+            print!("{record}");
+            Ok(())
+        }
+        None => Err(bad(format!("there is no game {id} in the database: kalah kgp games lists them"))),
+    }
+}
+
+/// The database's default place: the user's data folder.
+fn default_db() -> Result<PathBuf> {
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".local/share")));
+    let dir = data
+        .ok_or_else(|| {
+            bad("cannot find a data folder (neither XDG_DATA_HOME nor HOME is set): give the database with --db")
+        })?
+        .join("kalah");
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create the data folder {}", dir.display()))?;
+    Ok(dir.join("kgp.sqlite"))
+}
+
+fn millis(flag: &str, value: u64, low: u64) -> Result<Duration> {
+    if !(low..=3_600_000).contains(&value) {
+        return Err(bad(format!("--{flag} {value} is out of range: {low} to 3600000 milliseconds")));
+    }
+    Ok(Duration::from_millis(value))
+}
+
+/// Runs `kalah kgp serve` until Ctrl-C.
+fn serve(args: ServeArgs) -> Result<()> {
+    let db = match &args.db {
+        Some(db) => db.clone(),
+        None => default_db()?,
+    };
+    let mut config = Config::new(db);
+    config.tcp = address("tcp", &args.tcp)?;
+    config.websocket = address("websocket", &args.websocket)?;
+    if config.tcp.is_none() && config.websocket.is_none() {
+        return Err(bad("--tcp off and --websocket off leave nothing to listen on: keep one of them"));
+    }
+    if let (Some(cert), Some(key)) = (&args.cert, &args.key) {
+        if config.websocket.is_none() {
+            return Err(bad("--cert and --key serve the WebSocket listener over TLS, but --websocket is off"));
+        }
+        config.tls = Some(TlsFiles { cert: cert.clone(), key: key.clone() });
+    }
+    config.board = args.board.parse::<Board>().map_err(|e| bad(format!("--board: {e}")))?;
+    config.bot = args.bot.parse::<Bot>().map_err(|e| bad(format!("--bot: {e}")))?;
+    config.wait = millis("wait", args.wait, 0)?;
+    config.session.move_time = millis("time", args.time, 1)?;
+    config.session.ping = !args.no_ping;
+    config.session.mode_wait = millis("mode-wait", args.mode_wait, 1)?;
+    config.session.problems = (args.problems > 0).then_some(args.problems);
+    config.games = (args.games > 0).then_some(args.games);
+    config.bot_time = millis("bot-time", args.bot_time, 1)?;
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server")?;
+    runtime.block_on(async move {
+        let (events, mut log) = tokio::sync::mpsc::unbounded_channel();
+        let db = config.db.clone();
+        let server = Server::start(config, events).await.map_err(|e| bad(e.to_string()))?;
+        println!("kalah kgp serve: games are stored in {} (Ctrl-C stops)", db.display());
+        let printer = tokio::spawn(async move {
+            while let Some(event) = log.recv().await {
+                println!("kalah kgp serve: {event}");
+            }
+        });
+        let _ = tokio::signal::ctrl_c().await;
+        println!("kalah kgp serve: stopping: goodbye to every connection");
+        server.shutdown().await;
+        printer.abort();
+        println!("kalah kgp serve: stopped");
+        Ok(())
+    })
+}

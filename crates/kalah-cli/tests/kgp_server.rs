@@ -1,0 +1,310 @@
+//! `kalah kgp serve` on loopback ports it picks, played by kalah's own client (`kalah kgp`) and
+//! by an independent client written in Python's standard library (`tests/data/kgp_client.py`,
+//! TCP and a WebSocket written from RFC 6455), in freeplay and verify; bad clients; games that
+//! survive a restart. Every wait is on a printed line; the deadlines are hang guards only.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The longest any step may take before the test counts as hung.
+const HANG: Duration = Duration::from_secs(120);
+
+fn kalah() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kalah"))
+}
+
+/// A running `kalah kgp serve` and the lines it prints.
+struct Served {
+    child: Child,
+    lines: mpsc::Receiver<String>,
+    seen: Vec<String>,
+    tcp: SocketAddr,
+    websocket: SocketAddr,
+}
+
+impl Served {
+    fn start(db: &Path, flags: &[&str]) -> Served {
+        let mut child = kalah()
+            .args(["kgp", "serve", "--tcp", "127.0.0.1:0", "--websocket", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .args(flags)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the kalah binary starts");
+        let (send, lines) = mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut served = Served {
+            child,
+            lines,
+            seen: Vec::new(),
+            tcp: ([0, 0, 0, 0], 0).into(),
+            websocket: ([0, 0, 0, 0], 0).into(),
+        };
+        let tcp = served.wait_for("listening for KGP over TCP on ");
+        served.tcp = tcp.rsplit(' ').next().unwrap().parse().unwrap();
+        let ws = served.wait_for("listening for KGP over WebSocket on ");
+        let address = ws.rsplit("://").next().unwrap().trim_end_matches("/socket");
+        served.websocket = address.parse().unwrap();
+        served
+    }
+
+    /// Waits for a line that contains `text` (lines before it are kept) and returns it.
+    fn wait_for(&mut self, text: &str) -> String {
+        if let Some(line) = self.seen.iter().find(|l| l.contains(text)) {
+            return line.clone();
+        }
+        loop {
+            let line =
+                self.lines.recv_timeout(HANG).unwrap_or_else(|_| panic!("no line with {text:?}; saw {:#?}", self.seen));
+            self.seen.push(line.clone());
+            if line.contains(text) {
+                return line;
+            }
+        }
+    }
+
+    /// Stops the server as Ctrl-C does and checks that it stops cleanly.
+    fn stop(mut self) -> Vec<String> {
+        let status = Command::new("kill").args(["-INT", &self.child.id().to_string()]).status().unwrap();
+        assert!(status.success());
+        self.wait_for("kalah kgp serve: stopped");
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}");
+        let rest: Vec<String> = self.lines.try_iter().collect();
+        self.seen.extend(rest);
+        std::mem::take(&mut self.seen)
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn python(transport: &str, address: SocketAddr, options: &[&str]) -> Child {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kgp_client.py");
+    Command::new("python3")
+        .arg(script)
+        .args([transport, &address.ip().to_string(), &address.port().to_string()])
+        .args(options)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 runs (the test's independent client)")
+}
+
+fn finished(child: Child) -> (bool, String) {
+    let Output { status, stdout, stderr } = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&stdout).to_string() + &String::from_utf8_lossy(&stderr);
+    (status.success(), text)
+}
+
+fn db(dir: &tempfile::TempDir) -> PathBuf {
+    dir.path().join("kgp.sqlite")
+}
+
+#[test]
+fn kalahs_own_client_plays_freeplay_and_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut served = Served::start(&db(&dir), &["--games", "1", "--problems", "25", "--wait", "0"]);
+    let address = served.tcp.to_string();
+    let out = kalah()
+        .args(["kgp", &address, "--once", "--time", "50", "--name", "kalah vs minimax-2 on 8,8"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.contains("the server said goodbye"), "{err}");
+    let game = served.wait_for("(north), kalah(8,8) kgp");
+    assert!(game.contains("kalah (") && game.contains("minimax-2 ("), "{game}");
+    served.wait_for(" after ");
+    let out = kalah().args(["kgp", &address, "--once", "--mode", "verify", "--verbose"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("server comment: verify: 25 problems, 25 right, 0 wrong"), "{err}");
+    served.wait_for("verified 25 solutions, 25 right, 0 wrong");
+    // Over WebSocket too.
+    let url = format!("ws://{}/socket", served.websocket);
+    let out = kalah().args(["kgp", &url, "--once", "--time", "50", "--name", "kalah-ws vs random"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.contains("the server said goodbye"), "{err}");
+    served.wait_for("kalah-ws (agent");
+    // A mode the server does not offer is refused, and the client ends with status 1.
+    let out = kalah().args(["kgp", &address, "--once", "--mode", "eval"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("Unsupported mode"), "{err}");
+    served.stop();
+}
+
+#[test]
+fn an_independent_client_plays_over_tcp_and_websocket() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut served = Served::start(&db(&dir), &["--games", "2", "--problems", "40", "--wait", "60000"]);
+    for transport in ["tcp", "ws"] {
+        let address = if transport == "tcp" { served.tcp } else { served.websocket };
+        let name = format!("py-{transport} vs random on 6,4");
+        let (ok, out) = finished(python(transport, address, &["--name", &name]));
+        assert!(ok && out.contains("errors, even rising ids True, goodbye True") && out.contains(" 0 errors"), "{out}");
+        served.wait_for(&format!("py-{transport} (agent"));
+        // Verify: one answer deliberately wrong, reported, and the report at the end names it.
+        let (ok, out) =
+            finished(python(transport, address, &["--mode", "verify", "--wrong", "1", "--name", "checker"]));
+        assert!(ok, "{out}");
+        assert!(
+            out.contains("client: error \"Was") && out.contains("39 right, 1 wrong; the first wrong: problem <"),
+            "{out}"
+        );
+    }
+    // Two agents that ask for no bot play each other, one over each transport.
+    let a = python("tcp", served.tcp, &["--name", "ann", "--token", "t-ann"]);
+    let b = python("ws", served.websocket, &["--name", "bob", "--token", "t-bob"]);
+    for child in [a, b] {
+        let (ok, out) = finished(child);
+        assert!(ok && out.contains(" 0 errors"), "{out}");
+    }
+    let seen = served.stop();
+    let pairings: Vec<&String> = seen.iter().filter(|l| l.contains("ann (") && l.contains("bob (")).collect();
+    assert_eq!(pairings.len(), 2, "two games of ann and bob: {seen:#?}");
+    let out = kalah().args(["kgp", "games", "--agent", "ann", "--db"]).arg(db(&dir)).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3, "a header and two games");
+}
+
+/// Sends raw bytes and reads what comes back until the server closes the connection.
+fn raw(address: SocketAddr, send: &[u8]) -> String {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.set_read_timeout(Some(HANG)).unwrap();
+    let _ = stream.write_all(send);
+    let mut back = Vec::new();
+    let _ = stream.read_to_end(&mut back);
+    String::from_utf8_lossy(&back).to_string()
+}
+
+#[test]
+fn bad_clients_never_stop_the_server_or_another_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut served = Served::start(&db(&dir), &["--games", "3", "--wait", "0", "--mode-wait", "300", "--time", "2000"]);
+    // A good agent plays three games while the others misbehave.
+    let good = python("tcp", served.tcp, &["--name", "good vs greedy"]);
+    // Garbage: each line gets an error, the session goes on; then goodbye.
+    let back =
+        raw(served.tcp, b"1 st@te <1>\nhello there\n\xff\xfe\n7 move 3\nok \"unanswered\nmode freeplay\ngoodbye\n");
+    assert!(back.starts_with("2 kgp 1 0 1\r\n"), "{back}");
+    for text in [
+        "@1 error \"malformed line: the command name",
+        "error \"Unknown command \\\"hello\\\"\"",
+        "not UTF-8",
+        "@7 error \"move is not part of",
+    ] {
+        assert!(back.contains(text), "{text:?} in {back}");
+    }
+    assert!(back.trim_end().ends_with("goodbye"), "{back}");
+    // A line longer than the server reads: error, goodbye, closed.
+    let mut long = vec![b'x'; 100_000];
+    long.push(b'\n');
+    let back = raw(served.tcp, &long);
+    assert!(
+        back.contains("error \"line of 100000 bytes is longer than the 65536 this server reads\"\r\ngoodbye"),
+        "{back}"
+    );
+    // Nothing at all: no mode in time.
+    let back = raw(served.tcp, b"");
+    assert!(back.contains("error \"Requested no mode\"\r\ngoodbye"), "{back}");
+    // Leaving in the middle of a game: the game ends and is stored as given up.
+    let (ok, out) = finished(python("ws", served.websocket, &["--name", "quitter vs random", "--leave-after", "3"]));
+    assert!(!ok && out.contains("leaving in the middle of a game"), "{out}");
+    served.wait_for("resigned: the connection ended");
+    // A name that asks for a bot the server has not.
+    let (ok, out) = finished(python("tcp", served.tcp, &["--name", "carol vs deep-blue"]));
+    assert!(ok && out.contains("is not a bot: random, greedy"), "{out}");
+    let (ok, out) = finished(good);
+    assert!(ok && out.contains(" 0 errors") && out.contains("goodbye True"), "{out}");
+    let seen = served.stop();
+    let games: Vec<&String> = seen.iter().filter(|l| l.contains("good (") && l.contains("greedy (")).collect();
+    assert_eq!(games.len(), 3, "{seen:#?}");
+    for text in [
+        "closed: a line of 100000 bytes",
+        "closed: no mode was requested in time",
+        "malformed line",
+        "closed: refused: info:name",
+    ] {
+        assert!(seen.iter().any(|l| l.contains(text)), "{text:?} in {seen:#?}");
+    }
+}
+
+#[test]
+fn games_survive_a_restart_and_a_game_cut_by_the_stop_is_aborted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db(&dir);
+    let mut served = Served::start(&path, &["--games", "1", "--wait", "0"]);
+    let (ok, out) = finished(python("tcp", served.tcp, &["--name", "first vs level-1"]));
+    assert!(ok, "{out}");
+    served.wait_for(" after ");
+    // A client that stops answering: the server stops during its game.
+    let silent = python("tcp", served.tcp, &["--name", "silent vs random", "--silent-after", "1"]);
+    served.wait_for("silent (");
+    let seen = served.stop();
+    assert!(seen.iter().any(|l| l.contains("aborted: the server stopped during the game")), "{seen:#?}");
+    let (_, out) = finished(silent);
+    assert!(out.contains("goodbye True"), "{out}");
+    let mut served = Served::start(&path, &["--games", "1", "--wait", "0"]);
+    let (ok, out) = finished(python("ws", served.websocket, &["--name", "second vs greedy"]));
+    assert!(ok, "{out}");
+    served.wait_for(" after ");
+    served.stop();
+    let out = kalah().args(["kgp", "games", "--db"]).arg(&path).output().unwrap();
+    let list = String::from_utf8_lossy(&out.stdout).to_string();
+    let rows: Vec<&str> = list.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{list}");
+    assert!(rows[1].contains("aborted"), "{list}");
+    // The first game's record replays: kalah play loads it.
+    let out = kalah().args(["kgp", "record", "1", "--db"]).arg(&path).output().unwrap();
+    let record = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(record.contains("[South \"") && record.contains("[Rules \"kalah(6,6) kgp\"]"), "{record}");
+    let file = dir.path().join("game1.txt");
+    std::fs::write(&file, &record).unwrap();
+    let mut play =
+        kalah().args(["play", "--load"]).arg(&file).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    play.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+    let shown = String::from_utf8_lossy(&play.wait_with_output().unwrap().stdout).to_string();
+    assert!(shown.contains("Game over"), "{shown}");
+}
+
+#[test]
+fn kalahs_client_plays_over_tls_with_the_servers_own_certificate() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = vec!["localhost".to_string(), "127.0.0.1".to_string()];
+    let certified = rcgen::generate_simple_self_signed(names).unwrap();
+    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    std::fs::write(&cert, certified.cert.pem()).unwrap();
+    std::fs::write(&key, certified.signing_key.serialize_pem()).unwrap();
+    let (cert_text, key_text) = (cert.to_str().unwrap(), key.to_str().unwrap());
+    let mut served = Served::start(&db(&dir), &["--games", "1", "--wait", "0", "--cert", cert_text, "--key", key_text]);
+    served.wait_for("over WebSocket on wss://");
+    let url = format!("wss://localhost:{}/socket", served.websocket.port());
+    let out = kalah()
+        .args(["kgp", &url, "--ca", cert_text, "--once", "--time", "50", "--name", "kalah-wss vs greedy"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.contains("the server said goodbye"), "{err}");
+    served.wait_for("kalah-wss (agent");
+    served.wait_for(" after ");
+    // Without the certificate the client refuses the server, and the server goes on.
+    let out = kalah().args(["kgp", &url, "--once"]).output().unwrap();
+    assert!(!out.status.success());
+    let seen = served.stop();
+    assert!(seen.iter().any(|l| l.contains("TLS handshake with")), "{seen:#?}");
+}

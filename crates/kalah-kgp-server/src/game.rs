@@ -1,0 +1,186 @@
+//! One game: the sides drawn at random, each turn asked of an agent's connection or a bot (a
+//! turn with one legal move is played without asking, as go-kgp does), each move stored before
+//! the game goes on, and the end stored with the game's record.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use kalah_protocol::kgp::server::{Forfeit, GameInfo, Outcome, Request};
+use kalah_rules::{record, Action, Game, Record, Rules, Side};
+use tokio::sync::oneshot;
+
+use crate::bot::Bot;
+use crate::event::Event;
+use crate::lobby::{Agent, Ask};
+use crate::store::{AgentKey, GameEnd, GameId, GameState, MoveRow};
+use crate::wish::Board;
+use crate::{Running, Shared};
+
+/// A side's player.
+pub enum Seat {
+    /// An agent on a connection.
+    Agent(Agent),
+    /// A bot of the server.
+    Bot(Bot),
+}
+
+impl Seat {
+    fn name(&self) -> String {
+        match self {
+            Seat::Agent(agent) => agent.name.clone(),
+            Seat::Bot(bot) => bot.to_string(),
+        }
+    }
+}
+
+/// What a turn came to.
+enum Turn {
+    Played { mv: kalah_rules::Move, how: &'static str, comment: Option<String> },
+    Resigned(String),
+}
+
+/// Plays a game of `a` against `b` on `board` and stores it; gives the agents back to their
+/// connections at the end.
+pub(crate) async fn play(shared: Arc<Shared>, a: Seat, b: Seat, board: Board, running: Running) {
+    let (south, north) = if rand::random::<bool>() { (a, b) } else { (b, a) };
+    let rules = Rules::preset("kgp", board.houses, board.seeds).expect("boards are checked when read");
+    if let Err(error) = run(&shared, &south, &north, rules).await {
+        shared.report(Event::Trouble(format!(
+            "a game of {} and {} was not stored: {error}",
+            south.name(),
+            north.name()
+        )));
+    }
+    for seat in [south, north] {
+        if let Seat::Agent(agent) = seat {
+            let done = agent.done.clone();
+            let _ = done.send(agent);
+        }
+    }
+    drop(running);
+}
+
+async fn id_of(shared: &Shared, seat: &Seat) -> Result<i64, crate::StoreError> {
+    match seat {
+        Seat::Agent(agent) => Ok(agent.id),
+        Seat::Bot(bot) => {
+            let key = AgentKey { token: None, bot: true, name: bot.to_string(), authors: None, description: None };
+            shared.store.agent(key).await
+        }
+    }
+}
+
+fn record(game: &Game, id: GameId, south: &str, north: &str, termination: Option<&str>) -> String {
+    let mut tags = vec![
+        ("Event".to_string(), "kalah kgp serve".to_string()),
+        ("Date".to_string(), record::today()),
+        ("Round".to_string(), id.to_string()),
+        ("South".to_string(), south.to_string()),
+        ("North".to_string(), north.to_string()),
+    ];
+    tags.extend(termination.map(|t| ("Termination".to_string(), t.to_string())));
+    Record { tags, game: game.clone() }.to_text()
+}
+
+async fn run(shared: &Shared, south: &Seat, north: &Seat, rules: Rules) -> Result<(), crate::StoreError> {
+    let (south_name, north_name) = (south.name(), north.name());
+    let (south_id, north_id) = (id_of(shared, south).await?, id_of(shared, north).await?);
+    let mut game = Game::new(rules);
+    let id = shared
+        .store
+        .start(south_id, north_id, rules.to_string(), record(&game, 0, &south_name, &north_name, None))
+        .await?;
+    shared.report(Event::Game { id, text: format!("{south_name} (south) against {north_name} (north), {rules}") });
+    let info = |side: Side| GameInfo {
+        id: id.to_string(),
+        opponent: if side == Side::South { north_name.clone() } else { south_name.clone() },
+    };
+    let mut ply = 0;
+    let resigned = loop {
+        if game.is_over() {
+            break None;
+        }
+        let position = *game.position();
+        let side = position.mover();
+        let seat = if side == Side::South { south } else { north };
+        let moves: Vec<_> = position.legal_moves().collect();
+        let started = Instant::now();
+        let turn = if let [only] = moves[..] {
+            Turn::Played { mv: only, how: "auto", comment: None }
+        } else {
+            match seat {
+                Seat::Bot(bot) => {
+                    Turn::Played { mv: bot.choose(position, rules, &shared.engines).await, how: "bot", comment: None }
+                }
+                Seat::Agent(agent) => ask(agent, Request { position, rules, game: Some(info(side)) }).await,
+            }
+        };
+        let millis = started.elapsed().as_millis() as u64;
+        match turn {
+            Turn::Played { mv, how, comment } => {
+                if let Err(error) = game.act(Action::Sow(mv)) {
+                    break Some((side, format!("illegal move {mv}: {error}")));
+                }
+                ply += 1;
+                let row = MoveRow {
+                    game: id,
+                    ply,
+                    side: if side == Side::South { "south" } else { "north" },
+                    house: mv.number(),
+                    how,
+                    comment,
+                    millis,
+                    record: record(&game, id, &south_name, &north_name, None),
+                };
+                shared.store.record_move(row).await?;
+            }
+            Turn::Resigned(why) => break Some((side, why)),
+        }
+    };
+    let (state, reason, stores) = match resigned {
+        None => {
+            let stores = game.result().expect("a game over has a result");
+            let state = match stores.south.cmp(&stores.north) {
+                std::cmp::Ordering::Greater => GameState::SouthWon,
+                std::cmp::Ordering::Less => GameState::NorthWon,
+                std::cmp::Ordering::Equal => GameState::Draw,
+            };
+            (state, None, Some((stores.south, stores.north)))
+        }
+        Some((side, why)) if shared.stopping() && why == GONE => {
+            let _ = side;
+            (GameState::Aborted, Some("the server stopped during the game".to_string()), None)
+        }
+        Some((Side::South, why)) => (GameState::SouthResigned, Some(format!("south resigned: {why}")), None),
+        Some((Side::North, why)) => (GameState::NorthResigned, Some(format!("north resigned: {why}")), None),
+    };
+    let text = record(&game, id, &south_name, &north_name, reason.as_deref());
+    shared.store.end(GameEnd { game: id, state, reason: reason.clone(), stores, record: text }).await?;
+    let summary = match (stores, reason) {
+        (Some((s, n)), _) => format!("{} {s}-{n} after {ply} moves", state.word()),
+        (None, Some(reason)) => format!("{}: {reason}", state.word()),
+        (None, None) => state.word().to_string(),
+    };
+    shared.report(Event::Game { id, text: summary });
+    Ok(())
+}
+
+/// Why a game is given up by a connection that has ended.
+const GONE: &str = "the connection ended";
+
+/// Asks an agent's connection for its move.
+async fn ask(agent: &Agent, request: Request) -> Turn {
+    let (reply, answer) = oneshot::channel();
+    if agent.asks.send(Ask { request, reply }).await.is_err() {
+        return Turn::Resigned(GONE.into());
+    }
+    let Ok(answer) = answer.await else { return Turn::Resigned(GONE.into()) };
+    match answer.outcome {
+        Outcome::Move { mv, random, .. } => {
+            Turn::Played { mv, how: if random { "random" } else { "agent" }, comment: answer.comment }
+        }
+        Outcome::Illegal { number, .. } => Turn::Resigned(format!("illegal move {number}")),
+        Outcome::Forfeit(Forfeit::NoPong) => Turn::Resigned("no pong after its time ran out".into()),
+        Outcome::Forfeit(Forfeit::Gone) => Turn::Resigned(GONE.into()),
+    }
+}

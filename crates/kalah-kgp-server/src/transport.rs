@@ -1,0 +1,295 @@
+//! Lines over the two transports, as go-kgp frames them: a byte stream of CRLF-ended lines over
+//! TCP, and over WebSocket the same byte stream in text messages, one line (with its CRLF) a
+//! message from the server; the client's messages are joined and split at line ends, however it
+//! cuts them (go-kgp reads through nhooyr's `NetConn`). A binary message closes the connection
+//! with status 1003, as there. TLS (rustls, PEM files) wraps the WebSocket listener.
+
+use std::io;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket};
+use futures_util::SinkExt;
+use kalah_protocol::kgp::server::MAX_READ;
+use kalah_protocol::{Frame, LineReader};
+use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+use tokio_rustls::server::TlsStream;
+use tokio_rustls::TlsAcceptor;
+
+/// The longest a TLS handshake may take before the connection is dropped.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// A byte stream a connection reads and writes.
+pub trait Stream: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Stream for T {}
+
+/// One connection's lines, whichever the transport.
+pub enum Lines {
+    /// A TCP stream.
+    Stream {
+        /// The stream.
+        stream: Box<dyn Stream>,
+        /// Bytes read and not yet split.
+        buffer: Vec<u8>,
+        /// Where the unsplit bytes start.
+        start: usize,
+        /// The line splitter.
+        reader: LineReader,
+        /// The stream has ended.
+        ended: bool,
+    },
+    /// A WebSocket.
+    WebSocket {
+        /// The socket.
+        socket: Box<WebSocket>,
+        /// Bytes of text messages not yet split.
+        pending: Vec<u8>,
+        /// The line splitter.
+        reader: LineReader,
+        /// The socket has ended.
+        ended: bool,
+    },
+}
+
+impl Lines {
+    /// Returns the lines of a byte stream.
+    pub fn stream(stream: Box<dyn Stream>) -> Lines {
+        Lines::Stream { stream, buffer: Vec::new(), start: 0, reader: LineReader::new(MAX_READ), ended: false }
+    }
+
+    /// Returns the lines of a WebSocket.
+    pub fn websocket(socket: WebSocket) -> Lines {
+        Lines::WebSocket {
+            socket: Box::new(socket),
+            pending: Vec::new(),
+            reader: LineReader::new(MAX_READ),
+            ended: false,
+        }
+    }
+
+    /// Returns the next line, `None` at the end. Cancel-safe: what was read stays for the next call.
+    pub async fn next(&mut self) -> Option<Frame> {
+        match self {
+            Lines::Stream { stream, buffer, start, reader, ended } => loop {
+                if let Some(frame) = split(reader, buffer, start) {
+                    return Some(frame);
+                }
+                if *ended {
+                    return reader.finish();
+                }
+                let mut chunk = [0u8; 8192];
+                match stream.read(&mut chunk).await {
+                    Ok(0) | Err(_) => *ended = true,
+                    Ok(n) => {
+                        buffer.drain(..*start);
+                        *start = 0;
+                        buffer.extend_from_slice(&chunk[..n]);
+                    }
+                }
+            },
+            Lines::WebSocket { socket, pending, reader, ended } => loop {
+                let mut start = 0;
+                if let Some(frame) = split(reader, pending, &mut start) {
+                    pending.drain(..start);
+                    return Some(frame);
+                }
+                pending.clear();
+                if *ended {
+                    return reader.finish();
+                }
+                match socket.recv().await {
+                    Some(Ok(WsMessage::Text(text))) => pending.extend_from_slice(text.as_bytes()),
+                    Some(Ok(WsMessage::Binary(_))) => {
+                        let close = CloseFrame { code: 1003, reason: "expected text messages".into() };
+                        let _ = socket.send(WsMessage::Close(Some(close))).await;
+                        *ended = true;
+                    }
+                    Some(Ok(WsMessage::Ping(_) | WsMessage::Pong(_))) => {}
+                    Some(Ok(WsMessage::Close(_))) | Some(Err(_)) | None => *ended = true,
+                }
+            },
+        }
+    }
+
+    /// Sends `lines`, each ended by CRLF.
+    pub async fn send(&mut self, lines: &[String]) -> io::Result<()> {
+        match self {
+            Lines::Stream { stream, .. } => {
+                let mut bytes = Vec::new();
+                for line in lines {
+                    bytes.extend_from_slice(line.as_bytes());
+                    bytes.extend_from_slice(b"\r\n");
+                }
+                stream.write_all(&bytes).await?;
+                stream.flush().await
+            }
+            Lines::WebSocket { socket, .. } => {
+                for line in lines {
+                    socket.feed(WsMessage::Text(format!("{line}\r\n").into())).await.map_err(io::Error::other)?;
+                }
+                socket.flush().await.map_err(io::Error::other)
+            }
+        }
+    }
+
+    /// Closes the connection (a WebSocket with a close message).
+    pub async fn shut(&mut self) {
+        match self {
+            Lines::Stream { stream, .. } => {
+                let _ = stream.shutdown().await;
+            }
+            Lines::WebSocket { socket, .. } => {
+                let _ = socket.send(WsMessage::Close(None)).await;
+            }
+        }
+    }
+}
+
+/// Splits the next line off `bytes[*start..]`, moving `start` past what it used.
+fn split(reader: &mut LineReader, bytes: &[u8], start: &mut usize) -> Option<Frame> {
+    while *start < bytes.len() {
+        let (used, frame) = reader.push(&bytes[*start..]);
+        *start += used;
+        if frame.is_some() {
+            return frame;
+        }
+    }
+    None
+}
+
+/// A certificate chain and its key, PEM files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TlsFiles {
+    /// The certificate chain.
+    pub cert: PathBuf,
+    /// The private key.
+    pub key: PathBuf,
+}
+
+/// Why TLS cannot be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum TlsError {
+    /// A file that cannot be read as PEM.
+    #[error("{path}: {what}: {error}")]
+    Pem {
+        /// The file.
+        path: PathBuf,
+        /// What it should hold.
+        what: &'static str,
+        /// What went wrong.
+        error: rustls_pki_types::pem::Error,
+    },
+    /// No certificate in the file.
+    #[error("{0}: no certificate (a PEM file with -----BEGIN CERTIFICATE----- blocks)")]
+    NoCertificate(PathBuf),
+    /// The key does not fit the certificate, or rustls refuses them.
+    #[error("the certificate and key cannot serve TLS: {0}")]
+    Rustls(#[from] rustls::Error),
+}
+
+/// Returns an acceptor for the certificate chain and key in `files`.
+pub fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, TlsError> {
+    fn pem<'a>(path: &'a Path, what: &'static str) -> impl Fn(rustls_pki_types::pem::Error) -> TlsError + 'a {
+        move |error| TlsError::Pem { path: path.to_path_buf(), what, error }
+    }
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(&files.cert)
+        .map_err(pem(&files.cert, "the certificate chain"))?
+        .collect::<Result<_, _>>()
+        .map_err(pem(&files.cert, "the certificate chain"))?;
+    if certs.is_empty() {
+        return Err(TlsError::NoCertificate(files.cert.clone()));
+    }
+    let key = PrivateKeyDer::from_pem_file(&files.key).map_err(pem(&files.key, "the private key"))?;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()?
+        .with_no_client_auth()
+        .with_single_cert(certs, key)?;
+    Ok(TlsAcceptor::from(Arc::new(config)))
+}
+
+/// A listener whose connections come out of TLS handshakes, done apart so that a slow one holds
+/// up no other.
+pub struct TlsListener {
+    handshaken: mpsc::Receiver<(TlsStream<TcpStream>, SocketAddr)>,
+    local: SocketAddr,
+}
+
+impl TlsListener {
+    /// Accepts on `listener`, each connection through a handshake with `acceptor`; a failed
+    /// handshake is reported to `failed` and dropped.
+    pub fn new(
+        listener: TcpListener,
+        acceptor: TlsAcceptor,
+        failed: impl Fn(SocketAddr, String) + Send + Sync + 'static,
+    ) -> io::Result<TlsListener> {
+        let local = listener.local_addr()?;
+        let (done, handshaken) = mpsc::channel(64);
+        let failed = Arc::new(failed);
+        tokio::spawn(async move {
+            loop {
+                let (tcp, peer) = match listener.accept().await {
+                    Ok(accepted) => accepted,
+                    Err(_) => {
+                        // Out of descriptors and the like: wait rather than spin.
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
+                };
+                if done.is_closed() {
+                    break;
+                }
+                let (acceptor, handed, failed) = (acceptor.clone(), done.clone(), Arc::clone(&failed));
+                tokio::spawn(async move {
+                    match tokio::time::timeout(HANDSHAKE, acceptor.accept(tcp)).await {
+                        Ok(Ok(stream)) => {
+                            let _ = handed.send((stream, peer)).await;
+                        }
+                        Ok(Err(e)) => failed(peer, e.to_string()),
+                        Err(_) => failed(peer, format!("no TLS handshake within {} s", HANDSHAKE.as_secs())),
+                    }
+                });
+            }
+        });
+        Ok(TlsListener { handshaken, local })
+    }
+}
+
+/// The address of a connection's peer, for the routes of either listener.
+#[derive(Clone, Copy, Debug)]
+pub struct Peer(pub SocketAddr);
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, TcpListener>> for Peer {
+    fn connect_info(stream: axum::serve::IncomingStream<'_, TcpListener>) -> Peer {
+        Peer(*stream.remote_addr())
+    }
+}
+
+impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, TlsListener>> for Peer {
+    fn connect_info(stream: axum::serve::IncomingStream<'_, TlsListener>) -> Peer {
+        Peer(*stream.remote_addr())
+    }
+}
+
+impl axum::serve::Listener for TlsListener {
+    type Io = TlsStream<TcpStream>;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        match self.handshaken.recv().await {
+            Some(accepted) => accepted,
+            // The accepting task ends only when this listener is dropped.
+            None => std::future::pending().await,
+        }
+    }
+
+    fn local_addr(&self) -> io::Result<Self::Addr> {
+        Ok(self.local)
+    }
+}

@@ -1,0 +1,253 @@
+//! The Kalah engine for a browser or Node: a search and an exact solve behind a small JSON API.
+//!
+//! This crate builds `kalah-rules` and `kalah-engine` without their default features (one thread,
+//! no file system, no memory mapping) for `wasm32-unknown-unknown`, and exports two functions
+//! with wasm-bindgen: `search(rules, position, depth)` and `solve(rules, position)`, each taking
+//! the rules' text (`kalah(6,4)`, as [`Rules`] reads it) and a position in the position notation
+//! (or `start`), and returning a JSON object ([`SearchReport`], [`SolveReport`]) or throwing an
+//! `Error` whose message says what is wrong with the input. Every call starts from empty tables
+//! of [`TABLE_BYTES`], so the same call gives the same nodes anywhere: `.ci/wasm` checks that
+//! the module run in Node gives the values and node counts of the native `kalah analyze` and
+//! `kalah solve`. The same functions are plain Rust natively ([`search`], [`solve`]).
+//!
+//! The browser's engine (a Web Worker that plays and analyses, issue 29) grows from here.
+
+use std::time::Duration;
+
+use kalah_engine::score::Score;
+use kalah_engine::search::{Engine, Info, Limits, Options, MAX_DEPTH};
+use kalah_engine::solver::Solver;
+use kalah_rules::{Position, PositionError, Rules, RulesError};
+use serde::Serialize;
+use thiserror::Error;
+
+/// The table every call searches with: the engine's default, 16 MiB (`kalah analyze --hash 16`
+/// and `kalah solve --hash 16` search the same). A solve gives an eighth of it to its estimate.
+pub const TABLE_BYTES: usize = kalah_engine::search::DEFAULT_TABLE_BYTES;
+
+/// What is wrong with a call's input.
+#[derive(Debug, Error)]
+pub enum ApiError {
+    /// The rules' text cannot be read.
+    #[error("rules {text:?}: {source}")]
+    Rules {
+        /// The text given.
+        text: String,
+        /// Why it cannot be read.
+        source: RulesError,
+    },
+    /// The position cannot be read under the rules.
+    #[error("position {text:?}: {source}")]
+    Position {
+        /// The text given.
+        text: String,
+        /// Why it cannot be read.
+        source: PositionError,
+    },
+    /// A depth the search does not take.
+    #[error("depth {0} is out of range: 1 to {MAX_DEPTH} sowings")]
+    Depth(u32),
+}
+
+/// What a search found: the reply of `search`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SearchReport {
+    /// The position searched, in the position notation.
+    pub position: String,
+    /// The side to move: `South` or `North`.
+    pub side: String,
+    /// The best move, a house number from 1, or `None` when the game is over.
+    pub best: Option<u8>,
+    /// The value for the side to move, in seeds: its final store difference, exact or estimated.
+    pub value: f64,
+    /// Whether the value is proven.
+    pub exact: bool,
+    /// The deepest completed iteration, in sowings (0 when the game is over).
+    pub depth: u32,
+    /// The principal variation, as house numbers.
+    pub pv: Vec<u8>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Milliseconds the search took.
+    pub millis: u64,
+}
+
+/// What a solve proved: the reply of `solve`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SolveReport {
+    /// The rules, as [`Rules`] writes them.
+    pub rules: String,
+    /// The position solved, in the position notation.
+    pub position: String,
+    /// The side to move: `South` or `North`.
+    pub side: String,
+    /// The exact value for the side to move: its final store difference with perfect play.
+    pub value: i32,
+    /// A best move, a house number from 1, or `None` when the game is over.
+    pub best: Option<u8>,
+    /// A perfect line, as house numbers.
+    pub line: Vec<u8>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Seconds the solve took.
+    pub seconds: f64,
+}
+
+/// Reads the rules and the position (`start` for the rules' start).
+fn read(rules: &str, position: &str) -> Result<(Rules, Position), ApiError> {
+    let parsed: Rules = rules.parse().map_err(|source| ApiError::Rules { text: rules.to_string(), source })?;
+    let position = match position.trim() {
+        "start" => Position::start(&parsed),
+        text => Position::parse(text, &parsed)
+            .map_err(|source| ApiError::Position { text: position.to_string(), source })?,
+    };
+    Ok((parsed, position))
+}
+
+/// Returns what a search or a solve of a finished game says: its final store difference for the
+/// mover, exact, with no move, no line and no nodes.
+fn finished(position: &Position, rules: &Rules) -> Info {
+    Info {
+        depth: 0,
+        score: Score::exact_seeds(position.final_difference(rules) * position.mover().sign()),
+        best: None,
+        pv: Vec::new(),
+        nodes: 0,
+        elapsed: Duration::ZERO,
+    }
+}
+
+/// Searches `position` under `rules` to `depth` sowings on one thread, from an empty table.
+///
+/// # Errors
+///
+/// If the rules or the position cannot be read, or the depth is not 1 to [`MAX_DEPTH`].
+pub fn search(rules: &str, position: &str, depth: u32) -> Result<SearchReport, ApiError> {
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(ApiError::Depth(depth));
+    }
+    let (rules, position) = read(rules, position)?;
+    let report = |info: &Info| SearchReport {
+        position: position.to_string(),
+        side: position.mover().name().to_string(),
+        best: info.best.map(|m| m.number()),
+        value: info.score.seeds(),
+        exact: info.score.is_exact(),
+        depth: info.depth,
+        pv: info.pv.iter().map(|m| m.number()).collect(),
+        nodes: info.nodes,
+        millis: info.elapsed.as_millis() as u64,
+    };
+    if position.is_over(&rules) {
+        return Ok(report(&finished(&position, &rules)));
+    }
+    let engine = Engine::new(Options { table_bytes: TABLE_BYTES, threads: 1, ..Options::default() });
+    Ok(report(&engine.search(&position, &rules, Limits::depth(depth), None, |_| {})))
+}
+
+/// Solves `position` under `rules` exactly on one thread, without an endgame database, from
+/// empty tables.
+///
+/// # Errors
+///
+/// If the rules or the position cannot be read.
+pub fn solve(rules: &str, position: &str) -> Result<SolveReport, ApiError> {
+    let (rules, position) = read(rules, position)?;
+    let report = |info: &Info| SolveReport {
+        rules: rules.to_string(),
+        position: position.to_string(),
+        side: position.mover().name().to_string(),
+        // A proven value is a whole number of seeds.
+        value: info.score.seeds().round() as i32,
+        best: info.best.map(|m| m.number()),
+        line: info.pv.iter().map(|m| m.number()).collect(),
+        nodes: info.nodes,
+        seconds: info.elapsed.as_secs_f64(),
+    };
+    if position.is_over(&rules) {
+        return Ok(report(&finished(&position, &rules)));
+    }
+    let solver = Solver::new(Options { table_bytes: TABLE_BYTES, threads: 1, ..Options::default() });
+    // Nothing can set the stop, so the solve runs to the end.
+    let info = solver
+        .solve(&position, &rules, None, Limits::default(), None, |_, _| {})
+        .expect("a solve nobody stops finishes");
+    Ok(report(&info))
+}
+
+/// The functions a script calls: each returns its report as JSON text, or throws an `Error`
+/// saying what is wrong with the input.
+#[cfg(target_arch = "wasm32")]
+mod exports {
+    use wasm_bindgen::prelude::*;
+
+    /// Turns a report or an error into what JavaScript gets.
+    fn reply<T: serde::Serialize>(result: Result<T, super::ApiError>) -> Result<String, JsError> {
+        let report = result.map_err(|e| JsError::new(&e.to_string()))?;
+        serde_json::to_string(&report).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// `search(rules, position, depth)`: the search's report as JSON (see `SearchReport`).
+    #[wasm_bindgen]
+    pub fn search(rules: &str, position: &str, depth: u32) -> Result<String, JsError> {
+        reply(super::search(rules, position, depth))
+    }
+
+    /// `solve(rules, position)`: the solve's report as JSON (see `SolveReport`).
+    #[wasm_bindgen]
+    pub fn solve(rules: &str, position: &str) -> Result<String, JsError> {
+        reply(super::solve(rules, position))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_and_a_solve_give_the_known_values() {
+        // Kalah(4,3) is +6 for South and Kalah(4,4) +2 (kalah-engine's tests/data/values.txt).
+        let found = search("kalah(4,3)", "start", MAX_DEPTH).unwrap();
+        assert_eq!((found.value, found.exact, found.side.as_str()), (6.0, true, "South"));
+        assert!(found.best.is_some() && found.pv.first() == found.best.as_ref() && found.nodes > 0);
+        let solved = solve("kalah(4,4)", "start").unwrap();
+        assert_eq!((solved.value, solved.rules.as_str()), (2, "kalah(4,4) standard"));
+        assert!(solved.best.is_some() && solved.line.first() == solved.best.as_ref() && solved.nodes > 0);
+    }
+
+    #[test]
+    fn the_same_call_gives_the_same_nodes() {
+        let position = "3,0,4,1,5,2:10/2,2,0,6,1,3:7/N";
+        assert_eq!(search("kalah(6,4)", position, 9).unwrap().nodes, search("kalah(6,4)", position, 9).unwrap().nodes);
+        assert_eq!(solve("kalah(4,3)", "start").unwrap().nodes, solve("kalah(4,3)", "start").unwrap().nodes);
+    }
+
+    #[test]
+    fn a_finished_game_is_its_store_difference() {
+        let found = search("kalah(2,2)", "0,0:3/1,0:4/S", 5).unwrap();
+        assert_eq!((found.value, found.exact, found.best, found.nodes), (-2.0, true, None, 0));
+        let solved = solve("kalah(2,2)", "0,0:3/1,0:4/S").unwrap();
+        assert_eq!((solved.value, solved.best, solved.line.len()), (-2, None, 0));
+    }
+
+    #[test]
+    fn bad_input_says_what_is_wrong() {
+        let message = |e: ApiError| e.to_string();
+        assert!(message(search("kalah(6,x)", "start", 5).unwrap_err()).starts_with("rules \"kalah(6,x)\": "));
+        assert!(message(solve("kalah(6,4)", "1,2,3").unwrap_err()).starts_with("position \"1,2,3\": "));
+        assert_eq!(message(search("kalah(6,4)", "start", 0).unwrap_err()), "depth 0 is out of range: 1 to 120 sowings");
+        assert!(matches!(search("kalah(6,4)", "start", 121), Err(ApiError::Depth(121))));
+    }
+
+    #[test]
+    fn reports_are_json_objects_with_the_documented_keys() {
+        let text = serde_json::to_string(&search("kalah(4,3)", "start", 4).unwrap()).unwrap();
+        for key in ["position", "side", "best", "value", "exact", "depth", "pv", "nodes", "millis"] {
+            assert!(text.contains(&format!("\"{key}\":")), "{key} in {text}");
+        }
+        let text = serde_json::to_string(&solve("kalah(3,3)", "start").unwrap()).unwrap();
+        for key in ["rules", "position", "side", "value", "best", "line", "nodes", "seconds"] {
+            assert!(text.contains(&format!("\"{key}\":")), "{key} in {text}");
+        }
+    }
+}
