@@ -3,6 +3,12 @@
 //! plays it to the end by clicking houses, and checks the end screen and the board; then opens a
 //! link to a game between two people and plays it from the keyboard alone.
 //!
+//! The static site (scripts/site.sh, docs/site.md) is tested the same way with no kalah process:
+//! built into a temporary folder and served by `python3 -m http.server`, the page plays with the
+//! engine in its Web Worker: a whole game at each level, a hint, the evaluation, a solve equal to
+//! `kalah solve`'s, saving and loading, clicks during a long search on twelve houses, and play
+//! offline once the static server is stopped.
+//!
 //! Chromium and chromedriver must be installed (`.ci/run` installs them on Debian); without them
 //! the test fails and says how to install them. With `KALAH_SCREENSHOT=1` it also plays a few
 //! moves of Kalah(6,4) and writes the screenshots of the README and docs/web.md: docs/serve.png,
@@ -54,6 +60,51 @@ fn start_server(dir: &Path) -> (Running, String) {
     BufReader::new(stdout).read_line(&mut line).expect("kalah serve prints its address");
     let url =
         line.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_else(|| panic!("no address in {line:?}"));
+    (running, url.to_string())
+}
+
+/// Writes the static site into `dir` with scripts/site.sh (its WebAssembly built in a target
+/// folder of its own, so that it never waits for the build this test runs in), or takes the
+/// folder `KALAH_SITE` names, and serves it with `python3 -m http.server`: returns the server and
+/// its address.
+fn start_site(dir: &Path) -> (Running, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let site = match std::env::var_os("KALAH_SITE") {
+        Some(folder) => PathBuf::from(folder),
+        None => {
+            let site = dir.join("site");
+            let target = std::env::var_os("CARGO_TARGET_DIR")
+                .map_or_else(|| root.join("target"), PathBuf::from)
+                .join("site-build");
+            let built = Command::new("bash")
+                .arg(root.join("scripts/site.sh"))
+                .arg(&site)
+                .env("CARGO_TARGET_DIR", target)
+                .current_dir(&root)
+                .status()
+                .expect("bash runs scripts/site.sh");
+            assert!(built.success(), "scripts/site.sh failed ({built})");
+            site
+        }
+    };
+    let python = which(&["python3"]).unwrap_or_else(|| panic!("python3 not found: the static site is served with it"));
+    let mut child = Command::new(python)
+        .args(["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory"])
+        .arg(&site)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("python3 -m http.server starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let running = Running(child);
+    // "Serving HTTP on 127.0.0.1 port 41234 (http://127.0.0.1:41234/) ..."
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).expect("the static server prints its address");
+    let url = line
+        .split(['(', ')'])
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .trim_end_matches('/');
     (running, url.to_string())
 }
 
@@ -448,5 +499,236 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
         idle(&client).await;
         shoot("serve-phone.png").await;
     }
+    client.close().await.expect("the browser closes");
+}
+
+/// Waits until a script's result is accepted by `done`, and returns it.
+async fn wait_script(client: &Client, code: &str, done: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let value = script(client, code).await;
+        if done(&value) {
+            return value;
+        }
+        assert!(Instant::now() < deadline, "{code} still gives {value:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Plays a Kalah(3,2) game against the engine at `level` to the end by clicking, and checks the
+/// end screen.
+async fn a_game_at(client: &Client, level: u8) {
+    let north = format!("engine:{level}");
+    new_game(client, "3", "2", &north).await;
+    assert_eq!(text(client, "#rules-line").await, format!("kalah(3,2) standard · South: human · North: {north}"));
+    let mut clicks = 0;
+    while idle(client).await != "over" {
+        click_a_house(client).await;
+        clicks += 1;
+        assert!(clicks < 100, "a Kalah(3,2) game lasts fewer turns");
+    }
+    let status = text(client, "#status").await;
+    assert!(status.starts_with("Game over: South "), "level {level}: the end screen says {status:?}");
+    assert_eq!(count(client, 3).await + count(client, 7).await, 12, "level {level}: {status}");
+    let engine_moves =
+        script(client, "return String([...document.querySelectorAll('#moves .north button')].length)").await;
+    assert_ne!(engine_moves, "0", "level {level}: the engine moved");
+}
+
+/// A hint, the evaluation and a solve in the browser's engine: the solve of Kalah(4,3) gives
+/// `kalah solve`'s value.
+async fn hint_evaluation_and_solve(client: &Client, url: &str) {
+    client.goto(&format!("{url}?rules=kalah(4,3)%20standard&south=human&north=human")).await.expect("the link");
+    idle(client).await;
+    let eval = wait_for(client, "#eval-text", |t| !t.starts_with("Evaluating") && t != "Evaluation off").await;
+    assert!(eval.contains("depth") || eval.starts_with("Solved"), "{eval}");
+    press(client, "h").await;
+    let hint = wait_for(client, "#note", |t| t.starts_with("Hint for South")).await;
+    assert!(hint.contains("house") && hint.contains("depth"), "{hint}");
+    assert!(client.find(Locator::Css(".pit.hint")).await.is_ok(), "the hinted house is marked");
+
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let output = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["solve", "--size", "4,3", "--json", "--checkpoint"])
+        .arg(folder.path().join("solve.json"))
+        .stderr(Stdio::null())
+        .output()
+        .expect("kalah solve runs");
+    let solved: serde_json::Value = serde_json::from_slice(&output.stdout).expect("kalah solve's JSON");
+    assert_eq!(solved["side"], "South");
+    let value = solved["value"].as_i64().expect("a value");
+    press(client, "s").await;
+    let note = wait_for(client, "#note", |t| t.starts_with("Solved:") || t.starts_with("Not solved")).await;
+    let signed = if value > 0 { format!("+{value}") } else { value.to_string() };
+    assert!(
+        note.starts_with(&format!("Solved: value {signed} for South")),
+        "kalah solve says {value}; the page {note:?}"
+    );
+}
+
+/// Saves a game (the file the page offers) and loads it again from that file.
+async fn save_and_load(client: &Client, url: &str) {
+    client.goto(&format!("{url}?rules=kalah(4,3)%20standard&south=human&north=human")).await.expect("the link");
+    idle(client).await;
+    press(client, "2").await;
+    press(client, "1").await;
+    press(client, "3").await;
+    let position = script(client, "return document.querySelector('#moves').innerText").await;
+    // The page saves by clicking a link to the file; the click here reads the file instead.
+    script(
+        client,
+        "window.saved = null;
+        HTMLAnchorElement.prototype.click = function () {
+            fetch(this.href).then((r) => r.text()).then((t) => { window.saved = t; });
+        };
+        return 'ok';",
+    )
+    .await;
+    client.find(Locator::Id("save")).await.expect("the Save button").click().await.expect("a click");
+    let record = wait_script(client, "return window.saved === null ? '' : window.saved", |t| !t.is_empty()).await;
+    assert!(record.contains("[Rules \"kalah(4,3) standard\"]") && record.contains("1. 2,1 3"), "{record}");
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let file = folder.path().join("game.kalah");
+    std::fs::write(&file, &record).expect("the record is written");
+    // A new game, then the saved one loaded over it.
+    client.goto(&format!("{url}?rules=kalah(5,2)%20standard&south=human&north=human")).await.expect("the link");
+    idle(client).await;
+    let input = client.find(Locator::Id("load-file")).await.expect("the file input");
+    input.send_keys(&file.to_string_lossy()).await.expect("a file chosen");
+    wait_for(client, "#note", |t| t.starts_with("Loaded game.kalah")).await;
+    idle(client).await;
+    assert_eq!(text(client, "#rules-line").await, "kalah(4,3) standard · South: human · North: human");
+    assert_eq!(script(client, "return document.querySelector('#moves').innerText").await, position);
+}
+
+/// While the engine searches a twelve-house board for up to a minute, the page answers clicks
+/// (the new-game form opens and closes, the theme changes) and an undo stops the search.
+async fn clicks_during_a_search(client: &Client, url: &str) {
+    let link = format!("{url}?rules=kalah(12,6)%20standard&south=human&north=engine:5&engine-time=60000");
+    client.goto(&link).await.expect("the link");
+    idle(client).await;
+    let body = client.find(Locator::Css("body")).await.expect("the page");
+    body.send_keys("1").await.expect("South sows house 1");
+    // A game opened from a link waits for "Engine, move".
+    wait_for(client, "#status", |s| s.contains("Engine, move")).await;
+    body.send_keys("e").await.expect("the engine is let move");
+    wait_for(client, "#status", |s| s.contains("North (engine:5) to move (thinking…)")).await;
+    let started = Instant::now();
+    client.find(Locator::Id("new")).await.expect("the New game button").click().await.expect("a click");
+    assert_eq!(
+        script(client, "return String(document.getElementById('new-dialog').open)").await,
+        "true",
+        "the form opened"
+    );
+    client.find(Locator::Id("new-cancel")).await.expect("Cancel").click().await.expect("a click");
+    client.find(Locator::Id("theme")).await.unwrap().select_by_value("dark").await.unwrap();
+    assert_eq!(script(client, "return document.documentElement.dataset.theme").await, "dark");
+    let answered = started.elapsed();
+    assert!(text(client, "#status").await.contains("(thinking…)"), "the clicks came during the search");
+    println!("clicks answered during a Kalah(12,6) search: {} ms for two clicks and a choice", answered.as_millis());
+    client.find(Locator::Id("theme")).await.unwrap().select_by_value("auto").await.unwrap();
+    client.find(Locator::Id("undo")).await.expect("the Undo button").click().await.expect("a click");
+    wait_for(client, "#status", |s| s == "South (human) to move").await;
+    idle(client).await;
+    assert_eq!(text(client, "#status").await, "South (human) to move", "the engine's move did not land");
+    assert_eq!(count(client, 0).await, 6, "the undo took South's move back");
+}
+
+/// Once the service worker holds the site, the page opens and plays against the engine with the
+/// static server stopped.
+async fn offline(client: &Client, url: &str, server: Running) {
+    client.goto(&format!("{url}?rules=kalah(4,3)%20standard&south=human&north=engine:2")).await.expect("the link");
+    idle(client).await;
+    wait_script(client, "return document.body.dataset.offline || ''", |t| t == "ready").await;
+    drop(server);
+    client.refresh().await.expect("a reload with no server");
+    idle(client).await;
+    assert_eq!(script(client, "return document.body.dataset.engine").await, "browser");
+    let before = client.find_all(Locator::Css("#moves button")).await.expect("the move list").len();
+    click_a_house(client).await;
+    // A game opened from a link waits for "Engine, move".
+    wait_for(client, "#status", |s| s.contains("Engine, move")).await;
+    press(client, "e").await;
+    let status =
+        wait_for(client, "#status", |s| s.starts_with("South (human) to move") || s.starts_with("Game over")).await;
+    let after = client.find_all(Locator::Css("#moves button")).await.expect("the move list").len();
+    assert!(after >= before + 2, "offline, South's move and the engine's reply landed ({before} -> {after}): {status}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_static_site_plays_every_level_with_no_kalah_process() {
+    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
+    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
+        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let (server, url) = start_site(folder.path());
+    let (_driver, client) = start_browser(&driver, &chromium).await;
+    // The engine's time as the other browser test gives `kalah serve`'s.
+    client.goto(&format!("{url}/?engine-time=50")).await.expect("the page opens");
+    idle(&client).await;
+    assert_eq!(script(&client, "return document.body.dataset.engine").await, "browser");
+    client.find(Locator::Id("speed")).await.expect("the speed").select_by_value("60").await.expect("fast sowing");
+    for level in 1..=5 {
+        a_game_at(&client, level).await;
+    }
+    hint_evaluation_and_solve(&client, &url).await;
+    save_and_load(&client, &url).await;
+    keys_alone(&client, &url).await;
+    links_reloads_and_the_engine(&client, &url).await;
+    phones(&client, &url).await;
+    clocks(&client).await;
+    clicks_during_a_search(&client, &url).await;
+    client.goto(&format!("{url}/?engine-time=50")).await.expect("the page opens");
+    idle(&client).await;
+    offline(&client, &url, server).await;
+    client.close().await.expect("the browser closes");
+}
+
+/// The figures of docs/site.md, not a check of speed: on a first visit to the static site (an
+/// empty browser profile), the time until the board is shown and until a move is accepted; then
+/// `kalah bench`'s positions in the engine's Web Worker (bench.html), whose nodes must equal the
+/// native signature. Run it with `cargo test --release -p kalah --test browser -- --ignored --nocapture measure`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: prints figures, takes minutes"]
+async fn measure_the_static_site() {
+    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
+    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
+        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let (_server, url) = start_site(folder.path());
+    let (_driver, client) = start_browser(&driver, &chromium).await;
+    // Times are the page's own clock (performance.now(), from the start of the navigation), read
+    // as soon as the test sees the change: at most a poll late.
+    client.goto(&format!("{url}/?rules=kalah(6,4)%20standard&south=human&north=human")).await.expect("the page");
+    let shown = wait_script(&client, "return document.querySelectorAll('.pit.playable').length", |n| n != "0").await;
+    let board = script(&client, "return String(Math.round(performance.now()))").await;
+    assert_eq!(shown, "6");
+    let body = client.find(Locator::Css("body")).await.expect("the page");
+    body.send_keys("1").await.expect("South sows house 1");
+    // Accepted: the sowing starts (house 1 is lifted); the animation then takes its time.
+    wait_for(&client, ".pit[data-cell=\"0\"] .count", |c| c == "0").await;
+    let moved = script(&client, "return String(Math.round(performance.now()))").await;
+    wait_for(&client, "#status", |s| s.starts_with("North (human) to move")).await;
+    let loaded = script(
+        &client,
+        "return performance.getEntriesByType('resource').map((e) => e.name.split('/').pop()).join(' ')",
+    )
+    .await;
+    println!("first visit: board shown at {board} ms, a move accepted at {moved} ms after the navigation began");
+    println!("loaded besides the page: {loaded}");
+
+    client.goto(&format!("{url}/bench.html")).await.expect("the benchmark page");
+    let deadline = Instant::now() + Duration::from_secs(1800);
+    let done = loop {
+        let done = script(&client, "return document.body.dataset.done || ''").await;
+        if !done.is_empty() {
+            break done;
+        }
+        assert!(Instant::now() < deadline, "the benchmark did not end");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let status = text(&client, "#bench-status").await;
+    println!("in Chromium's Web Worker: {status}");
+    assert_eq!(done, "ok", "{status}");
     client.close().await.expect("the browser closes");
 }

@@ -1,16 +1,31 @@
-//! The Kalah engine for a browser or Node: a search and an exact solve behind a small JSON API.
+//! The Kalah engine and rules for a browser or Node: the game a page holds, the engine its Web
+//! Worker runs, and a search and an exact solve behind a small JSON API.
 //!
 //! This crate builds `kalah-rules` and `kalah-engine` without their default features (one thread,
-//! no file system, no memory mapping) for `wasm32-unknown-unknown`, and exports two functions
-//! with wasm-bindgen: `search(rules, position, depth)` and `solve(rules, position)`, each taking
-//! the rules' text (`kalah(6,4)`, as [`Rules`] reads it) and a position in the position notation
-//! (or `start`), and returning a JSON object ([`SearchReport`], [`SolveReport`]) or throwing an
-//! `Error` whose message says what is wrong with the input. Every call starts from empty tables
-//! of [`TABLE_BYTES`], so the same call gives the same nodes anywhere: `.ci/wasm` checks that
-//! the module run in Node gives the values and node counts of the native `kalah analyze` and
-//! `kalah solve`. The same functions are plain Rust natively ([`search`], [`solve`]).
+//! no file system, no memory mapping) for `wasm32-unknown-unknown` and exports them with
+//! wasm-bindgen. The page of the static site (docs/site.md) loads one module twice: in the page
+//! for the rules, in a Web Worker for the engine.
 //!
-//! The browser's engine (a Web Worker that plays and analyses, issue 29) grows from here.
+//! * [`session`]: the game a page holds with no server ([`session::Session`]): seats, undo, redo,
+//!   goto, clocks, records in and out, and who may act; exported as the class `Game`.
+//! * [`state`]: the game's state as the page draws it, in the shape of `kalah serve`'s (docs/web.md),
+//!   and the variants the new-game form offers.
+//! * [`engine`]: the worker's engine ([`engine::PageEngine`]): engine moves at the levels 1-5,
+//!   hints, the evaluation and a solve within a budget, as `kalah serve` gives them, and the
+//!   benchmark; exported as the class `Engine` and the function `bench`.
+//! * `search(rules, position, depth)` and `solve(rules, position)`, each taking the rules' text
+//!   (`kalah(6,4)`, as [`Rules`] reads it) and a position in the position notation (or `start`),
+//!   and returning a JSON object ([`SearchReport`], [`SolveReport`]). Every call starts from empty
+//!   tables of [`TABLE_BYTES`], so the same call gives the same nodes anywhere: `.ci/wasm` checks
+//!   that the module run in Node gives the values and node counts of the native `kalah analyze`
+//!   and `kalah solve`.
+//!
+//! Every function and method takes and returns JSON text, or throws an `Error` whose message says
+//! what is wrong with the input. The same functions are plain Rust natively, where the tests run.
+
+pub mod engine;
+pub mod session;
+pub mod state;
 
 use std::time::Duration;
 
@@ -175,16 +190,25 @@ pub fn solve(rules: &str, position: &str) -> Result<SolveReport, ApiError> {
     Ok(report(&info))
 }
 
-/// The functions a script calls: each returns its report as JSON text, or throws an `Error`
-/// saying what is wrong with the input.
+/// The functions and classes a script calls: each returns JSON text, or throws an `Error` saying
+/// what is wrong with the input.
 #[cfg(target_arch = "wasm32")]
 mod exports {
+    use kalah_engine::time::now;
     use wasm_bindgen::prelude::*;
 
+    use crate::engine::{self, PageEngine};
+    use crate::session::{Saved, Session};
+
     /// Turns a report or an error into what JavaScript gets.
-    fn reply<T: serde::Serialize>(result: Result<T, super::ApiError>) -> Result<String, JsError> {
+    fn reply<T: serde::Serialize, E: std::fmt::Display>(result: Result<T, E>) -> Result<String, JsError> {
         let report = result.map_err(|e| JsError::new(&e.to_string()))?;
         serde_json::to_string(&report).map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// Reads a request's JSON.
+    fn read<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> Result<T, JsError> {
+        serde_json::from_str(text).map_err(|e| JsError::new(&format!("cannot read the {what}: {e}")))
     }
 
     /// `search(rules, position, depth)`: the search's report as JSON (see `SearchReport`).
@@ -197,6 +221,140 @@ mod exports {
     #[wasm_bindgen]
     pub fn solve(rules: &str, position: &str) -> Result<String, JsError> {
         reply(super::solve(rules, position))
+    }
+
+    /// `variants()`: the sizes, presets, rule words and levels of the new-game form, as JSON.
+    #[wasm_bindgen]
+    pub fn variants() -> String {
+        crate::state::variants().to_string()
+    }
+
+    /// `bench(depth)`: `kalah bench`'s positions searched to `depth` on one thread, as JSON.
+    #[wasm_bindgen]
+    pub fn bench(depth: u32) -> Result<String, JsError> {
+        reply(engine::run_bench(depth))
+    }
+
+    /// A game the page holds (`session::Session`).
+    #[wasm_bindgen(js_name = Game)]
+    pub struct Game(Session);
+
+    #[wasm_bindgen(js_class = Game)]
+    impl Game {
+        /// `new Game(id, request)`: the game a new-game request (JSON, as `POST /api/games`) asks for.
+        #[wasm_bindgen(constructor)]
+        pub fn new(id: &str, request: &str) -> Result<Game, JsError> {
+            Session::from_json(id, request).map(Game).map_err(|e| JsError::new(&e.to_string()))
+        }
+
+        /// `Game.restore(saved)`: a game kept by `save()`, taken up again.
+        pub fn restore(saved: &str) -> Result<Game, JsError> {
+            let saved: Saved = read("saved game", saved)?;
+            Session::restore(&saved).map(Game).map_err(|e| JsError::new(&e.to_string()))
+        }
+
+        /// The game's state as the page draws it (JSON).
+        pub fn state(&self) -> String {
+            serde_json::to_string(&crate::state::state(&self.0, now())).unwrap_or_default()
+        }
+
+        /// The number of changes so far.
+        pub fn version(&self) -> f64 {
+            self.0.version() as f64
+        }
+
+        /// A person's action, as records write it.
+        pub fn act(&mut self, action: &str) -> Result<(), JsError> {
+            self.0.act(action, now()).map_err(|e| JsError::new(&e.to_string()))
+        }
+
+        /// Takes back `plies` actions, or a person's last decision without.
+        pub fn undo(&mut self, plies: Option<u32>) -> Result<(), JsError> {
+            self.0.undo(plies.map(|n| n as usize)).map_err(|e| JsError::new(&e.to_string()))
+        }
+
+        /// Replays `plies` actions, or up to a person's next decision without.
+        pub fn redo(&mut self, plies: Option<u32>) -> Result<(), JsError> {
+            self.0.redo(plies.map(|n| n as usize)).map_err(|e| JsError::new(&e.to_string()))
+        }
+
+        /// Shows the position after `ply` actions of the whole line.
+        pub fn goto(&mut self, ply: u32) -> Result<(), JsError> {
+            self.0.goto(ply as usize).map_err(|e| JsError::new(&e.to_string()))
+        }
+
+        /// The engine move to search now (JSON), or an error saying why there is none.
+        pub fn engine_turn(&self) -> Result<String, JsError> {
+            reply(self.0.engine_turn(now()))
+        }
+
+        /// Plays the engine's action decided for the game at `version`.
+        pub fn play_engine(&mut self, version: f64, action: &str) -> Result<(), JsError> {
+            self.0.play_engine(version as u64, action, now()).map_err(|e| JsError::new(&e.to_string()))
+        }
+
+        /// The game up to the position shown, for a hint, an analysis or a solve (JSON).
+        pub fn snapshot(&self) -> String {
+            serde_json::to_string(&crate::session::Snapshot::of(self.0.game())).unwrap_or_default()
+        }
+
+        /// The page has shown the position: the clock of the player to decide runs.
+        pub fn shown(&mut self) {
+            self.0.shown(now());
+        }
+
+        /// Ends the game if the player to decide has run out of time; tells whether it did.
+        pub fn check_time(&mut self) -> bool {
+            self.0.check_time(now())
+        }
+
+        /// The game record up to the position shown, dated by `unix_seconds`.
+        pub fn record(&self, unix_seconds: f64) -> String {
+            self.0.record(&kalah_rules::record::date_text(unix_seconds.max(0.0) as u64))
+        }
+
+        /// The game kept to be taken up again (JSON).
+        pub fn save(&self) -> String {
+            serde_json::to_string(&self.0.save(now())).unwrap_or_default()
+        }
+    }
+
+    /// The engine of the page's worker (`engine::PageEngine`).
+    #[wasm_bindgen(js_name = Engine)]
+    pub struct Engine(PageEngine);
+
+    #[wasm_bindgen(js_class = Engine)]
+    impl Engine {
+        /// `new Engine()`: an engine with an empty table.
+        #[wasm_bindgen(constructor)]
+        #[allow(clippy::new_without_default)]
+        pub fn new() -> Engine {
+            Engine(PageEngine::new())
+        }
+
+        /// The engine's move for a task (JSON: `engine::MoveTask`).
+        pub fn decide(&mut self, task: &str) -> Result<String, JsError> {
+            let task = read("engine move", task)?;
+            reply(self.0.decide(&task))
+        }
+
+        /// A hint (JSON: `engine::Question`).
+        pub fn hint(&mut self, question: &str) -> Result<String, JsError> {
+            let question = read("hint", question)?;
+            reply(self.0.hint(&question))
+        }
+
+        /// The evaluation of the position shown (JSON: `engine::Question`).
+        pub fn analyse(&mut self, question: &str) -> Result<String, JsError> {
+            let question = read("analysis", question)?;
+            reply(self.0.analyse(&question))
+        }
+
+        /// A solve within a budget (JSON: `engine::SolveTask`).
+        pub fn solve(&mut self, task: &str) -> Result<String, JsError> {
+            let task = read("solve", task)?;
+            reply(self.0.solve(&task))
+        }
     }
 }
 

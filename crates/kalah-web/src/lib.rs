@@ -10,9 +10,11 @@
 //!   decision, as for every other player.
 //! * [`api`]: the JSON bodies the API answers with.
 //!
-//! The page (`web/`: index.html, app.js, style.css) is built into the crate, so a server needs
-//! no files and no network. The `kalah serve` command parses its flags into a [`Config`] and
-//! calls [`serve`].
+//! The page (`web/`: index.html, style.css and its modules app.js, backend.js, local.js, engine.js,
+//! worker.js; docs/site.md) is built into the crate, so a server needs no files and no network.
+//! Without the engine compiled to WebAssembly, which only the static site carries, the page asks
+//! this server's API. The `kalah serve` command parses its flags into a [`Config`] and calls
+//! [`serve`].
 
 pub mod api;
 pub mod engines;

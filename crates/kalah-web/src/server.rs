@@ -31,10 +31,21 @@ use crate::engines::{self, Engines, Failed, Kind};
 use crate::games::{lock, Actor, Games, Missing, Refused, Seat, Session};
 use crate::Config;
 
-/// The page, built into the binary so that `kalah serve` works from any folder with no network.
-const INDEX_HTML: &str = include_str!("../web/index.html");
-const APP_JS: &str = include_str!("../web/app.js");
-const STYLE_CSS: &str = include_str!("../web/style.css");
+/// The page, built into the binary so that `kalah serve` works from any folder with no network:
+/// each file's path, type and text. The static site (scripts/site.sh) holds the same files and
+/// the engine compiled to WebAssembly, which this page does without: it asks the API instead.
+const PAGE: [(&str, &str, &str); 10] = [
+    ("/", "text/html; charset=utf-8", include_str!("../web/index.html")),
+    ("/index.html", "text/html; charset=utf-8", include_str!("../web/index.html")),
+    ("/style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
+    ("/app.js", "text/javascript; charset=utf-8", include_str!("../web/app.js")),
+    ("/backend.js", "text/javascript; charset=utf-8", include_str!("../web/backend.js")),
+    ("/local.js", "text/javascript; charset=utf-8", include_str!("../web/local.js")),
+    ("/engine.js", "text/javascript; charset=utf-8", include_str!("../web/engine.js")),
+    ("/worker.js", "text/javascript; charset=utf-8", include_str!("../web/worker.js")),
+    ("/manifest.webmanifest", "application/manifest+json", include_str!("../web/manifest.webmanifest")),
+    ("/icon.svg", "image/svg+xml", include_str!("../web/icon.svg")),
+];
 
 /// The largest request body: a long game record fits many times over.
 pub(crate) const MAX_BODY: usize = 256 * 1024;
@@ -79,11 +90,10 @@ pub async fn serve(
 
 /// Returns the routes of the page and the API.
 pub fn router(app: Arc<App>) -> Router {
-    Router::new()
-        .route("/", get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }))
-        .route("/app.js", get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }))
-        .route("/style.css", get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }))
-        .route("/api/variants", get(variants))
+    let page = PAGE.iter().fold(Router::new(), |router, &(path, kind, text)| {
+        router.route(path, get(move || async move { asset(kind, text) }))
+    });
+    page.route("/api/variants", get(variants))
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(show).delete(close))
         .route("/api/games/{id}/move", post(act))
@@ -113,7 +123,8 @@ fn allowed(path: &str) -> &'static str {
 /// The page's content security policy: its own script, style and requests only (it has no inline
 /// script or style and loads nothing from elsewhere), and no framing.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
-     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+     img-src 'self' data:; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; \
+     frame-ancestors 'none'";
 
 /// Finishes every response: an error that a layer below the handlers answered in plain text (a
 /// body over the limit: 413; a method a route does not take: 405) becomes the API's one-line JSON

@@ -69,7 +69,12 @@ fn id(state: &Value) -> String {
 #[tokio::test]
 async fn the_page_and_its_assets_are_served() {
     let (app, _) = server(10, 10);
-    for (path, says) in [("/", "<title>Kalah</title>"), ("/app.js", "use strict"), ("/style.css", ".board")] {
+    for (path, says) in [
+        ("/", "<title>Kalah</title>"),
+        ("/app.js", "import { connect }"),
+        ("/local.js", "kalah_wasm.js"),
+        ("/style.css", ".board"),
+    ] {
         let (status, body) = call(&app, "GET", path, "").await;
         assert_eq!(status, StatusCode::OK, "{path}");
         assert!(body.as_str().is_some_and(|b| b.contains(says)), "{path}");

@@ -1,6 +1,7 @@
-// The Kalah page: draws the board the server sends, animates sowings, and sends the player's
-// actions to the JSON API (README, "Playing in the browser"). Plain JavaScript, no build step.
-'use strict';
+// The Kalah page: draws the board the backend sends, animates sowings, and sends the player's
+// actions to it (README, "Playing in the browser"): the engine in this browser (local.js) or a
+// `kalah serve` (its JSON API), as backend.js finds. Plain JavaScript modules, no build step.
+import { connect } from './backend.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -17,23 +18,11 @@ let paused = false;    // opened from a link: the engine waits for "Engine, move
 
 // ---- the API ----
 
-async function api(method, path, body) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers['Content-Type'] = 'application/json';
-  }
-  const response = await fetch(path, init);
-  const text = await response.text();
-  let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch (_) { data = text; }
-  if (!response.ok) {
-    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
-    error.status = response.status;
-    error.retryAfter = Number(response.headers.get('Retry-After')) || 0;
-    throw error;
-  }
-  return data;
+// The backend (backend.js): this browser's engine, or the server's API; both answer alike.
+let backend = null;
+
+function api(method, path, body) {
+  return backend.api(method, path, body);
 }
 
 // A request that changes the game: the page is busy until it is answered and shown.
@@ -370,7 +359,8 @@ function draw() {
   drawClocks();
   const status = $('status');
   const waiting = engineWaits();
-  status.textContent = game.status + (thinking ? ' (thinking…)' : waiting ? ` (${waiting})` : '');
+  // An engine move stopped by an undo is still being wound up: the position shown is not its.
+  status.textContent = game.status + (thinking && game.engine_to_move ? ' (thinking…)' : waiting ? ` (${waiting})` : '');
   $('engine-go').hidden = !(paused && engineMovesNow(true));
   status.classList.toggle('over', !!game.result);
   $('rules-line').textContent = `${game.rules} · South: ${game.players.south} · North: ${game.players.north}`;
@@ -747,9 +737,8 @@ async function submitForm(event) {
 async function save() {
   if (!game) return;
   try {
-    const response = await fetch(`/api/games/${game.id}/record`);
-    if (!response.ok) throw new Error((await response.json()).error);
-    const blob = new Blob([await response.text()], { type: 'text/plain' });
+    const record = await api('GET', `/api/games/${game.id}/record`);
+    const blob = new Blob([record], { type: 'text/plain' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = `kalah-${new Date().toISOString().slice(0, 10)}.kalah`;
@@ -779,7 +768,7 @@ function link() {
   const params = new URLSearchParams({
     rules: game.rules, position: game.position, south: game.players.south, north: game.players.north,
   });
-  const url = `${location.origin}/?${params}`;
+  const url = `${location.origin}${location.pathname}?${params}`;
   const input = $('link-text');
   input.hidden = false;
   input.value = url;
@@ -800,6 +789,7 @@ function onKey(event) {
   else if (key === 'u') $('undo').click();
   else if (key === 'r') $('redo').click();
   else if (key === 'h') hint();
+  else if (key === 's' && !$('solve').hidden) solve();
   else if (key === 'n') openForm();
   else if (key === 'w' && !$('swap').hidden) act('swap');
   else if (key === 'k' && !$('keep').hidden) act('keep');
@@ -816,7 +806,42 @@ function openForm() {
   $('size-m').focus();
 }
 
+// Solves the position shown exactly, within the backend's budget (the engine in this browser).
+async function solve() {
+  if (!game) return;
+  const state = game;
+  note('Solving…');
+  try {
+    const s = await api('GET', `/api/games/${state.id}/solve`);
+    if (game !== state) return;
+    if (s.solved) {
+      const outcome = s.value === 0 ? 'a draw' : `${s.value > 0 ? 'South' : 'North'} wins by ${Math.abs(s.value)}`;
+      const best = s.best === null ? '' : `; best for ${s.side}: house ${s.best}`;
+      note(`Solved: value ${signed(s.value)} for South, ${outcome} with perfect play${best}.`);
+    } else {
+      note(`Not solved within the time: South gets from ${signed(s.bounds[0])} to ${signed(s.bounds[1])}.`);
+    }
+  } catch (error) {
+    note(error.message, error.status !== 409);
+  }
+}
+
+// Lets the page work offline and be installed as an app: a service worker (sw.js) keeps the
+// site's files, when the site carries the engine (a static site; a server's page needs the server).
+function offline() {
+  if (backend.kind !== 'browser' || !('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.register('sw.js').then(
+    (registration) => { document.body.dataset.offline = registration.active ? 'ready' : 'installing'; },
+    () => {},
+  );
+  navigator.serviceWorker.ready.then(() => { document.body.dataset.offline = 'ready'; });
+}
+
 async function start() {
+  backend = await connect();
+  document.body.dataset.engine = backend.kind;
+  $('solve').hidden = backend.kind !== 'browser';
+  offline();
   variants = await api('GET', '/api/variants');
   setUpForm();
   $('new').addEventListener('click', openForm);
@@ -825,6 +850,7 @@ async function start() {
   $('undo').addEventListener('click', () => game && change('POST', `/api/games/${game.id}/undo`, undefined, false));
   $('redo').addEventListener('click', () => game && change('POST', `/api/games/${game.id}/redo`, undefined, false));
   $('hint').addEventListener('click', hint);
+  $('solve').addEventListener('click', solve);
   $('swap').addEventListener('click', () => act('swap'));
   $('keep').addEventListener('click', () => act('keep'));
   $('save').addEventListener('click', save);

@@ -1,7 +1,8 @@
 // The engine in WebAssembly against the native one: runs a fixed search and a fixed solve through
 // the kalah-wasm module under Node, the same search and solve with the native `kalah` binary
 // (one thread, the same table, no endgame database), prints both, and fails unless the values,
-// the moves, the lines and the node counts are the same.
+// the moves, the lines and the node counts are the same; then the benchmark's node total at a small
+// depth, and a whole game of the page's Game against the worker's Engine.
 //
 // Usage: node check.js PKG_DIR KALAH
 //   PKG_DIR  wasm-bindgen's output for Node (`--target nodejs`): kalah_wasm.js and its .wasm
@@ -39,7 +40,7 @@ function compare(what, fromWasm, fromNative, keys, seconds) {
     failures += same ? 0 : 1;
     console.log(`  ${key.padEnd(6)} wasm ${a.padEnd(24)} native ${b.padEnd(24)} ${same ? 'same' : 'DIFFERENT'}`);
   }
-  console.log(`  time   wasm ${seconds[0].toFixed(3)} s, native ${seconds[1].toFixed(3)} s`);
+  if (!Number.isNaN(seconds[1])) console.log(`  time   wasm ${seconds[0].toFixed(3)} s, native ${seconds[1].toFixed(3)} s`);
 }
 
 // A search of Kalah(6,4) from the start to a fixed depth.
@@ -68,6 +69,43 @@ try {
 } catch (e) {
   console.log(`bad input: ${e.message}`);
   failures += e.message === 'depth 0 is out of range: 1 to 120 sowings' ? 0 : 1;
+}
+
+// The benchmark's positions to a small depth: the node total of `kalah bench --depth 9`.
+const benched = JSON.parse(wasm.bench(9));
+const nativeBench = execFileSync(kalah, ['bench', '--depth', '9'], { encoding: 'utf8', cwd: scratch });
+const nativeNodes = Number((nativeBench.match(/^(\d+) nodes/m) || [])[1]);
+compare('bench: kalah bench\'s positions, depth 9', benched, { nodes: nativeNodes }, ['nodes'],
+  [benched.millis / 1000, NaN]);
+
+// The page's game against the page's engine (what the static site's Web Worker runs): a whole
+// Kalah(3,2) game, a person's first legal move each turn against the engine at level 1, then a
+// hint and a solve of a finished game.
+const game = new wasm.Game('node', JSON.stringify({ rules: 'kalah(3,2)', south: 'human', north: 'engine:1' }));
+const worker = new wasm.Engine();
+let turns = 0;
+for (let state = JSON.parse(game.state()); state.result === null && turns < 100; turns++) {
+  if (state.engine_to_move) {
+    const turn = JSON.parse(game.engine_turn());
+    const move = JSON.parse(worker.decide(JSON.stringify({ ...turn, time_ms: 1000 })));
+    game.play_engine(turn.version, move.action);
+  } else {
+    game.act(state.legal[0]);
+  }
+  state = JSON.parse(game.state());
+}
+const ended = JSON.parse(game.state());
+const question = JSON.stringify({ version: game.version(), game: JSON.parse(game.snapshot()), time_ms: 1000 });
+const end = JSON.parse(worker.solve(question));
+const settled = ended.result !== null && end.solved && end.value === ended.result.south - ended.result.north;
+console.log(`game: Kalah(3,2) against the engine at level 1: ${ended.status} (${turns} turns)`);
+failures += settled ? 0 : 1;
+try {
+  worker.hint(question);
+  console.log('a hint was given for a finished game');
+  failures += 1;
+} catch (e) {
+  console.log(`hint after the end: ${e.message}`);
 }
 
 fs.rmSync(scratch, { recursive: true, force: true });

@@ -1,0 +1,49 @@
+// Where the page's game lives: in this browser (local.js: the rules and the engine compiled to
+// WebAssembly, the engine in a Web Worker), or on a `kalah serve` behind the page (its JSON API,
+// docs/web.md). Both answer the same requests with the same JSON, so the rest of the page does
+// not ask which it talks to.
+
+// Asks `kalah serve`'s JSON API; a refusal becomes an Error with the status and the message.
+async function serverApi(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers['Content-Type'] = 'application/json';
+  }
+  const response = await fetch(path, init);
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (_) { data = text; }
+  if (!response.ok) {
+    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    error.retryAfter = Number(response.headers.get('Retry-After')) || 0;
+    throw error;
+  }
+  return data;
+}
+
+// The engine's time for a move, a hint or an analysis in this browser, in milliseconds:
+// `?engine-time=MS` (1 to 60000) sets it for this tab, as `kalah serve --engine-time` does for a
+// server; 1000 by default, as there.
+function engineTime() {
+  const asked = new URLSearchParams(location.search).get('engine-time');
+  if (asked !== null) {
+    const ms = Number(asked);
+    if (Number.isInteger(ms) && ms >= 1 && ms <= 60000) sessionStorage.setItem('kalah-engine-time', String(ms));
+  }
+  return Number(sessionStorage.getItem('kalah-engine-time')) || 1000;
+}
+
+// Returns the backend: `{ kind: 'browser' | 'server', api(method, path, body) }`. The page uses
+// the engine in this browser whenever the site has it (the static site always does); the page
+// `kalah serve` builds in has no WebAssembly module, so it asks the server.
+export async function connect() {
+  try {
+    const local = await import('./local.js');
+    return await local.start(engineTime());
+  } catch (error) {
+    if (location.protocol === 'file:') throw error;
+    return { kind: 'server', api: serverApi };
+  }
+}

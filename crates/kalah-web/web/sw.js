@@ -1,0 +1,38 @@
+// The service worker of the static site: keeps the site's files on install, so that after the
+// first visit the page opens and plays offline. Online it asks the network first (a new version
+// of the site shows at once) and keeps what it gets; offline it answers from what it kept.
+// scripts/site.sh writes the site's version below, so a new site replaces the old files.
+const VERSION = 'dev';
+const CACHE = `kalah-${VERSION}`;
+const FILES = [
+  './', 'index.html', 'style.css', 'app.js', 'backend.js', 'local.js', 'engine.js', 'worker.js',
+  'manifest.webmanifest', 'icon.svg', 'pkg/kalah_wasm.js', 'pkg/kalah_wasm_bg.wasm',
+];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches.keys()
+      .then((names) => Promise.all(names.filter((n) => n.startsWith('kalah-') && n !== CACHE).map((n) => caches.delete(n))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET' || new URL(request.url).origin !== location.origin) return;
+  event.respondWith(
+    fetch(request)
+      .then((response) => {
+        if (response.ok) {
+          const copy = response.clone();
+          caches.open(CACHE).then((cache) => cache.put(request, copy));
+        }
+        return response;
+      })
+      .catch(() => caches.match(request, { ignoreSearch: true }).then((kept) => kept || Response.error())),
+  );
+});
