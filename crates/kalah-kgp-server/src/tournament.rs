@@ -21,7 +21,7 @@ use crate::event::Event;
 use crate::game::{self, Seat};
 use crate::lobby::{Agent, Back};
 use crate::program::Program;
-use crate::store::{AgentKey, TournamentId};
+use crate::store::AgentKey;
 use crate::wish::Board;
 use crate::Shared;
 
