@@ -254,9 +254,6 @@ fn config(args: &ListenArgs) -> Result<Config> {
     let mut config = Config::new(db);
     config.tcp = address("tcp", &args.tcp)?;
     config.websocket = address("websocket", &args.websocket)?;
-    if config.tcp.is_none() && config.websocket.is_none() {
-        return Err(bad("--tcp off and --websocket off leave nothing to listen on: keep one of them"));
-    }
     if let (Some(cert), Some(key)) = (&args.cert, &args.key) {
         if config.websocket.is_none() {
             return Err(bad("--cert and --key serve the WebSocket listener over TLS, but --websocket is off"));
@@ -273,6 +270,9 @@ fn config(args: &ListenArgs) -> Result<Config> {
 /// Runs `kalah kgp serve` until Ctrl-C.
 fn serve(args: ServeArgs) -> Result<()> {
     let mut config = config(&args.listen)?;
+    if config.tcp.is_none() && config.websocket.is_none() {
+        return Err(bad("--tcp off and --websocket off leave nothing to listen on: keep one of them"));
+    }
     config.board = args.board.parse::<Board>().map_err(|e| bad(format!("--board: {e}")))?;
     config.bot = args.bot.parse::<Bot>().map_err(|e| bad(format!("--bot: {e}")))?;
     config.wait = millis("wait", args.wait, 0)?;
@@ -302,11 +302,12 @@ fn tournament(args: TournamentArgs) -> Result<()> {
     if boards.is_empty() {
         boards.push(config.board);
     }
-    let mut names: Vec<String> = bots.iter().map(ToString::to_string).chain(args.programs.iter().cloned()).collect();
+    let mut names: Vec<String> =
+        bots.iter().map(ToString::to_string).chain(programs.iter().map(|p| p.join(" "))).collect();
     names.sort();
     if let Some(twice) = names.windows(2).find(|w| w[0] == w[1]) {
         return Err(bad(format!(
-            "{:?} is given twice: each bot and program takes part once (a program's name is its command line)",
+            "{:?} is given twice: each bot and program takes part once (a program's name is its command line's words)",
             twice[0]
         )));
     }
@@ -331,7 +332,7 @@ fn tournament(args: TournamentArgs) -> Result<()> {
         )));
     }
     if config.tcp.is_none() && config.websocket.is_none() && tournament.agents > 0 {
-        return Err(bad("--agents needs a listener: keep --tcp or --websocket"));
+        return Err(bad("--tcp off and --websocket off leave no way in for --agents: keep one of them"));
     }
     config.wait = Duration::ZERO;
     config.tournament = Some(tournament);
@@ -356,7 +357,9 @@ fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
                 if let Event::TournamentOver(id) = event {
                     let db = db.clone();
                     let table = tokio::task::spawn_blocking(move || {
-                        Reader::open(&db).and_then(|r| r.games(None, Some(id))).map(|games| Standings::from_games(&games))
+                        Reader::open(&db)
+                            .and_then(|r| r.games(None, Some(id)))
+                            .map(|games| Standings::from_games(&games))
                     })
                     .await;
                     match table {
@@ -385,19 +388,18 @@ fn standings(args: StandingsArgs) -> Result<()> {
     let tournament = match (args.all, args.tournament) {
         (true, _) => None,
         (false, Some(id)) => Some(id),
-        (false, None) => Some(
-            reader
-                .tournaments()
-                .map_err(|e| bad(e.to_string()))?
-                .first()
-                .map(|t| t.id)
-                .ok_or_else(|| bad("the database holds no tournament: give --all for the table of every game stored"))?,
-        ),
+        (false, None) => {
+            Some(reader.tournaments().map_err(|e| bad(e.to_string()))?.first().map(|t| t.id).ok_or_else(|| {
+                bad("the database holds no tournament: give --all for the table of every game stored")
+            })?)
+        }
     };
     if let Some(id) = tournament {
         let known = reader.tournaments().map_err(|e| bad(e.to_string()))?;
         if !known.iter().any(|t| t.id == id) {
-            return Err(bad(format!("there is no tournament {id} in the database: kalah kgp standings --all covers every game")));
+            return Err(bad(format!(
+                "there is no tournament {id} in the database: kalah kgp standings --all covers every game"
+            )));
         }
         println!("tournament {id}:");
     }

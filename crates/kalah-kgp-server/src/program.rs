@@ -75,7 +75,11 @@ impl Program {
                 let moves: Vec<Move> = position.legal_moves().collect();
                 let mv = *moves.choose(&mut rand::thread_rng()).expect("a position with a move");
                 let trouble = trouble.or_else(|| {
-                    Some(format!("{} wrote no legal move for {:?}: a random move was played", self.name, board_line(&position)))
+                    Some(format!(
+                        "{} wrote no legal move for {:?}: a random move was played",
+                        self.name,
+                        board_line(&position)
+                    ))
                 });
                 Chosen { mv, how: "random", trouble }
             }

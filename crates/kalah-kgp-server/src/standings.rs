@@ -97,9 +97,10 @@ impl Standings {
         for game in games {
             let Some(south) = south_score(&game.state) else { continue };
             counted += 1;
-            for (me, name, other, score) in
-                [(game.south_id, &game.south, game.north_id, south), (game.north_id, &game.north, game.south_id, 1.0 - south)]
-            {
+            for (me, name, other, score) in [
+                (game.south_id, &game.south, game.north_id, south),
+                (game.north_id, &game.north, game.south_id, 1.0 - south),
+            ] {
                 let entry = scores.entry(me).or_insert_with(|| (name.clone(), Vec::new(), BTreeMap::new()));
                 entry.1.push(score);
                 entry.2.entry(other).or_default().add(score);
@@ -113,7 +114,15 @@ impl Standings {
                     tally.add(s);
                 }
                 let elo = Elo::from_scores(&scores);
-                Standing { agent, name, tally, points: tally.points(), elo: elo.difference, margin: elo.margin, against }
+                Standing {
+                    agent,
+                    name,
+                    tally,
+                    points: tally.points(),
+                    elo: elo.difference,
+                    margin: elo.margin,
+                    against,
+                }
             })
             .collect();
         rows.sort_by(|a, b| {

@@ -581,7 +581,10 @@ fn run(db: &rusqlite::Transaction<'_>, job: Job) -> Reply {
         }
         Job::Tournament { boards, rounds, reply } => {
             let result = db
-                .execute("INSERT INTO tournaments (started, boards, rounds) VALUES (?1, ?2, ?3)", params![now, boards, rounds])
+                .execute(
+                    "INSERT INTO tournaments (started, boards, rounds) VALUES (?1, ?2, ?3)",
+                    params![now, boards, rounds],
+                )
                 .map(|_| db.last_insert_rowid());
             answer(result, reply, path)
         }
@@ -652,7 +655,10 @@ impl Reader {
     /// Returns the games, newest first, optionally only those of the agent named `agent` and
     /// only those of one tournament.
     pub fn games(&self, agent: Option<&str>, tournament: Option<TournamentId>) -> Result<Vec<GameRow>, StoreError> {
-        self.select_games("(?1 IS NULL OR s.name = ?1 OR n.name = ?1) AND (?2 IS NULL OR g.tournament = ?2)", params![agent, tournament])
+        self.select_games(
+            "(?1 IS NULL OR s.name = ?1 OR n.name = ?1) AND (?2 IS NULL OR g.tournament = ?2)",
+            params![agent, tournament],
+        )
     }
 
     /// Returns game `id`, if there is one.

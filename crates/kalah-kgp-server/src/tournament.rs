@@ -110,7 +110,8 @@ pub(crate) async fn run(shared: Arc<Shared>, mut joins: mpsc::UnboundedReceiver<
         }
     }
     if config.agents > 0 {
-        report(format!("waiting for {} agents to connect", config.agents));
+        let agents = if config.agents == 1 { "1 agent".to_string() } else { format!("{} agents", config.agents) };
+        report(format!("waiting for {agents} to connect (mode freeplay)"));
     }
     let mut joined = 0;
     while joined < config.agents {

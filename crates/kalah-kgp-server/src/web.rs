@@ -93,7 +93,16 @@ struct Listed {
 async fn games(State(db): State<Arc<PathBuf>>, Query(filter): Query<Filter>) -> Result<Json<Vec<Listed>>, Failure> {
     let agent = filter.agent.filter(|a| !a.is_empty());
     let rows = read(db, move |r| Ok(r.games(agent.as_deref(), filter.tournament)?)).await?;
-    Ok(Json(rows.into_iter().map(|mut row| Listed { row: { row.record.clear(); row } }).collect()))
+    Ok(Json(
+        rows.into_iter()
+            .map(|mut row| Listed {
+                row: {
+                    row.record.clear();
+                    row
+                },
+            })
+            .collect(),
+    ))
 }
 
 /// One game with its moves and the board after each.
@@ -120,7 +129,8 @@ fn cells(position: &Position) -> Vec<u16> {
 }
 
 fn parse_id(id: &str) -> Result<GameId, Failure> {
-    id.parse().map_err(|_| Failure(StatusCode::NOT_FOUND, format!("{id:?} is not a game id: a number, as the list gives")))
+    id.parse()
+        .map_err(|_| Failure(StatusCode::NOT_FOUND, format!("{id:?} is not a game id: a number, as the list gives")))
 }
 
 async fn game(State(db): State<Arc<PathBuf>>, Path(id): Path<String>) -> Result<Json<Replay>, Failure> {
@@ -130,12 +140,12 @@ async fn game(State(db): State<Arc<PathBuf>>, Path(id): Path<String>) -> Result<
         Ok((row, r.moves(id)?))
     })
     .await?;
-    let rules: Rules = row
-        .rules
-        .parse()
-        .map_err(|e| Failure(StatusCode::INTERNAL_SERVER_ERROR, format!("game {id} has rules that cannot be read: {e}")))?;
+    let rules: Rules = row.rules.parse().map_err(|e| {
+        Failure(StatusCode::INTERNAL_SERVER_ERROR, format!("game {id} has rules that cannot be read: {e}"))
+    })?;
     let mut game = Game::new(rules);
-    let mover = |g: &Game| (!g.is_over()).then_some(if g.position().mover() == Side::South { "south" } else { "north" });
+    let mover =
+        |g: &Game| (!g.is_over()).then_some(if g.position().mover() == Side::South { "south" } else { "north" });
     let mut positions = vec![cells(game.position())];
     let mut movers = vec![mover(&game)];
     for stored in &moves {
@@ -154,10 +164,15 @@ async fn game(State(db): State<Arc<PathBuf>>, Path(id): Path<String>) -> Result<
 
 async fn record(State(db): State<Arc<PathBuf>>, Path(id): Path<String>) -> Result<Response, Failure> {
     let id = parse_id(&id)?;
-    let text = read(db, move |r| r.record(id)?.ok_or_else(|| Failure(StatusCode::NOT_FOUND, format!("there is no game {id}"))))
-        .await?;
+    let text = read(db, move |r| {
+        r.record(id)?.ok_or_else(|| Failure(StatusCode::NOT_FOUND, format!("there is no game {id}")))
+    })
+    .await?;
     let disposition = format!("attachment; filename=\"kgp-game-{id}.kalah\"");
-    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()), (header::CONTENT_DISPOSITION, disposition)], text)
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()), (header::CONTENT_DISPOSITION, disposition)],
+        text,
+    )
         .into_response())
 }
 

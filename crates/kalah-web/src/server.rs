@@ -83,6 +83,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }))
         .route("/app.js", get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }))
         .route("/style.css", get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }))
+        // The board, shared with kalah kgp serve's page.
+        .route("/board.js", get(|| async { asset("text/javascript; charset=utf-8", kalah_board::SCRIPT) }))
+        .route("/board.css", get(|| async { asset("text/css; charset=utf-8", kalah_board::STYLE) }))
         .route("/api/variants", get(variants))
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(show).delete(close))
