@@ -8,6 +8,7 @@
 //! as before, and a host that is really named `serve` (or one of the others) is written with its
 //! port: `kalah kgp serve:2671`.
 
+use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -353,7 +354,8 @@ fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
         let (over, mut ended) = tokio::sync::mpsc::unbounded_channel();
         let printer = tokio::spawn(async move {
             while let Some(event) = log.recv().await {
-                println!("{name}: {event}");
+                // A log whose reader has gone (a closed pipe) does not stop the server.
+                let _ = writeln!(std::io::stdout(), "{name}: {event}");
                 if let Event::TournamentOver(id) = event {
                     let db = db.clone();
                     let table = tokio::task::spawn_blocking(move || {
@@ -362,11 +364,11 @@ fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
                             .map(|games| Standings::from_games(&games))
                     })
                     .await;
-                    match table {
-                        Ok(Ok(table)) => print!("{table}"),
-                        Ok(Err(error)) => println!("{name}: the table cannot be read: {error}"),
-                        Err(error) => println!("{name}: the table cannot be read: {error}"),
-                    }
+                    let _ = match table {
+                        Ok(Ok(table)) => write!(std::io::stdout(), "{table}"),
+                        Ok(Err(error)) => writeln!(std::io::stdout(), "{name}: the table cannot be read: {error}"),
+                        Err(error) => writeln!(std::io::stdout(), "{name}: the table cannot be read: {error}"),
+                    };
                     let _ = over.send(());
                 }
             }

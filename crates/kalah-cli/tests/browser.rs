@@ -464,7 +464,8 @@ fn start_tournament(db: &Path) -> (Running, String) {
     let stdout = child.stdout.take().expect("stdout is piped");
     let running = Running(child);
     let mut address = None;
-    for line in BufReader::new(stdout).lines() {
+    let mut lines = BufReader::new(stdout).lines();
+    for line in lines.by_ref() {
         let line = line.expect("kalah kgp tournament prints lines");
         if let Some(url) = line.split_whitespace().find(|w| w.starts_with("ws://")) {
             address = Some(url.trim_start_matches("ws://").trim_end_matches("/socket").to_string());
@@ -473,6 +474,8 @@ fn start_tournament(db: &Path) -> (Running, String) {
             break;
         }
     }
+    // The table and what follows are read (and dropped) as the server prints them.
+    std::thread::spawn(move || lines.for_each(drop));
     (running, format!("http://{}/", address.expect("a WebSocket address")))
 }
 
