@@ -114,6 +114,10 @@ async fn run(
         opponent: if side == Side::South { north_name.clone() } else { south_name.clone() },
     };
     let mut ply = 0;
+    // Moves sent to the database and not yet known to be committed: every one is committed before
+    // an agent hears of it (its next board) and before the game's end is stored; a bot's reply is
+    // chosen meanwhile, so that a bot's game waits for one commit a turn of the agent, not two.
+    let mut unsaved: Vec<crate::store::Unsaved> = Vec::new();
     let resigned = loop {
         if game.is_over() {
             break None;
@@ -121,6 +125,11 @@ async fn run(
         let position = *game.position();
         let side = position.mover();
         let seat = if side == Side::South { south } else { north };
+        if matches!(seat, Seat::Agent(_)) {
+            for write in unsaved.drain(..) {
+                write.committed().await?;
+            }
+        }
         let moves: Vec<_> = position.legal_moves().collect();
         let started = Instant::now();
         let turn = if let [only] = moves[..] {
@@ -157,11 +166,14 @@ async fn run(
                     millis,
                     record: record(&game, id, &south_name, &north_name, None),
                 };
-                shared.store.record_move(row).await?;
+                unsaved.push(shared.store.send_move(row));
             }
             Turn::Resigned(why) => break Some((side, why)),
         }
     };
+    for write in unsaved {
+        write.committed().await?;
+    }
     let (state, reason, stores) = match resigned {
         None => {
             let stores = game.result().expect("a game over has a result");

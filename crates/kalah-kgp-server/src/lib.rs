@@ -8,7 +8,9 @@
 //! answers to late, illegal or missing moves (the protocol itself is
 //! [`kalah_protocol::kgp::server`], without I/O). In **verify** mode it gets random problems of
 //! the rules, checked by `kalah-rules`. Every game is stored with its record in a SQLite file
-//! ([`store`]), kept until deleted.
+//! ([`store`]), kept until deleted. With a [`TournamentConfig`] the server plays a round robin
+//! ([`tournament`]) between its bots, programs it starts once a move ([`program`]) and agents that
+//! connect, whose table is [`standings`]'; the page of games and results is [`web`].
 //!
 //! * [`Server::start`] binds the listeners and runs until [`Server::shutdown`]; what happens is
 //!   sent to the caller as [`Event`]s, one line each. The library prints nothing and owns no

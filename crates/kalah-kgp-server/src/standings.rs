@@ -239,6 +239,6 @@ mod tests {
         let text = table.to_string();
         assert!(text.contains("   1  alice      4     3.5     3      1       0"), "{text}");
         assert!(text.contains("-inf ± inf"), "{text}");
-        assert!(text.contains("   1  alice         -       1-1-0       2-0-0"), "{text}");
+        assert!(text.contains("   1  alice         -     1-1-0     2-0-0"), "{text}");
     }
 }

@@ -295,6 +295,20 @@ pub struct TournamentRow {
     pub games: u32,
 }
 
+/// A write sent to the writer and not yet known to be committed ([`Store::send_move`]).
+#[must_use = "a write is known to be stored only once `committed` says so"]
+pub struct Unsaved(Result<oneshot::Receiver<Result<(), StoreError>>, StoreError>);
+
+impl Unsaved {
+    /// Waits until the write is committed, or says why it was not.
+    pub async fn committed(self) -> Result<(), StoreError> {
+        match self.0 {
+            Ok(answer) => answer.await.map_err(|_| StoreError::Stopped)?,
+            Err(error) => Err(error),
+        }
+    }
+}
+
 /// What answers a job once its transaction is committed (or failed, with the failure).
 type Reply = Box<dyn FnOnce(Option<&StoreError>)>;
 
@@ -465,7 +479,19 @@ impl Store {
 
     /// Stores a move and the game's record after it.
     pub async fn record_move(&self, row: MoveRow) -> Result<(), StoreError> {
-        self.ask(|reply| Job::Move(row, reply)).await
+        self.send_move(row).committed().await
+    }
+
+    /// Sends a move to be stored (as [`Store::record_move`]) and returns at once: the write is
+    /// awaited later, so that a bot's reply can be chosen while the move before it is written, and
+    /// both commit together. Writes are committed in the order they are sent.
+    pub fn send_move(&self, row: MoveRow) -> Unsaved {
+        let (reply, answer) = oneshot::channel();
+        let sent = match &self.jobs {
+            Some(jobs) => jobs.send(Job::Move(row, reply)).map_err(|_| StoreError::Stopped),
+            None => Err(StoreError::Stopped),
+        };
+        Unsaved(sent.map(|()| answer))
     }
 
     /// Stores a game's end.
