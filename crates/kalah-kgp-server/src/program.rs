@@ -59,7 +59,7 @@ pub fn last_legal(output: &str, position: &Position) -> Option<Move> {
         .filter(|&index| index < usize::from(position.houses()))
         .map(Move::from_index)
         .filter(|mv| legal.contains(mv))
-        .last()
+        .next_back()
 }
 
 impl Program {

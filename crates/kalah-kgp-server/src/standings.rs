@@ -80,6 +80,9 @@ pub struct Standing {
     pub against: BTreeMap<AgentId, Tally>,
 }
 
+/// An agent's name, its per-game scores and its results against each opponent, as they are added up.
+type Scores = (String, Vec<f64>, BTreeMap<AgentId, Tally>);
+
 /// The table: agents by points, then Elo, then name.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Standings {
@@ -92,7 +95,7 @@ pub struct Standings {
 impl Standings {
     /// Tallies `games` (any order; those that do not count are left out).
     pub fn from_games(games: &[GameRow]) -> Standings {
-        let mut scores: BTreeMap<AgentId, (String, Vec<f64>, BTreeMap<AgentId, Tally>)> = BTreeMap::new();
+        let mut scores: BTreeMap<AgentId, Scores> = BTreeMap::new();
         let mut counted = 0;
         for game in games {
             let Some(south) = south_score(&game.state) else { continue };
