@@ -58,8 +58,7 @@ pub fn last_legal(output: &str, position: &Position) -> Option<Move> {
         .filter_map(|word| word.parse::<usize>().ok())
         .filter(|&index| index < usize::from(position.houses()))
         .map(Move::from_index)
-        .filter(|mv| legal.contains(mv))
-        .next_back()
+        .rfind(|mv| legal.contains(mv))
 }
 
 impl Program {
