@@ -5,7 +5,7 @@
 const VERSION = 'dev';
 const CACHE = `kalah-${VERSION}`;
 const FILES = [
-  './', 'index.html', 'style.css', 'app.js', 'backend.js', 'local.js', 'engine.js', 'worker.js',
+  './', 'index.html', 'board.css', 'style.css', 'board.js', 'app.js', 'backend.js', 'local.js', 'engine.js', 'worker.js',
   'manifest.webmanifest', 'icon.svg', 'pkg/kalah_wasm.js', 'pkg/kalah_wasm_bg.wasm',
 ];
 
