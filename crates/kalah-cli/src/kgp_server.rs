@@ -1,18 +1,21 @@
 //! `kalah kgp serve`: a KGP server for practice ([`kalah_kgp_server`]): flags, the server, its
-//! log on standard output, Ctrl-C to stop; `kalah kgp games` and `kalah kgp record` read what it
-//! stored.
+//! log on standard output, Ctrl-C to stop; `kalah kgp tournament`: the same server playing a round
+//! robin, its table printed at the end; `kalah kgp games`, `kalah kgp record` and
+//! `kalah kgp standings` read what they stored.
 //!
-//! `kalah kgp` keeps its client: `serve`, `games` and `record` are sub-commands of `kgp` that
-//! conflict with the client's arguments, so `kalah kgp HOST` connects as before, and a host that
-//! is really named `serve` (or `games`, `record`) is written with its port: `kalah kgp serve:2671`.
+//! `kalah kgp` keeps its client: `serve`, `tournament`, `games`, `record` and `standings` are
+//! sub-commands of `kgp` that conflict with the client's arguments, so `kalah kgp HOST` connects
+//! as before, and a host that is really named `serve` (or one of the others) is written with its
+//! port: `kalah kgp serve:2671`.
 
+use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use kalah_kgp_server::{Board, Bot, Config, Reader, Server, TlsFiles};
+use kalah_kgp_server::{Board, Bot, Config, Event, Reader, Server, Standings, TlsFiles, TournamentConfig};
 
 use crate::error::bad;
 use crate::kgp::KgpArgs;
@@ -34,10 +37,28 @@ pub struct KgpCommand {
 pub enum KgpServe {
     /// Run a KGP server for practice: games against agents and bots, verify mode, games stored in SQLite
     Serve(ServeArgs),
+    /// Run a KGP server that plays a round robin between bots, programs it starts and agents that connect, and print its table
+    Tournament(TournamentArgs),
     /// List the games a KGP server stored, newest first
     Games(GamesArgs),
     /// Print the record of a game a KGP server stored (kalah play --load replays it)
     Record(RecordArgs),
+    /// Print the results table (points, wins, draws, losses, Elo) of a tournament, or of every game stored
+    Standings(StandingsArgs),
+}
+
+/// Flags of `kalah kgp standings`.
+#[derive(Args, Debug)]
+pub struct StandingsArgs {
+    /// The database [default: as kalah kgp serve]
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Only the games of this tournament (its id, as kalah kgp tournament prints it) [default: the last one]
+    #[arg(long, value_name = "ID", conflicts_with = "all")]
+    pub tournament: Option<i64>,
+    /// Every game stored, freeplay and tournaments
+    #[arg(long)]
+    pub all: bool,
 }
 
 /// Flags of `kalah kgp games`.
@@ -61,13 +82,14 @@ pub struct RecordArgs {
     pub db: Option<PathBuf>,
 }
 
-/// Flags of `kalah kgp serve`.
+/// The flags `kalah kgp serve` and `kalah kgp tournament` share: where to listen, the database,
+/// the protocol's times.
 #[derive(Args, Debug)]
-pub struct ServeArgs {
+pub struct ListenArgs {
     /// Where to listen for KGP over TCP (ADDRESS:PORT, port 0 for a free one), or off
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:2671")]
     pub tcp: String,
-    /// Where to listen for KGP over WebSocket, at the path /socket as go-kgp serves it, or off
+    /// Where to listen for KGP over WebSocket, at the path /socket as go-kgp serves it, and for the page of games and results at /, or off
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:8080")]
     pub websocket: String,
     /// A PEM certificate chain: the WebSocket listener speaks TLS (wss://); needs --key
@@ -79,6 +101,26 @@ pub struct ServeArgs {
     /// The database of agents and games [default: $XDG_DATA_HOME/kalah/kgp.sqlite, else ~/.local/share/kalah/kgp.sqlite]
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
+    /// Milliseconds an agent (or a program) has for each move (go-kgp: 5000)
+    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    pub time: u64,
+    /// Play a random move for an agent out of time without first pinging it (go-kgp pings, and gives the game up for an agent that does not answer within 20 s)
+    #[arg(long)]
+    pub no_ping: bool,
+    /// Milliseconds a client has to ask for a mode after the greeting (go-kgp: 20000)
+    #[arg(long, value_name = "MS", default_value_t = 20_000)]
+    pub mode_wait: u64,
+    /// Milliseconds kalah's engine thinks at level 5 (the lower levels take less)
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    pub bot_time: u64,
+}
+
+/// Flags of `kalah kgp serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Where to listen, the database, the times.
+    #[command(flatten)]
+    pub listen: ListenArgs,
     /// The board of a game whose agents ask for none: houses,seeds (6 to 12 houses)
     #[arg(long, value_name = "M,N", default_value = "6,6")]
     pub board: String,
@@ -88,24 +130,41 @@ pub struct ServeArgs {
     /// Milliseconds an agent waits for another agent before it plays the bot (0: always the bot)
     #[arg(long, value_name = "MS", default_value_t = 2000)]
     pub wait: u64,
-    /// Milliseconds an agent has for each move (go-kgp: 5000)
-    #[arg(long, value_name = "MS", default_value_t = 5000)]
-    pub time: u64,
-    /// Play a random move for an agent out of time without first pinging it (go-kgp pings, and gives the game up for an agent that does not answer within 20 s)
-    #[arg(long)]
-    pub no_ping: bool,
     /// Games a connection plays before the server says goodbye (0: no end, as go-kgp)
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub games: u32,
     /// Verify problems a connection gets before the server reports and says goodbye (0: no end, as go-kgp)
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub problems: u32,
-    /// Milliseconds a client has to ask for a mode after the greeting (go-kgp: 20000)
-    #[arg(long, value_name = "MS", default_value_t = 20_000)]
-    pub mode_wait: u64,
-    /// Milliseconds kalah's engine thinks at level 5 (the lower levels take less)
-    #[arg(long, value_name = "MS", default_value_t = 1000)]
-    pub bot_time: u64,
+}
+
+/// Flags of `kalah kgp tournament`.
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// Where to listen, the database, the times.
+    #[command(flatten)]
+    pub listen: ListenArgs,
+    /// A bot of the server that takes part (repeat for more): random, greedy, minimax-D, minimax-D:P or level-L
+    #[arg(long = "bot", value_name = "BOT")]
+    pub bots: Vec<String>,
+    /// A program that takes part, started for each move as kgpc runs one (repeat for more): its command line, e.g. "python3 agent.py"
+    #[arg(long = "program", value_name = "COMMAND")]
+    pub programs: Vec<String>,
+    /// Agents to wait for over KGP (mode freeplay) before the games begin
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub agents: usize,
+    /// A board every pairing plays from both sides (repeat for more): houses,seeds (6 to 12 houses)
+    #[arg(long = "board", value_name = "M,N")]
+    pub boards: Vec<String>,
+    /// Times the whole schedule is played
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub rounds: u32,
+    /// Games played at once [default: the cores]
+    #[arg(long, value_name = "N")]
+    pub parallel: Option<usize>,
+    /// After the table, keep serving (the page, late agents told the tournament is over) until Ctrl-C
+    #[arg(long)]
+    pub stay: bool,
 }
 
 /// Reads a listening address, or `off`.
@@ -123,8 +182,10 @@ fn address(flag: &str, text: &str) -> Result<Option<SocketAddr>> {
 pub fn run(command: KgpServe) -> Result<()> {
     match command {
         KgpServe::Serve(args) => serve(args),
+        KgpServe::Tournament(args) => tournament(args),
         KgpServe::Games(args) => games(args),
         KgpServe::Record(args) => record(args),
+        KgpServe::Standings(args) => standings(args),
     }
 }
 
@@ -141,7 +202,7 @@ fn reader(db: Option<PathBuf>) -> Result<Reader> {
 }
 
 fn games(args: GamesArgs) -> Result<()> {
-    let games = reader(args.db)?.games(args.agent.as_deref()).map_err(|e| bad(e.to_string()))?;
+    let games = reader(args.db)?.games(args.agent.as_deref(), None).map_err(|e| bad(e.to_string()))?;
     println!("{:>6}  {:<15} {:>5}  {:<20} {:<20} rules", "game", "state", "moves", "south", "north");
     for game in games {
         println!(
@@ -191,8 +252,8 @@ fn millis(flag: &str, value: u64, low: u64) -> Result<Duration> {
     Ok(Duration::from_millis(value))
 }
 
-/// Runs `kalah kgp serve` until Ctrl-C.
-fn serve(args: ServeArgs) -> Result<()> {
+/// Reads the flags both servers share into a configuration.
+fn config(args: &ListenArgs) -> Result<Config> {
     let db = match &args.db {
         Some(db) => db.clone(),
         None => default_db()?,
@@ -200,41 +261,157 @@ fn serve(args: ServeArgs) -> Result<()> {
     let mut config = Config::new(db);
     config.tcp = address("tcp", &args.tcp)?;
     config.websocket = address("websocket", &args.websocket)?;
-    if config.tcp.is_none() && config.websocket.is_none() {
-        return Err(bad("--tcp off and --websocket off leave nothing to listen on: keep one of them"));
-    }
     if let (Some(cert), Some(key)) = (&args.cert, &args.key) {
         if config.websocket.is_none() {
             return Err(bad("--cert and --key serve the WebSocket listener over TLS, but --websocket is off"));
         }
         config.tls = Some(TlsFiles { cert: cert.clone(), key: key.clone() });
     }
-    config.board = args.board.parse::<Board>().map_err(|e| bad(format!("--board: {e}")))?;
-    config.bot = args.bot.parse::<Bot>().map_err(|e| bad(format!("--bot: {e}")))?;
-    config.wait = millis("wait", args.wait, 0)?;
     config.session.move_time = millis("time", args.time, 1)?;
     config.session.ping = !args.no_ping;
     config.session.mode_wait = millis("mode-wait", args.mode_wait, 1)?;
+    config.bot_time = millis("bot-time", args.bot_time, 1)?;
+    Ok(config)
+}
+
+/// Runs `kalah kgp serve` until Ctrl-C.
+fn serve(args: ServeArgs) -> Result<()> {
+    let mut config = config(&args.listen)?;
+    if config.tcp.is_none() && config.websocket.is_none() {
+        return Err(bad("--tcp off and --websocket off leave nothing to listen on: keep one of them"));
+    }
+    config.board = args.board.parse::<Board>().map_err(|e| bad(format!("--board: {e}")))?;
+    config.bot = args.bot.parse::<Bot>().map_err(|e| bad(format!("--bot: {e}")))?;
+    config.wait = millis("wait", args.wait, 0)?;
     config.session.problems = (args.problems > 0).then_some(args.problems);
     config.games = (args.games > 0).then_some(args.games);
-    config.bot_time = millis("bot-time", args.bot_time, 1)?;
+    run_server(config, false)
+}
+
+/// Runs `kalah kgp tournament` until its table is printed (and, with `--stay`, until Ctrl-C).
+fn tournament(args: TournamentArgs) -> Result<()> {
+    let mut config = config(&args.listen)?;
+    let bots = args
+        .bots
+        .iter()
+        .map(|b| b.parse::<Bot>().map_err(|e| bad(format!("--bot: {e}"))))
+        .collect::<Result<Vec<_>>>()?;
+    let programs = args
+        .programs
+        .iter()
+        .map(|p| kalah_kgp_server::program::split_command(p).map_err(|e| bad(format!("--program: {e}"))))
+        .collect::<Result<Vec<_>>>()?;
+    let mut boards = args
+        .boards
+        .iter()
+        .map(|b| b.parse::<Board>().map_err(|e| bad(format!("--board: {e}"))))
+        .collect::<Result<Vec<_>>>()?;
+    if boards.is_empty() {
+        boards.push(config.board);
+    }
+    let mut names: Vec<String> =
+        bots.iter().map(ToString::to_string).chain(programs.iter().map(|p| p.join(" "))).collect();
+    names.sort();
+    if let Some(twice) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(bad(format!(
+            "{:?} is given twice: each bot and program takes part once (a program's name is its command line's words)",
+            twice[0]
+        )));
+    }
+    if args.rounds == 0 {
+        return Err(bad("--rounds 0 plays nothing: give 1 or more"));
+    }
+    if args.parallel == Some(0) {
+        return Err(bad("--parallel 0 plays nothing: give 1 or more"));
+    }
+    let tournament = TournamentConfig {
+        bots,
+        programs,
+        agents: args.agents,
+        boards,
+        rounds: args.rounds,
+        parallel: args.parallel.unwrap_or(config.searches),
+    };
+    if tournament.entrants() < 2 {
+        return Err(bad(format!(
+            "a tournament needs 2 entrants or more, and this one has {}: add --bot BOT, --program COMMAND or --agents N",
+            tournament.entrants()
+        )));
+    }
+    if config.tcp.is_none() && config.websocket.is_none() && tournament.agents > 0 {
+        return Err(bad("--tcp off and --websocket off leave no way in for --agents: keep one of them"));
+    }
+    config.wait = Duration::ZERO;
+    config.tournament = Some(tournament);
+    run_server(config, !args.stay)
+}
+
+/// Runs the server until Ctrl-C; a tournament prints its table when it is over, and with `stop_at_end`
+/// the server stops then.
+fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
     let runtime =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server")?;
+    let name = if config.tournament.is_some() { "kalah kgp tournament" } else { "kalah kgp serve" };
     runtime.block_on(async move {
         let (events, mut log) = tokio::sync::mpsc::unbounded_channel();
         let db = config.db.clone();
         let server = Server::start(config, events).await.map_err(|e| bad(e.to_string()))?;
-        println!("kalah kgp serve: games are stored in {} (Ctrl-C stops)", db.display());
+        println!("{name}: games are stored in {} (Ctrl-C stops)", db.display());
+        let (over, mut ended) = tokio::sync::mpsc::unbounded_channel();
         let printer = tokio::spawn(async move {
             while let Some(event) = log.recv().await {
-                println!("kalah kgp serve: {event}");
+                // A log whose reader has gone (a closed pipe) does not stop the server.
+                let _ = writeln!(std::io::stdout(), "{name}: {event}");
+                if let Event::TournamentOver(id) = event {
+                    let db = db.clone();
+                    let table = tokio::task::spawn_blocking(move || {
+                        Reader::open(&db)
+                            .and_then(|r| r.games(None, Some(id)))
+                            .map(|games| Standings::from_games(&games))
+                    })
+                    .await;
+                    let _ = match table {
+                        Ok(Ok(table)) => write!(std::io::stdout(), "{table}"),
+                        Ok(Err(error)) => writeln!(std::io::stdout(), "{name}: the table cannot be read: {error}"),
+                        Err(error) => writeln!(std::io::stdout(), "{name}: the table cannot be read: {error}"),
+                    };
+                    let _ = over.send(());
+                }
             }
         });
-        let _ = tokio::signal::ctrl_c().await;
-        println!("kalah kgp serve: stopping: goodbye to every connection");
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            Some(()) = ended.recv(), if stop_at_end => {}
+        }
+        println!("{name}: stopping: goodbye to every connection");
         server.shutdown().await;
         printer.abort();
-        println!("kalah kgp serve: stopped");
+        println!("{name}: stopped");
         Ok(())
     })
+}
+
+fn standings(args: StandingsArgs) -> Result<()> {
+    let reader = reader(args.db)?;
+    let tournament = match (args.all, args.tournament) {
+        (true, _) => None,
+        (false, Some(id)) => Some(id),
+        (false, None) => {
+            Some(reader.tournaments().map_err(|e| bad(e.to_string()))?.first().map(|t| t.id).ok_or_else(|| {
+                bad("the database holds no tournament: give --all for the table of every game stored")
+            })?)
+        }
+    };
+    if let Some(id) = tournament {
+        let known = reader.tournaments().map_err(|e| bad(e.to_string()))?;
+        if !known.iter().any(|t| t.id == id) {
+            return Err(bad(format!(
+                "there is no tournament {id} in the database: kalah kgp standings --all covers every game"
+            )));
+        }
+        println!("tournament {id}:");
+    }
+    let games = reader.games(None, tournament).map_err(|e| bad(e.to_string()))?;
+    print!("{}", Standings::from_games(&games));
+    Ok(())
 }

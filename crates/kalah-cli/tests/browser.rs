@@ -837,3 +837,118 @@ async fn measure_the_static_site() {
     assert_eq!(done, "ok", "{status}");
     client.close().await.expect("the browser closes");
 }
+
+/// Starts `kalah kgp tournament` of three bots with `--stay` and returns it with the address of
+/// its page once every game is played.
+fn start_tournament(db: &Path) -> (Running, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["kgp", "tournament", "--tcp", "off", "--websocket", "127.0.0.1:0", "--stay", "--db"])
+        .arg(db)
+        .args(["--bot", "random", "--bot", "greedy", "--bot", "minimax-1"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("kalah kgp tournament starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let running = Running(child);
+    let mut address = None;
+    let mut lines = BufReader::new(stdout).lines();
+    for line in lines.by_ref() {
+        let line = line.expect("kalah kgp tournament prints lines");
+        if let Some(url) = line.split_whitespace().find(|w| w.starts_with("ws://")) {
+            address = Some(url.trim_start_matches("ws://").trim_end_matches("/socket").to_string());
+        }
+        if line.contains("every game played") {
+            break;
+        }
+    }
+    // The table and what follows are read (and dropped) as the server prints them.
+    std::thread::spawn(move || lines.for_each(drop));
+    (running, format!("http://{}/", address.expect("a WebSocket address")))
+}
+
+/// The KGP server's page: the games of a tournament, filtered by agent, its table and who beat
+/// whom, a game replayed on the project's board, and its record downloaded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_kgp_servers_page_shows_the_games_the_table_and_a_replay() {
+    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
+    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
+        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let (_server, url) = start_tournament(&folder.path().join("kgp.sqlite"));
+    let (_driver, client) = start_browser(&driver, &chromium).await;
+    client.goto(&url).await.expect("the page opens");
+    let ready = async || {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while script(&client, "return document.body.dataset.ready || ''").await != "1" {
+            assert!(
+                Instant::now() < deadline,
+                "the page never read the server: {}",
+                text(&client, "#games-note").await
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    ready().await;
+    // Three bots, each pairing from both sides: six games, and a table of three.
+    let rows = client.find_all(Locator::Css("#games tbody tr")).await.expect("the games");
+    assert_eq!(rows.len(), 6);
+    assert_eq!(text(&client, "#games-note").await, "6 games.");
+    let names = script(
+        &client,
+        "return [...document.querySelectorAll('#standings-table tbody tr')].map(r => r.cells[1].textContent).sort().join(',')",
+    )
+    .await;
+    assert_eq!(names, "greedy,minimax-1,random");
+    let points = script(
+        &client,
+        "return String([...document.querySelectorAll('#standings-table tbody tr')].reduce((s, r) => s + Number(r.cells[3].textContent), 0))",
+    )
+    .await;
+    assert_eq!(points, "6", "six games, a point each");
+    let crosses = client.find_all(Locator::Css("#cross-table tr")).await.expect("who beat whom").len();
+    assert_eq!(crosses, 4, "a header and a row an agent");
+    // The tournament's own table is the same as the table of every game.
+    client.find(Locator::Id("scope")).await.unwrap().select_by_index(1).await.expect("the tournament");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(client.find_all(Locator::Css("#standings-table tbody tr")).await.unwrap().len(), 3);
+    // Filtered by agent: random's four games.
+    client.find(Locator::Id("agent")).await.unwrap().select_by_value("random").await.expect("an agent");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while text(&client, "#games-note").await != "4 games of random." {
+        assert!(Instant::now() < deadline, "the filter did not apply: {}", text(&client, "#games-note").await);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    for row in client.find_all(Locator::Css("#games tbody tr")).await.unwrap() {
+        assert!(row.text().await.unwrap().contains("random"));
+    }
+    // A replay on the project's board: the end, then the start of Kalah(6,6).
+    client.find(Locator::Css("#games tbody tr")).await.unwrap().click().await.expect("a game opens");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !text(&client, "#replay-status").await.starts_with("After ") {
+        assert!(Instant::now() < deadline, "no replay");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(client.find_all(Locator::Css("#board .pit")).await.unwrap().len(), 14);
+    let total = script(
+        &client,
+        "return String([...document.querySelectorAll('#board .pit .count')].reduce((s, c) => s + Number(c.textContent), 0))",
+    )
+    .await;
+    assert_eq!(total, "72", "every seed of Kalah(6,6) is on the board at the end");
+    let status = text(&client, "#replay-status").await;
+    assert!(status.contains(" moves: ") && status.contains("-won"), "{status}");
+    client.find(Locator::Id("first")).await.unwrap().click().await.expect("to the start");
+    assert!(text(&client, "#replay-status").await.starts_with("After 0 of "));
+    for house in [0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12] {
+        assert_eq!(count(&client, house).await, 6, "house {house} at the start");
+    }
+    client.find(Locator::Id("forward")).await.unwrap().click().await.expect("one move on");
+    assert!(text(&client, "#replay-status").await.starts_with("After 1 of "));
+    assert_eq!(client.find_all(Locator::Css("#board .pit.from")).await.unwrap().len(), 1, "the house sown from");
+    // The record to download: kalah's record format, with the players' tags.
+    let href = client.find(Locator::Id("download")).await.unwrap().attr("href").await.unwrap().expect("a link");
+    assert!(href.contains("/api/games/") && href.ends_with("/record"), "{href}");
+    let record = script(&client, "return fetch(document.getElementById('download').href).then(r => r.text())").await;
+    assert!(record.contains("random") && record.contains("kalah kgp serve"), "{record}");
+    client.close().await.expect("the browser closes");
+}

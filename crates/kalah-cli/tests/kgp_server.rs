@@ -28,8 +28,13 @@ struct Served {
 
 impl Served {
     fn start(db: &Path, flags: &[&str]) -> Served {
+        Served::launch("serve", db, flags)
+    }
+
+    /// Starts `kalah kgp COMMAND` (`serve` or `tournament`) on free loopback ports.
+    fn launch(command: &str, db: &Path, flags: &[&str]) -> Served {
         let mut child = kalah()
-            .args(["kgp", "serve", "--tcp", "127.0.0.1:0", "--websocket", "127.0.0.1:0", "--db"])
+            .args(["kgp", command, "--tcp", "127.0.0.1:0", "--websocket", "127.0.0.1:0", "--db"])
             .arg(db)
             .args(flags)
             .stdout(Stdio::piped())
@@ -180,6 +185,120 @@ fn an_independent_client_plays_over_tcp_and_websocket() {
     assert_eq!(pairings.len(), 2, "two games of ann and bob: {seen:#?}");
     let out = kalah().args(["kgp", "games", "--agent", "ann", "--db"]).arg(db(&dir)).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3, "a header and two games");
+}
+
+/// The lines of a results table as `kalah kgp tournament` and `kalah kgp standings` print it: the
+/// table's rows (name, games, points) and the cross table's lines.
+fn table(lines: &[String]) -> (Vec<(String, u32, f64)>, Vec<String>) {
+    let start = lines.iter().position(|l| l.starts_with("rank  agent")).expect("a table");
+    let cross = lines.iter().position(|l| l.starts_with("who beat whom")).expect("a cross table");
+    let rows = lines[start + 1..cross]
+        .iter()
+        .map(|line| {
+            // rank, name (which may hold spaces), games, points, wins, draws, losses, Elo ± margin
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let n = words.len();
+            let name = words[1..n - 8].join(" ");
+            (name, words[n - 8].parse().unwrap(), words[n - 7].parse().unwrap())
+        })
+        .collect::<Vec<_>>();
+    let crosses = lines[cross + 2..cross + 2 + rows.len()].to_vec();
+    (rows, crosses)
+}
+
+#[test]
+fn a_tournament_of_bots_a_program_and_an_agent_prints_and_stores_its_table() {
+    let dir = tempfile::tempdir().unwrap();
+    // A program as kgpc runs one: the board on standard input (houses, stores, the mover's houses
+    // first), a house counted from 0 on standard output; the words before it are skipped.
+    let program = dir.path().join("first.py");
+    std::fs::write(
+        &program,
+        "import sys\nw = [int(x) for x in sys.stdin.read().split()]\nm = w[0]\n\
+         print('thinking', flush=True)\nprint(next(i for i in range(m) if w[3 + i] > 0))\n",
+    )
+    .unwrap();
+    let command = format!("python3 '{}'", program.display());
+    let flags = [
+        "--bot",
+        "level-1",
+        "--bot",
+        "level-2",
+        "--bot",
+        "random",
+        "--bot",
+        "minimax-2",
+        "--program",
+        &command,
+        "--agents",
+        "1",
+        "--time",
+        "5000",
+        "--parallel",
+        "2",
+    ];
+    let mut served = Served::launch("tournament", &db(&dir), &flags);
+    served.wait_for("tournament: waiting for 1 agent to connect");
+    let address = served.tcp.to_string();
+    let out = kalah()
+        .args(["kgp", &address, "--once", "--time", "50", "--name", "student", "--token", "t-s"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.contains("the server said goodbye"), "{err}");
+    served.wait_for("kalah kgp tournament: stopped");
+    let status = served.child.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let seen = std::mem::take(&mut served.seen);
+    assert!(seen.iter().any(|l| l.contains("tournament 1: 6 entrants, 30 games")), "{seen:#?}");
+    assert!(seen.iter().any(|l| l.contains("tournament 1: every game played")), "{seen:#?}");
+    assert!(!seen.iter().any(|l| l.contains("no legal move") || l.contains("resigned")), "{seen:#?}");
+    let (rows, crosses) = table(&seen);
+    let mut names: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    names.sort();
+    // A program is named by its command line's words.
+    let named = format!("python3 {}", program.display());
+    assert_eq!(names, ["level-1", "level-2", "minimax-2", named.as_str(), "random", "student"]);
+    // Each entrant played each other one from both sides: 10 games, 30 points in all.
+    assert!(rows.iter().all(|r| r.1 == 10), "{rows:?}");
+    assert_eq!(rows.iter().map(|r| r.2).sum::<f64>(), 30.0);
+    assert!(rows.windows(2).all(|w| w[0].2 >= w[1].2), "by points: {rows:?}");
+    // Each line of the cross table adds up to its row's games.
+    for line in &crosses {
+        let games: u32 = line
+            .split_whitespace()
+            .filter(|w| w.split('-').count() == 3)
+            .flat_map(|w| w.split('-').map(|n| n.parse::<u32>().unwrap()).collect::<Vec<_>>())
+            .sum();
+        assert_eq!(games, 10, "{line}");
+    }
+    // The same table from the database, and the games with it.
+    let out = kalah().args(["kgp", "standings", "--db"]).arg(db(&dir)).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stored: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(String::from).collect();
+    assert_eq!(stored[0], "tournament 1:");
+    assert_eq!(table(&stored), (rows, crosses));
+    let out = kalah().args(["kgp", "games", "--db"]).arg(db(&dir)).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 31, "a header and 30 games");
+    let out = kalah().args(["kgp", "standings", "--tournament", "2", "--db"]).arg(db(&dir)).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("there is no tournament 2"), "{err}");
+}
+
+#[test]
+fn a_tournament_without_two_entrants_or_with_one_twice_is_refused() {
+    for (flags, says) in [
+        (&["--bot", "random"][..], "needs 2 entrants or more, and this one has 1"),
+        (&["--bot", "random", "--bot", "random"][..], "\"random\" is given twice"),
+        (&["--bot", "random", "--bot", "carol"][..], "is not a bot"),
+        (&["--bot", "random", "--program", "a 'b"][..], "unclosed quote"),
+        (&["--bot", "random", "--agents", "1", "--rounds", "0"][..], "--rounds 0 plays nothing"),
+    ] {
+        let out =
+            kalah().args(["kgp", "tournament", "--tcp", "off", "--websocket", "off"]).args(flags).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(says), "{flags:?}: {err}");
+    }
 }
 
 /// Sends raw bytes and reads what comes back until the server closes the connection.

@@ -143,7 +143,7 @@ async fn main() {
     times.sort();
     let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
     let reader = Reader::open(&db).expect("the database reads");
-    let stored = reader.games(None).expect("the games");
+    let stored = reader.games(None, None).expect("the games");
     let finished = stored.iter().filter(|g| g.state.ends_with("won") || g.state == "draw").count();
     let stored_moves: u32 = stored.iter().map(|g| g.moves).sum();
     let complete = stored

@@ -13,7 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::event::Event;
-use crate::lobby::{Agent, Ask};
+use crate::lobby::{Agent, Ask, Back};
 use crate::store::{now_millis, AgentKey, VerifyRun};
 use crate::transport::Lines;
 use crate::wish::Wish;
@@ -42,7 +42,7 @@ struct Connection {
     /// A copy for the lobby's agents: boards come in here.
     asks: mpsc::Sender<Ask>,
     /// Games end here.
-    done: mpsc::UnboundedSender<Agent>,
+    done: mpsc::UnboundedSender<Back>,
 }
 
 impl Connection {
@@ -129,7 +129,7 @@ impl Connection {
 /// Runs one connection to its end.
 pub(crate) async fn run(shared: Arc<Shared>, id: u64, peer: SocketAddr, mut lines: Lines, transport: &str) {
     let (asks, mut boards) = mpsc::channel::<Ask>(1);
-    let (done, mut ended_games) = mpsc::unbounded_channel::<Agent>();
+    let (done, mut ended_games) = mpsc::unbounded_channel::<Back>();
     let config = ServerConfig { seed: rand::random(), ..shared.config.session };
     let mut connection = Connection {
         id,
@@ -170,15 +170,22 @@ pub(crate) async fn run(shared: Arc<Shared>, id: u64, peer: SocketAddr, mut line
                 connection.reply = Some(ask.reply);
                 session.request(ask.request)
             }
-            Some(agent) = ended_games.recv() => {
-                connection.games += 1;
-                if shared.config.games.is_some_and(|n| connection.games >= n) || shared.stopping() {
-                    session.goodbye()
-                } else {
-                    let _ = shared.lobby.send(agent);
-                    Vec::new()
+            Some(back) = ended_games.recv() => match back {
+                Back::Played(agent) => {
+                    connection.games += 1;
+                    if shared.config.games.is_some_and(|n| connection.games >= n) || shared.stopping() {
+                        session.goodbye()
+                    } else {
+                        let _ = shared.lobby.send(agent);
+                        Vec::new()
+                    }
                 }
-            }
+                Back::Finished => session.goodbye(),
+                Back::Refused(why) => {
+                    connection.report(format!("refused: {why}"));
+                    session.reject(&why)
+                }
+            },
             _ = tokio::time::sleep_until(timer.map_or_else(Instant::now, |t| t.1)), if timer.is_some() => {
                 let (timer, _) = timer.expect("checked");
                 connection.timers[timer.kind()] = None;

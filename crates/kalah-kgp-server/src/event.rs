@@ -38,6 +38,15 @@ pub enum Event {
         /// What happened.
         text: String,
     },
+    /// About the tournament.
+    Tournament {
+        /// Its id in the database, once it has one (when its games begin).
+        id: Option<i64>,
+        /// What happened.
+        text: String,
+    },
+    /// The tournament has played all its games: its table can be read from the database.
+    TournamentOver(i64),
     /// A failure that stops no game (a write to the database, a TLS handshake).
     Trouble(String),
 }
@@ -57,6 +66,9 @@ impl fmt::Display for Event {
             }
             Event::Connection { id, text } => write!(f, "connection {id}: {text}"),
             Event::Game { id, text } => write!(f, "game {id}: {text}"),
+            Event::Tournament { id: Some(id), text } => write!(f, "tournament {id}: {text}"),
+            Event::Tournament { id: None, text } => write!(f, "tournament: {text}"),
+            Event::TournamentOver(id) => write!(f, "tournament {id}: every game played"),
             Event::Trouble(text) => f.write_str(text),
         }
     }

@@ -11,8 +11,9 @@ use tokio::sync::oneshot;
 
 use crate::bot::Bot;
 use crate::event::Event;
-use crate::lobby::{Agent, Ask};
-use crate::store::{AgentKey, GameEnd, GameId, GameState, MoveRow};
+use crate::lobby::{Agent, Ask, Back};
+use crate::program::Program;
+use crate::store::{AgentKey, GameEnd, GameId, GameState, MoveRow, TournamentId};
 use crate::wish::Board;
 use crate::{Running, Shared};
 
@@ -22,6 +23,8 @@ pub enum Seat {
     Agent(Agent),
     /// A bot of the server.
     Bot(Bot),
+    /// A program the server starts for each move, as kgpc does.
+    Program(Arc<Program>),
 }
 
 impl Seat {
@@ -29,6 +32,7 @@ impl Seat {
         match self {
             Seat::Agent(agent) => agent.name.clone(),
             Seat::Bot(bot) => bot.to_string(),
+            Seat::Program(program) => program.name.clone(),
         }
     }
 }
@@ -40,11 +44,18 @@ enum Turn {
 }
 
 /// Plays a game of `a` against `b` on `board` and stores it; gives the agents back to their
-/// connections at the end.
-pub(crate) async fn play(shared: Arc<Shared>, a: Seat, b: Seat, board: Board, running: Running) {
-    let (south, north) = if rand::random::<bool>() { (a, b) } else { (b, a) };
+/// connections at the end. In a tournament `a` is South; in freeplay the sides are drawn.
+pub(crate) async fn play(
+    shared: Arc<Shared>,
+    a: Seat,
+    b: Seat,
+    board: Board,
+    tournament: Option<TournamentId>,
+    running: Running,
+) {
+    let (south, north) = if tournament.is_some() || rand::random::<bool>() { (a, b) } else { (b, a) };
     let rules = Rules::preset("kgp", board.houses, board.seeds).expect("boards are checked when read");
-    if let Err(error) = run(&shared, &south, &north, rules).await {
+    if let Err(error) = run(&shared, &south, &north, rules, tournament).await {
         shared.report(Event::Trouble(format!(
             "a game of {} and {} was not stored: {error}",
             south.name(),
@@ -54,7 +65,7 @@ pub(crate) async fn play(shared: Arc<Shared>, a: Seat, b: Seat, board: Board, ru
     for seat in [south, north] {
         if let Seat::Agent(agent) = seat {
             let done = agent.done.clone();
-            let _ = done.send(agent);
+            let _ = done.send(Back::Played(agent));
         }
     }
     drop(running);
@@ -67,6 +78,7 @@ async fn id_of(shared: &Shared, seat: &Seat) -> Result<i64, crate::StoreError> {
             let key = AgentKey { token: None, bot: true, name: bot.to_string(), authors: None, description: None };
             shared.store.agent(key).await
         }
+        Seat::Program(program) => Ok(program.id),
     }
 }
 
@@ -82,13 +94,19 @@ fn record(game: &Game, id: GameId, south: &str, north: &str, termination: Option
     Record { tags, game: game.clone(), decided: None }.to_text()
 }
 
-async fn run(shared: &Shared, south: &Seat, north: &Seat, rules: Rules) -> Result<(), crate::StoreError> {
+async fn run(
+    shared: &Shared,
+    south: &Seat,
+    north: &Seat,
+    rules: Rules,
+    tournament: Option<TournamentId>,
+) -> Result<(), crate::StoreError> {
     let (south_name, north_name) = (south.name(), north.name());
     let (south_id, north_id) = (id_of(shared, south).await?, id_of(shared, north).await?);
     let mut game = Game::new(rules);
     let id = shared
         .store
-        .start(south_id, north_id, rules.to_string(), record(&game, 0, &south_name, &north_name, None))
+        .start(south_id, north_id, rules.to_string(), record(&game, 0, &south_name, &north_name, None), tournament)
         .await?;
     shared.report(Event::Game { id, text: format!("{south_name} (south) against {north_name} (north), {rules}") });
     let info = |side: Side| GameInfo {
@@ -96,6 +114,10 @@ async fn run(shared: &Shared, south: &Seat, north: &Seat, rules: Rules) -> Resul
         opponent: if side == Side::South { north_name.clone() } else { south_name.clone() },
     };
     let mut ply = 0;
+    // Moves sent to the database and not yet known to be committed: every one is committed before
+    // an agent hears of it (its next board) and before the game's end is stored; a bot's reply is
+    // chosen meanwhile, so that a bot's game waits for one commit a turn of the agent, not two.
+    let mut unsaved: Vec<crate::store::Unsaved> = Vec::new();
     let resigned = loop {
         if game.is_over() {
             break None;
@@ -103,6 +125,11 @@ async fn run(shared: &Shared, south: &Seat, north: &Seat, rules: Rules) -> Resul
         let position = *game.position();
         let side = position.mover();
         let seat = if side == Side::South { south } else { north };
+        if matches!(seat, Seat::Agent(_)) {
+            for write in unsaved.drain(..) {
+                write.committed().await?;
+            }
+        }
         let moves: Vec<_> = position.legal_moves().collect();
         let started = Instant::now();
         let turn = if let [only] = moves[..] {
@@ -113,6 +140,13 @@ async fn run(shared: &Shared, south: &Seat, north: &Seat, rules: Rules) -> Resul
                     Turn::Played { mv: bot.choose(position, rules, &shared.engines).await, how: "bot", comment: None }
                 }
                 Seat::Agent(agent) => ask(agent, Request { position, rules, game: Some(info(side)) }).await,
+                Seat::Program(program) => {
+                    let chosen = program.choose(position, rules, shared.config.session.move_time).await;
+                    if let Some(trouble) = chosen.trouble {
+                        shared.report(Event::Game { id, text: trouble });
+                    }
+                    Turn::Played { mv: chosen.mv, how: chosen.how, comment: None }
+                }
             }
         };
         let millis = started.elapsed().as_millis() as u64;
@@ -132,11 +166,14 @@ async fn run(shared: &Shared, south: &Seat, north: &Seat, rules: Rules) -> Resul
                     millis,
                     record: record(&game, id, &south_name, &north_name, None),
                 };
-                shared.store.record_move(row).await?;
+                unsaved.push(shared.store.send_move(row));
             }
             Turn::Resigned(why) => break Some((side, why)),
         }
     };
+    for write in unsaved {
+        write.committed().await?;
+    }
     let (state, reason, stores) = match resigned {
         None => {
             let stores = game.result().expect("a game over has a result");

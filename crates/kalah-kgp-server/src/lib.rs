@@ -8,7 +8,9 @@
 //! answers to late, illegal or missing moves (the protocol itself is
 //! [`kalah_protocol::kgp::server`], without I/O). In **verify** mode it gets random problems of
 //! the rules, checked by `kalah-rules`. Every game is stored with its record in a SQLite file
-//! ([`store`]), kept until deleted.
+//! ([`store`]), kept until deleted. With a [`TournamentConfig`] the server plays a round robin
+//! ([`tournament`]) between its bots, programs it starts once a move ([`program`]) and agents that
+//! connect, whose table is [`standings`]'; the page of games and results is [`web`].
 //!
 //! * [`Server::start`] binds the listeners and runs until [`Server::shutdown`]; what happens is
 //!   sent to the caller as [`Event`]s, one line each. The library prints nothing and owns no
@@ -25,8 +27,12 @@ pub mod connection;
 pub mod event;
 pub mod game;
 pub mod lobby;
+pub mod program;
+pub mod standings;
 pub mod store;
+pub mod tournament;
 pub mod transport;
+pub mod web;
 pub mod wish;
 
 use std::net::SocketAddr;
@@ -46,7 +52,9 @@ use tokio::sync::{mpsc, watch, Notify};
 
 pub use bot::Bot;
 pub use event::{Event, Transport};
+pub use standings::Standings;
 pub use store::{Reader, Store, StoreError};
+pub use tournament::TournamentConfig;
 pub use transport::TlsFiles;
 pub use wish::{Board, Wish};
 
@@ -81,6 +89,8 @@ pub struct Config {
     pub bot_time: Duration,
     /// The engine searches that run at once.
     pub searches: usize,
+    /// A tournament to play instead of freeplay.
+    pub tournament: Option<TournamentConfig>,
 }
 
 impl Config {
@@ -100,6 +110,7 @@ impl Config {
             session: ServerConfig::default(),
             bot_time: Duration::from_secs(1),
             searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            tournament: None,
         }
     }
 }
@@ -210,7 +221,11 @@ impl Server {
             next_connection: AtomicU64::new(1),
             tracker: Tracker::default(),
         });
-        tokio::spawn(lobby::run(Arc::clone(&shared), joins));
+        if shared.config.tournament.is_some() {
+            tokio::spawn(tournament::run(Arc::clone(&shared), joins));
+        } else {
+            tokio::spawn(lobby::run(Arc::clone(&shared), joins));
+        }
         let mut server = Server { shared: Arc::clone(&shared), stop, tcp: None, websocket: None };
         if let Some(listener) = tcp {
             let address = listener.local_addr().map_err(|error| ServeError::Bind {
@@ -280,9 +295,10 @@ impl Server {
     }
 }
 
-/// The HTTP routes of the WebSocket listener: `/socket`.
+/// The HTTP routes of the WebSocket listener: `/socket`, and the page ([`web`]).
 fn routes(shared: Arc<Shared>) -> Router {
-    Router::new().route(SOCKET_PATH, get(upgrade)).with_state(shared)
+    let page = web::router(shared.config.db.clone());
+    Router::new().route(SOCKET_PATH, get(upgrade)).with_state(shared).merge(page)
 }
 
 async fn upgrade(

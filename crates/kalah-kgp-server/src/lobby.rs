@@ -22,7 +22,8 @@ pub struct Ask {
     pub reply: oneshot::Sender<Answer>,
 }
 
-/// An agent ready for a game.
+/// An agent ready for a game (a clone is the same agent on the same connection).
+#[derive(Clone)]
 pub struct Agent {
     /// Its row in the database.
     pub id: AgentId,
@@ -36,8 +37,19 @@ pub struct Agent {
     pub wish: Wish,
     /// Where its connection takes boards.
     pub(crate) asks: mpsc::Sender<Ask>,
-    /// Where its connection hears that a game has ended, getting the agent back.
-    pub(crate) done: mpsc::UnboundedSender<Agent>,
+    /// Where its connection hears that a game has ended (getting the agent back) or that it has
+    /// no more games.
+    pub(crate) done: mpsc::UnboundedSender<Back>,
+}
+
+/// What an agent's connection hears from its games and the tournament.
+pub(crate) enum Back {
+    /// A game ended: the agent is free again.
+    Played(Agent),
+    /// The agent has no more games (a tournament ended): the connection says goodbye.
+    Finished,
+    /// The agent cannot play here (a tournament full or begun): `error` with this, and goodbye.
+    Refused(String),
 }
 
 impl Agent {
@@ -99,5 +111,5 @@ fn start(shared: &Arc<Shared>, agent: Agent, other: Option<Agent>) {
         None => Seat::Bot(agent.wish.opponent.unwrap_or(shared.config.bot)),
     };
     let running = shared.running();
-    tokio::spawn(game::play(Arc::clone(shared), Seat::Agent(agent), opponent, board, running));
+    tokio::spawn(game::play(Arc::clone(shared), Seat::Agent(agent), opponent, board, None, running));
 }

@@ -23,7 +23,8 @@ use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
 /// The schema, one migration a step; `PRAGMA user_version` counts those applied.
-pub const MIGRATIONS: [&str; 1] = ["
+pub const MIGRATIONS: [&str; 2] = [
+    "
     CREATE TABLE agents (
         id INTEGER PRIMARY KEY,
         token_hash TEXT UNIQUE,
@@ -69,7 +70,20 @@ pub const MIGRATIONS: [&str; 1] = ["
         wrong INTEGER NOT NULL,
         first_wrong TEXT
     );
-"];
+",
+    // Tournaments (kalah kgp tournament): a game of one names it; a freeplay game has none.
+    "
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        started INTEGER NOT NULL,
+        ended INTEGER,
+        boards TEXT NOT NULL,
+        rounds INTEGER NOT NULL
+    );
+    ALTER TABLE games ADD COLUMN tournament INTEGER REFERENCES tournaments (id);
+    CREATE INDEX games_by_tournament ON games (tournament);
+",
+];
 
 /// Why the database failed.
 #[derive(Debug, thiserror::Error)]
@@ -112,6 +126,9 @@ pub type AgentId = i64;
 
 /// A game's row.
 pub type GameId = i64;
+
+/// A tournament's row.
+pub type TournamentId = i64;
 
 /// Who an agent is, to find or make its row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -214,14 +231,24 @@ pub struct VerifyRun {
 }
 
 /// A stored game, as a reader sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct GameRow {
     /// Its id.
     pub id: GameId,
+    /// South's agent.
+    pub south_id: AgentId,
+    /// North's agent.
+    pub north_id: AgentId,
     /// South's name.
     pub south: String,
     /// North's name.
     pub north: String,
+    /// The tournament it was played in, if any.
+    pub tournament: Option<TournamentId>,
+    /// When it began, in milliseconds since 1970.
+    pub started: i64,
+    /// The final stores, South first, of a game played out.
+    pub stores: Option<(u16, u16)>,
     /// The rules' text.
     pub rules: String,
     /// Its state's word.
@@ -232,6 +259,54 @@ pub struct GameRow {
     pub moves: u32,
     /// Its record.
     pub record: String,
+}
+
+/// A stored move, as a reader sees it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct StoredMove {
+    /// Its number in the game, from 1.
+    pub ply: u32,
+    /// `south` or `north`.
+    pub side: String,
+    /// The house, from 1.
+    pub house: u8,
+    /// How it was chosen: `agent`, `random`, `auto`, `bot` or `program`.
+    pub how: String,
+    /// The agent's `info:comment`.
+    pub comment: Option<String>,
+    /// The time the mover took, in milliseconds.
+    pub millis: u64,
+}
+
+/// A stored tournament, as a reader sees it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TournamentRow {
+    /// Its id.
+    pub id: TournamentId,
+    /// When it began, in milliseconds since 1970.
+    pub started: i64,
+    /// When it ended, if it did.
+    pub ended: Option<i64>,
+    /// Its boards, `M,N` each, separated by spaces.
+    pub boards: String,
+    /// How many times each side of each pairing was played on each board.
+    pub rounds: u32,
+    /// Its games stored.
+    pub games: u32,
+}
+
+/// A write sent to the writer and not yet known to be committed ([`Store::send_move`]).
+#[must_use = "a write is known to be stored only once `committed` says so"]
+pub struct Unsaved(Result<oneshot::Receiver<Result<(), StoreError>>, StoreError>);
+
+impl Unsaved {
+    /// Waits until the write is committed, or says why it was not.
+    pub async fn committed(self) -> Result<(), StoreError> {
+        match self.0 {
+            Ok(answer) => answer.await.map_err(|_| StoreError::Stopped)?,
+            Err(error) => Err(error),
+        }
+    }
 }
 
 /// What answers a job once its transaction is committed (or failed, with the failure).
@@ -257,8 +332,15 @@ enum Job {
         north: AgentId,
         rules: String,
         record: String,
+        tournament: Option<TournamentId>,
         reply: oneshot::Sender<Result<GameId, StoreError>>,
     },
+    Tournament {
+        boards: String,
+        rounds: u32,
+        reply: oneshot::Sender<Result<TournamentId, StoreError>>,
+    },
+    TournamentEnd(TournamentId, oneshot::Sender<Result<(), StoreError>>),
     Move(MoveRow, oneshot::Sender<Result<(), StoreError>>),
     End(GameEnd, oneshot::Sender<Result<(), StoreError>>),
     Verify(VerifyRun, oneshot::Sender<Result<(), StoreError>>),
@@ -373,20 +455,43 @@ impl Store {
         self.ask(|reply| Job::Agent(key, reply)).await
     }
 
-    /// Stores a new game, ongoing.
+    /// Stores a new game, ongoing, of a tournament or none.
     pub async fn start(
         &self,
         south: AgentId,
         north: AgentId,
         rules: String,
         record: String,
+        tournament: Option<TournamentId>,
     ) -> Result<GameId, StoreError> {
-        self.ask(|reply| Job::Start { south, north, rules, record, reply }).await
+        self.ask(|reply| Job::Start { south, north, rules, record, tournament, reply }).await
+    }
+
+    /// Stores a new tournament on `boards` (their text), `rounds` times round.
+    pub async fn tournament(&self, boards: String, rounds: u32) -> Result<TournamentId, StoreError> {
+        self.ask(|reply| Job::Tournament { boards, rounds, reply }).await
+    }
+
+    /// Stores a tournament's end.
+    pub async fn tournament_end(&self, id: TournamentId) -> Result<(), StoreError> {
+        self.ask(|reply| Job::TournamentEnd(id, reply)).await
     }
 
     /// Stores a move and the game's record after it.
     pub async fn record_move(&self, row: MoveRow) -> Result<(), StoreError> {
-        self.ask(|reply| Job::Move(row, reply)).await
+        self.send_move(row).committed().await
+    }
+
+    /// Sends a move to be stored (as [`Store::record_move`]) and returns at once: the write is
+    /// awaited later, so that a bot's reply can be chosen while the move before it is written, and
+    /// both commit together. Writes are committed in the order they are sent.
+    pub fn send_move(&self, row: MoveRow) -> Unsaved {
+        let (reply, answer) = oneshot::channel();
+        let sent = match &self.jobs {
+            Some(jobs) => jobs.send(Job::Move(row, reply)).map_err(|_| StoreError::Stopped),
+            None => Err(StoreError::Stopped),
+        };
+        Unsaved(sent.map(|()| answer))
     }
 
     /// Stores a game's end.
@@ -490,13 +595,27 @@ fn run(db: &rusqlite::Transaction<'_>, job: Job) -> Reply {
             })();
             answer(result, reply, path)
         }
-        Job::Start { south, north, rules, record, reply } => {
+        Job::Start { south, north, rules, record, tournament, reply } => {
             let result = db
                 .execute(
-                    "INSERT INTO games (south, north, rules, started, state, record) VALUES (?1, ?2, ?3, ?4, 'ongoing', ?5)",
-                    params![south, north, rules, now, record],
+                    "INSERT INTO games (south, north, rules, started, state, record, tournament) \
+                     VALUES (?1, ?2, ?3, ?4, 'ongoing', ?5, ?6)",
+                    params![south, north, rules, now, record, tournament],
                 )
                 .map(|_| db.last_insert_rowid());
+            answer(result, reply, path)
+        }
+        Job::Tournament { boards, rounds, reply } => {
+            let result = db
+                .execute(
+                    "INSERT INTO tournaments (started, boards, rounds) VALUES (?1, ?2, ?3)",
+                    params![now, boards, rounds],
+                )
+                .map(|_| db.last_insert_rowid());
+            answer(result, reply, path)
+        }
+        Job::TournamentEnd(id, reply) => {
+            let result = db.execute("UPDATE tournaments SET ended = ?2 WHERE id = ?1", params![id, now]).map(drop);
             answer(result, reply, path)
         }
         Job::Move(row, reply) => {
@@ -559,31 +678,103 @@ impl Reader {
         StoreError::Sqlite { path: self.path.clone(), source }
     }
 
-    /// Returns the games, newest first, optionally only those of the agent named `agent`.
-    pub fn games(&self, agent: Option<&str>) -> Result<Vec<GameRow>, StoreError> {
+    /// Returns the games, newest first, optionally only those of the agent named `agent` and
+    /// only those of one tournament.
+    pub fn games(&self, agent: Option<&str>, tournament: Option<TournamentId>) -> Result<Vec<GameRow>, StoreError> {
+        self.select_games(
+            "(?1 IS NULL OR s.name = ?1 OR n.name = ?1) AND (?2 IS NULL OR g.tournament = ?2)",
+            params![agent, tournament],
+        )
+    }
+
+    /// Returns game `id`, if there is one.
+    pub fn game(&self, id: GameId) -> Result<Option<GameRow>, StoreError> {
+        Ok(self.select_games("g.id = ?1", params![id])?.pop())
+    }
+
+    fn select_games(&self, filter: &str, values: &[&dyn rusqlite::ToSql]) -> Result<Vec<GameRow>, StoreError> {
         let mut statement = self
             .connection
-            .prepare(
-                "SELECT g.id, s.name, n.name, g.rules, g.state, g.reason, \
-                 (SELECT count(*) FROM moves m WHERE m.game = g.id), g.record \
+            .prepare(&format!(
+                "SELECT g.id, g.south, g.north, s.name, n.name, g.tournament, g.started, g.south_store, g.north_store, \
+                 g.rules, g.state, g.reason, (SELECT count(*) FROM moves m WHERE m.game = g.id), g.record \
                  FROM games g JOIN agents s ON s.id = g.south JOIN agents n ON n.id = g.north \
-                 WHERE ?1 IS NULL OR s.name = ?1 OR n.name = ?1 ORDER BY g.id DESC",
-            )
+                 WHERE {filter} ORDER BY g.id DESC"
+            ))
             .map_err(|e| self.sqlite(e))?;
         let rows = statement
-            .query_map([agent], |r| {
+            .query_map(values, |r| {
+                let stores: (Option<u16>, Option<u16>) = (r.get(7)?, r.get(8)?);
                 Ok(GameRow {
                     id: r.get(0)?,
-                    south: r.get(1)?,
-                    north: r.get(2)?,
-                    rules: r.get(3)?,
-                    state: r.get(4)?,
-                    reason: r.get(5)?,
-                    moves: r.get(6)?,
-                    record: r.get(7)?,
+                    south_id: r.get(1)?,
+                    north_id: r.get(2)?,
+                    south: r.get(3)?,
+                    north: r.get(4)?,
+                    tournament: r.get(5)?,
+                    started: r.get(6)?,
+                    stores: stores.0.zip(stores.1),
+                    rules: r.get(9)?,
+                    state: r.get(10)?,
+                    reason: r.get(11)?,
+                    moves: r.get(12)?,
+                    record: r.get(13)?,
                 })
             })
             .map_err(|e| self.sqlite(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sqlite(e))
+    }
+
+    /// Returns the moves of game `id`, in order.
+    pub fn moves(&self, id: GameId) -> Result<Vec<StoredMove>, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT ply, side, house, how, comment, millis FROM moves WHERE game = ?1 ORDER BY ply")
+            .map_err(|e| self.sqlite(e))?;
+        let rows = statement
+            .query_map([id], |r| {
+                Ok(StoredMove {
+                    ply: r.get(0)?,
+                    side: r.get(1)?,
+                    house: r.get(2)?,
+                    how: r.get(3)?,
+                    comment: r.get(4)?,
+                    millis: r.get(5)?,
+                })
+            })
+            .map_err(|e| self.sqlite(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sqlite(e))
+    }
+
+    /// Returns the tournaments, newest first.
+    pub fn tournaments(&self) -> Result<Vec<TournamentRow>, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare(
+                "SELECT t.id, t.started, t.ended, t.boards, t.rounds, \
+                 (SELECT count(*) FROM games g WHERE g.tournament = t.id) FROM tournaments t ORDER BY t.id DESC",
+            )
+            .map_err(|e| self.sqlite(e))?;
+        let rows = statement
+            .query_map([], |r| {
+                Ok(TournamentRow {
+                    id: r.get(0)?,
+                    started: r.get(1)?,
+                    ended: r.get(2)?,
+                    boards: r.get(3)?,
+                    rounds: r.get(4)?,
+                    games: r.get(5)?,
+                })
+            })
+            .map_err(|e| self.sqlite(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sqlite(e))
+    }
+
+    /// Returns the agents' names and whether each is a bot, by id.
+    pub fn agents(&self) -> Result<Vec<(AgentId, String, bool)>, StoreError> {
+        let mut statement =
+            self.connection.prepare("SELECT id, name, bot FROM agents ORDER BY id").map_err(|e| self.sqlite(e))?;
+        let rows = statement.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).map_err(|e| self.sqlite(e))?;
         rows.collect::<Result<_, _>>().map_err(|e| self.sqlite(e))
     }
 
@@ -633,7 +824,7 @@ mod tests {
         assert_eq!(store.agent(key("bob", None)).await.unwrap(), bob);
         let bot = store.agent(AgentKey { bot: true, ..key("bob", None) }).await.unwrap();
         assert_ne!(bot, bob, "a bot is not an agent of the same name");
-        let done = store.start(alice, bob, "kalah(6,6) kgp".into(), "*".into()).await.unwrap();
+        let done = store.start(alice, bob, "kalah(6,6) kgp".into(), "*".into(), None).await.unwrap();
         let row = MoveRow {
             game: done,
             ply: 1,
@@ -653,7 +844,7 @@ mod tests {
             record: "final".into(),
         };
         store.end(end).await.unwrap();
-        let open = store.start(bob, alice, "kalah(6,6) kgp".into(), "*".into()).await.unwrap();
+        let open = store.start(bob, alice, "kalah(6,6) kgp".into(), "*".into(), None).await.unwrap();
         store
             .verify(VerifyRun { agent: bob, started: 0, right: 3, wrong: 1, first_wrong: Some("x".into()) })
             .await
@@ -664,15 +855,15 @@ mod tests {
         assert!(!raw.windows(6).any(|w| w == b"s3cret"));
         let store = Store::open(&path).unwrap();
         let reader = Reader::open(&path).unwrap();
-        let games = reader.games(None).unwrap();
+        let games = reader.games(None, None).unwrap();
         assert_eq!(
             games.iter().map(|g| (g.id, g.state.as_str())).collect::<Vec<_>>(),
             [(open, "aborted"), (done, "south-won")]
         );
         assert_eq!((games[1].south.as_str(), games[1].north.as_str(), games[1].moves), ("alice2", "bob", 1));
         assert_eq!(reader.record(done).unwrap().as_deref(), Some("final"));
-        assert_eq!(reader.games(Some("alice2")).unwrap().len(), 2);
-        assert_eq!(reader.games(Some("carol")).unwrap().len(), 0);
+        assert_eq!(reader.games(Some("alice2"), None).unwrap().len(), 2);
+        assert_eq!(reader.games(Some("carol"), None).unwrap().len(), 0);
         let runs = reader.verify_runs().unwrap();
         assert_eq!(runs, [VerifyRow { agent: "bob".into(), right: 3, wrong: 1, first_wrong: Some("x".into()) }]);
         drop(store);
@@ -686,7 +877,7 @@ mod tests {
         connection.pragma_update(None, "user_version", 99).unwrap();
         drop(connection);
         let e = Store::open(&path).err().unwrap().to_string();
-        assert!(e.contains("schema version 99; this program knows versions up to 1"), "{e}");
+        assert!(e.contains("schema version 99; this program knows versions up to 2"), "{e}");
         let connection = Connection::open(&path).unwrap();
         let version: i64 = connection.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
         assert_eq!(version, 99);

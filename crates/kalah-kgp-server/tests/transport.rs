@@ -109,7 +109,7 @@ async fn a_game_over_websocket_behind_tls() {
         }
     }
     assert!(trouble.iter().any(|t| t.contains("TLS handshake with")), "{trouble:?}");
-    let games = Reader::open(&db).unwrap().games(None).unwrap();
+    let games = Reader::open(&db).unwrap().games(None, None).unwrap();
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].south.as_str().min(games[0].north.as_str()), "random");
     assert!(games[0].state.ends_with("won") || games[0].state == "draw", "{games:?}");

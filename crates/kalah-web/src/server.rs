@@ -41,7 +41,7 @@ use crate::Config;
 /// The page, built into the binary so that `kalah serve` works from any folder with no network:
 /// each file's path, type and text. The static site (scripts/site.sh) holds the same files and
 /// the engine compiled to WebAssembly, which this page does without: it asks the API instead.
-const PAGE: [(&str, &str, &str); 11] = [
+const PAGE: [(&str, &str, &str); 13] = [
     ("/", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/index.html", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
@@ -53,6 +53,9 @@ const PAGE: [(&str, &str, &str); 11] = [
     ("/friends.js", "text/javascript; charset=utf-8", include_str!("../web/friends.js")),
     ("/manifest.webmanifest", "application/manifest+json", include_str!("../web/manifest.webmanifest")),
     ("/icon.svg", "image/svg+xml", include_str!("../web/icon.svg")),
+    // The board, shared with kalah kgp serve's page.
+    ("/board.js", "text/javascript; charset=utf-8", kalah_board::SCRIPT),
+    ("/board.css", "text/css; charset=utf-8", kalah_board::STYLE),
 ];
 
 /// The largest request body: a long game record fits many times over.

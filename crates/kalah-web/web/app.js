@@ -159,10 +159,10 @@ function cellsOf(board) {
   return [...board.south, board.south_store, ...board.north, board.north_store];
 }
 
+// The board itself (its pits, layout, stones and labels) is the project's, shared with
+// kalah kgp serve's page: board.js, which defines KalahBoard.
 function cellName(cell, m) {
-  if (cell === m) return 'South store';
-  if (cell === 2 * m + 1) return 'North store';
-  return cell < m ? `South house ${cell + 1}` : `North house ${cell - m}`;
+  return KalahBoard.cellName(cell, m);
 }
 
 function handicapName(cell, m) {
@@ -171,102 +171,28 @@ function handicapName(cell, m) {
 
 function buildBoard(m) {
   const board = $('board');
-  board.innerHTML = '';
-  board.style.setProperty('--houses', m);
-  const add = (cell, isStore) => {
-    const el = document.createElement(isStore ? 'div' : 'button');
-    el.className = isStore ? 'pit store' : cell > m ? 'pit house north' : 'pit house';
-    el.dataset.cell = cell;
-    if (!isStore) {
-      el.type = 'button';
-      el.addEventListener('click', () => clickCell(cell));
-    }
-    const label = document.createElement('span');
-    label.className = 'label';
-    label.textContent = isStore ? (cell === m ? 'South' : 'North') : (cell < m ? `${cell + 1}` : `${cell - m}`);
-    const stones = document.createElement('span');
-    stones.className = 'stones';
-    stones.setAttribute('aria-hidden', 'true');
-    const count = document.createElement('span');
-    count.className = 'count';
-    el.append(stones, count, label);
-    if (isStore) {
-      const clock = document.createElement('span');
-      clock.className = 'clock';
-      clock.hidden = true;
-      clock.setAttribute('role', 'timer');
-      clock.setAttribute('aria-label', `${cell === m ? 'South' : 'North'}'s clock`);
-      el.append(clock);
-    }
-    board.append(el);
-  };
-  add(2 * m + 1, true);
-  for (let k = 1; k <= m; k++) add(m + k, false);
-  for (let k = 1; k <= m; k++) add(k - 1, false);
-  add(m, true);
-  board.dataset.houses = m;
-  placeCells();
+  KalahBoard.build(board, m, clickCell);
+  // Each store holds its side's clock, shown in a timed game.
+  for (const cell of [2 * m + 1, m]) {
+    const clock = document.createElement('span');
+    clock.className = 'clock';
+    clock.hidden = true;
+    clock.setAttribute('role', 'timer');
+    clock.setAttribute('aria-label', `${cell === m ? 'South' : 'North'}'s clock`);
+    pitOf(cell).append(clock);
+  }
 }
 
-// The smallest house a finger can hit, in CSS pixels.
-const MIN_HOUSE = 44;
-
-// Lays the cells out across (North's row above South's, stores at the ends) where a row of m
-// houses and two stores fits with houses of MIN_HOUSE pixels, else down the screen (North's
-// store at the top, South's houses down the left, South's store at the bottom, North's houses
-// up the right): sowing still goes counter-clockwise, and every board fits a phone.
 function placeCells() {
-  const board = $('board');
-  const m = Number(board.dataset.houses);
-  if (!m) return;
-  const room = board.parentElement.clientWidth;
-  const vertical = room < (m + 2) * (MIN_HOUSE + 8) + 24;
-  board.classList.toggle('vertical', vertical);
-  for (const el of board.querySelectorAll('.pit')) {
-    const cell = Number(el.dataset.cell);
-    let column, row;
-    if (cell === 2 * m + 1) [column, row] = vertical ? ['1 / span 2', '1'] : ['1', '1 / span 2'];
-    else if (cell === m) [column, row] = vertical ? ['1 / span 2', `${m + 2}`] : [`${m + 2}`, '1 / span 2'];
-    else if (cell < m) [column, row] = vertical ? ['1', `${cell + 2}`] : [`${cell + 2}`, '2'];
-    else [column, row] = vertical ? ['2', `${2 * m + 2 - cell}`] : [`${2 * m - cell + 2}`, '1'];
-    el.style.gridColumn = column;
-    el.style.gridRow = row;
-  }
-}
-
-const STONE_COLORS = ['#c8553d', '#e0a458', '#588b8b', '#8e6c8a', '#b5838d', '#6d9f71'];
-
-function drawStones(container, count, isStore) {
-  const cap = isStore ? 48 : 24;
-  const drawn = Math.min(count, cap);
-  if (container.childElementCount === drawn) return;
-  container.innerHTML = '';
-  for (let i = 0; i < drawn; i++) {
-    // A sunflower spiral spreads the stones evenly over the pit.
-    const r = 34 * Math.sqrt((i + 0.5) / Math.max(drawn, 8));
-    const a = i * 2.39996;
-    const stone = document.createElement('i');
-    stone.style.left = `${50 + r * Math.cos(a)}%`;
-    stone.style.top = `${(isStore ? 50 : 44) + r * Math.sin(a) * (isStore ? 1.4 : 1)}%`;
-    stone.style.background = STONE_COLORS[i % STONE_COLORS.length];
-    container.append(stone);
-  }
+  KalahBoard.layout($('board'));
 }
 
 function drawCells(cells) {
-  const m = (cells.length - 2) / 2;
-  for (const el of $('board').querySelectorAll('.pit')) {
-    const cell = Number(el.dataset.cell);
-    const count = cells[cell];
-    el.querySelector('.count').textContent = count;
-    drawStones(el.querySelector('.stones'), count, el.classList.contains('store'));
-    const seeds = `${count} seed${count === 1 ? '' : 's'}`;
-    el.setAttribute('aria-label', `${cellName(cell, m)}, ${seeds}`);
-  }
+  KalahBoard.draw($('board'), cells);
 }
 
 function pitOf(cell) {
-  return $('board').querySelector(`.pit[data-cell="${cell}"]`);
+  return KalahBoard.pit($('board'), cell);
 }
 
 function sleep(ms) {

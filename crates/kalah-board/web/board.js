@@ -1,0 +1,107 @@
+// The Kalah board, drawn in the page: pits laid out across the screen (North above, South below,
+// the stores at the ends) or, where a row does not fit, down it; each pit shows its count, its
+// stones (a sunflower spiral) and a label a screen reader reads. Cells are numbered as the
+// project's JSON numbers them: South's houses 0..m-1, South's store m, North's houses m+1..2m,
+// North's store 2m+1. Used by kalah serve's page and kalah kgp serve's.
+(function () {
+  'use strict';
+
+  // The smallest house a finger can hit, in CSS pixels.
+  const MIN_HOUSE = 44;
+  const STONE_COLORS = ['#c8553d', '#e0a458', '#588b8b', '#8e6c8a', '#b5838d', '#6d9f71'];
+
+  function cellName(cell, m) {
+    if (cell === m) return 'South store';
+    if (cell === 2 * m + 1) return 'North store';
+    return cell < m ? `South house ${cell + 1}` : `North house ${cell - m}`;
+  }
+
+  // Lays the cells out across where a row of m houses and two stores fits with houses of
+  // MIN_HOUSE pixels, else down the screen (North's store at the top, South's houses down the
+  // left, South's store at the bottom, North's houses up the right): sowing still goes
+  // counter-clockwise, and every board fits a phone.
+  function layout(board) {
+    const m = Number(board.dataset.houses);
+    if (!m) return;
+    const room = board.parentElement ? board.parentElement.clientWidth : 0;
+    const vertical = room > 0 && room < (m + 2) * (MIN_HOUSE + 8) + 24;
+    board.classList.toggle('vertical', vertical);
+    for (const el of board.querySelectorAll('.pit')) {
+      const cell = Number(el.dataset.cell);
+      let column, row;
+      if (cell === 2 * m + 1) [column, row] = vertical ? ['1 / span 2', '1'] : ['1', '1 / span 2'];
+      else if (cell === m) [column, row] = vertical ? ['1 / span 2', `${m + 2}`] : [`${m + 2}`, '1 / span 2'];
+      else if (cell < m) [column, row] = vertical ? ['1', `${cell + 2}`] : [`${cell + 2}`, '2'];
+      else [column, row] = vertical ? ['2', `${2 * m + 2 - cell}`] : [`${2 * m - cell + 2}`, '1'];
+      el.style.gridColumn = column;
+      el.style.gridRow = row;
+    }
+  }
+
+  // Builds the pits of a board of m houses a side inside `board`.
+  function build(board, m, onHouse) {
+    board.innerHTML = '';
+    board.classList.add('board');
+    board.style.setProperty('--houses', m);
+    const add = (cell, isStore) => {
+      const el = document.createElement(isStore || !onHouse ? 'div' : 'button');
+      el.className = isStore ? 'pit store' : cell > m ? 'pit house north' : 'pit house';
+      el.dataset.cell = cell;
+      if (!isStore && onHouse) {
+        el.type = 'button';
+        el.addEventListener('click', () => onHouse(cell));
+      }
+      const label = document.createElement('span');
+      label.className = 'label';
+      label.textContent = isStore ? (cell === m ? 'South' : 'North') : (cell < m ? `${cell + 1}` : `${cell - m}`);
+      const stones = document.createElement('span');
+      stones.className = 'stones';
+      stones.setAttribute('aria-hidden', 'true');
+      const count = document.createElement('span');
+      count.className = 'count';
+      el.append(stones, count, label);
+      board.append(el);
+    };
+    add(2 * m + 1, true);
+    for (let k = 1; k <= m; k++) add(m + k, false);
+    for (let k = 1; k <= m; k++) add(k - 1, false);
+    add(m, true);
+    board.dataset.houses = m;
+    layout(board);
+  }
+
+  function drawStones(container, count, isStore) {
+    const cap = isStore ? 48 : 24;
+    const drawn = Math.min(count, cap);
+    if (container.childElementCount === drawn) return;
+    container.innerHTML = '';
+    for (let i = 0; i < drawn; i++) {
+      // A sunflower spiral spreads the stones evenly over the pit.
+      const r = 34 * Math.sqrt((i + 0.5) / Math.max(drawn, 8));
+      const a = i * 2.39996;
+      const stone = document.createElement('i');
+      stone.style.left = `${50 + r * Math.cos(a)}%`;
+      stone.style.top = `${(isStore ? 50 : 44) + r * Math.sin(a) * (isStore ? 1.4 : 1)}%`;
+      stone.style.background = STONE_COLORS[i % STONE_COLORS.length];
+      container.append(stone);
+    }
+  }
+
+  // Shows the seeds of `cells` (South's houses, South's store, North's houses, North's store).
+  function draw(board, cells) {
+    const m = (cells.length - 2) / 2;
+    for (const el of board.querySelectorAll('.pit')) {
+      const cell = Number(el.dataset.cell);
+      const count = cells[cell];
+      el.querySelector('.count').textContent = count;
+      drawStones(el.querySelector('.stones'), count, el.classList.contains('store'));
+      el.setAttribute('aria-label', `${cellName(cell, m)}, ${count} seed${count === 1 ? '' : 's'}`);
+    }
+  }
+
+  function pit(board, cell) {
+    return board.querySelector(`.pit[data-cell="${cell}"]`);
+  }
+
+  globalThis.KalahBoard = { build, draw, layout, pit, cellName };
+})();

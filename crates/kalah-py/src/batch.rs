@@ -1,0 +1,353 @@
+//! `kalah.Batch` and `kalah.random_playouts`: many games stepped or played out in one call, for
+//! training loops and fast simulation, with NumPy arrays in and out.
+
+use kalah_rules::{Game, Position, Rules};
+use numpy::{AllowTypeChange, PyArray1, PyArray2, PyArrayLike1, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::actions::ActionSpace;
+use crate::error::{self, ActionError};
+use crate::game::{game_of, PyGame};
+use crate::rules::PyRules;
+
+/// The most games one batch or call holds.
+const MAX_GAMES: usize = 1 << 24;
+
+/// Checks a number of games.
+fn count_arg(count: usize) -> PyResult<usize> {
+    if (1..=MAX_GAMES).contains(&count) {
+        Ok(count)
+    } else {
+        Err(error::bad(format!("count={count} is out of range: 1 to {MAX_GAMES} games")))
+    }
+}
+
+/// Games a thread plays with one random stream: the unit of work of [`random_playouts`], so that
+/// the games do not depend on how many threads play them.
+const CHUNK: usize = 4096;
+
+/// How random playouts from one start are played: by the position alone where every action is
+/// a sowing (no pie rule, no handicap), else by the rules crate's game.
+#[derive(Clone)]
+enum Playout {
+    /// Sowings only: the start position and its rules.
+    Sowings(Position, Rules),
+    /// Any rules: the game from the start.
+    Game(Game),
+}
+
+impl Playout {
+    fn of(game: &Game) -> Playout {
+        let rules = *game.rules();
+        if rules.pie || rules.handicap {
+            Playout::Game(game.clone())
+        } else {
+            Playout::Sowings(*game.position(), rules)
+        }
+    }
+
+    /// Plays uniformly random legal actions to the end; returns the final margin, South minus
+    /// North. Both ways draw the same numbers for the same games: a number below the count of
+    /// legal actions, which are taken in increasing order.
+    fn play(&self, rng: &mut ChaCha8Rng) -> i32 {
+        match self {
+            Playout::Sowings(start, rules) => {
+                // Sown in place, without the history's bookkeeping.
+                let mut position = *start;
+                if !position.is_over(rules) {
+                    loop {
+                        let moves = position.legal_moves();
+                        let pick = rng.gen_range(0..moves.len() as u32) as usize;
+                        let mv = moves.into_iter().nth(pick).expect("a move of the set");
+                        if position.sow(rules, mv).ended {
+                            break;
+                        }
+                    }
+                }
+                position.final_difference(rules)
+            }
+            Playout::Game(game) => {
+                let mut game = game.clone();
+                loop {
+                    let mut legal = game.legal_actions();
+                    if legal.is_empty() {
+                        return game.position().final_difference(game.rules());
+                    }
+                    legal.sort_by_key(|&a| ActionSpace::of(game.rules()).encode(a));
+                    let action = legal[rng.gen_range(0..legal.len() as u32) as usize];
+                    game.act(action).expect("a legal action plays");
+                }
+            }
+        }
+    }
+}
+
+/// Returns the random stream of chunk `chunk` of the games of `seed`.
+fn stream(seed: u64, chunk: usize) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(chunk as u64);
+    rng
+}
+
+/// Plays `count` games from the start (or from `position`) to the end with uniformly random
+/// legal actions, all in one call with the GIL released, on `threads` threads (default: every
+/// core), and returns their final margins (South minus North) as a NumPy int32 array. The same
+/// seed gives the same games, whatever the number of threads.
+///
+/// >>> kalah.random_playouts(1000, size="6,4", seed=1).shape
+/// (1000,)
+#[pyfunction]
+#[pyo3(signature = (count, rules=None, *, seed=0, threads=None, position=None, **flags))]
+pub fn random_playouts<'py>(
+    py: Python<'py>,
+    count: usize,
+    rules: Option<&Bound<'py, PyAny>>,
+    seed: u64,
+    threads: Option<usize>,
+    position: Option<&str>,
+    flags: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let count = count_arg(count)?;
+    let threads = match threads {
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(t @ 1..=256) => t,
+        Some(t) => return Err(error::bad(format!("threads={t} is out of range: 1 to 256 threads"))),
+    };
+    let playout = Playout::of(&game_of(rules, position, flags, &["threads"])?);
+    let mut margins = vec![0i32; count];
+    py.detach(|| {
+        let chunks: Vec<(usize, &mut [i32])> = margins.chunks_mut(CHUNK).enumerate().collect();
+        let work = std::sync::Mutex::new(chunks);
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(count.div_ceil(CHUNK)) {
+                scope.spawn(|| loop {
+                    let Some((chunk, out)) = work.lock().unwrap_or_else(|e| e.into_inner()).pop() else { break };
+                    let mut rng = stream(seed, chunk);
+                    for margin in out.iter_mut() {
+                        *margin = playout.play(&mut rng);
+                    }
+                });
+            }
+        });
+    });
+    Ok(PyArray1::from_vec(py, margins))
+}
+
+/// What `Batch.step` returns: the rewards and which games are over.
+type Step<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
+
+/// Many games of one rule set, stepped together: the observations and action masks of all of
+/// them as 2-D NumPy arrays, and one `step` call that plays an action in each.
+///
+/// Batch(count, rules=None, *, position=None, **rule keywords). Game i's observation is row i of
+/// `observations()`, from the view of the player who decides there (see Game.observation).
+#[pyclass(module = "kalah", name = "Batch")]
+pub struct PyBatch {
+    games: Vec<PyGame>,
+    start: PyGame,
+}
+
+impl PyBatch {
+    fn width(&self) -> usize {
+        2 * usize::from(self.start.game.rules().houses()) + 2
+    }
+}
+
+#[pymethods]
+impl PyBatch {
+    #[new]
+    #[pyo3(signature = (count, rules=None, *, position=None, **flags))]
+    fn new(
+        count: usize,
+        rules: Option<&Bound<'_, PyAny>>,
+        position: Option<&str>,
+        flags: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyBatch> {
+        let count = count_arg(count)?;
+        let start = PyGame::wrap(game_of(rules, position, flags, &[])?);
+        Ok(PyBatch { games: vec![start.clone(); count], start })
+    }
+
+    fn __len__(&self) -> usize {
+        self.games.len()
+    }
+
+    /// The rules of the games.
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules { rules: *self.start.game.rules() }
+    }
+
+    /// How many integer actions the rules have: the width of `action_masks()`.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.start.space.len()
+    }
+
+    /// Starts every game again.
+    fn reset(&mut self) {
+        for game in &mut self.games {
+            game.clone_from(&self.start);
+        }
+    }
+
+    /// A copy of game `index`, with its history.
+    fn game(&self, index: usize) -> PyResult<PyGame> {
+        self.games.get(index).cloned().ok_or_else(|| {
+            error::bad(format!("game {index} is out of range: the batch holds games 0 to {}", self.games.len() - 1))
+        })
+    }
+
+    /// Every game's board as its deciding player sees it: a float32 array of shape
+    /// (count, 2m + 2), rows as Game.observation gives them.
+    fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        let width = self.width();
+        let array = PyArray2::<f32>::zeros(py, [self.games.len(), width], false);
+        {
+            let mut view = array.readwrite();
+            let cells = view.as_slice_mut().expect("a new array is contiguous");
+            for (game, row) in self.games.iter().zip(cells.chunks_mut(width)) {
+                game.observe(game.player().unwrap_or(0), row);
+            }
+        }
+        array
+    }
+
+    /// Every game's legal actions: an int8 array of shape (count, num_actions), 1 where legal.
+    fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
+        let width = self.start.space.len();
+        let array = PyArray2::<i8>::zeros(py, [self.games.len(), width], false);
+        {
+            let mut view = array.readwrite();
+            let cells = view.as_slice_mut().expect("a new array is contiguous");
+            for (game, row) in self.games.iter().zip(cells.chunks_mut(width)) {
+                game.mask(row);
+            }
+        }
+        array
+    }
+
+    /// The player (0 or 1) who decides in each game, -1 where the game is over: an int8 array.
+    fn current_players<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let players = self.games.iter().map(|g| g.player().map_or(-1, |p| p as i8)).collect();
+        PyArray1::from_vec(py, players)
+    }
+
+    /// Plays `actions[i]` in game i (any sequence of integers, a NumPy array best; games already over are left as they are and their action
+    /// is not read). Returns (rewards, done): rewards a float32 array of shape (count, 2), each
+    /// player's reward in a game that this step ended (the final store difference from its
+    /// side, or 1, 0, -1 when margin is False), 0 elsewhere; done a bool array, True where the
+    /// game is over after the step. With auto_reset, the games that ended start again.
+    ///
+    /// Every action is checked before any is played: an illegal one raises ActionError naming
+    /// its game, and no game changes.
+    #[pyo3(signature = (actions, *, margin=true, auto_reset=false))]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyArrayLike1<'py, i64, AllowTypeChange>,
+        margin: bool,
+        auto_reset: bool,
+    ) -> PyResult<Step<'py>> {
+        if actions.len() != self.games.len() {
+            return Err(error::bad(format!(
+                "{} actions for {} games: give one action for each game",
+                actions.len(),
+                self.games.len()
+            )));
+        }
+        let actions = actions.as_array();
+        let mut decoded = Vec::with_capacity(self.games.len());
+        for (i, (game, &id)) in self.games.iter().zip(actions.iter()).enumerate() {
+            if game.game.is_over() {
+                decoded.push(None);
+                continue;
+            }
+            let action = game.decode(id).map_err(|e| ActionError::new_err(format!("game {i}: {}", e.value(py))))?;
+            if !game.allows(action) {
+                return Err(ActionError::new_err(format!(
+                    "game {i}: action {id} ({action}) is not legal now: the legal actions are {:?}",
+                    game.legal_ids()
+                )));
+            }
+            decoded.push(Some(action));
+        }
+        let mut rewards = vec![0f32; 2 * self.games.len()];
+        let mut done = vec![false; self.games.len()];
+        for (i, (game, action)) in self.games.iter_mut().zip(decoded).enumerate() {
+            if let Some(action) = action {
+                game.act(action)?;
+                if game.game.is_over() {
+                    let [first, second] = game.rewards(margin);
+                    rewards[2 * i] = first as f32;
+                    rewards[2 * i + 1] = second as f32;
+                }
+            }
+            done[i] = game.game.is_over();
+            if done[i] && auto_reset {
+                game.clone_from(&self.start);
+            }
+        }
+        let rewards = PyArray1::from_vec(py, rewards).reshape([self.games.len(), 2])?;
+        Ok((rewards, PyArray1::from_vec(py, done)))
+    }
+
+    /// Picks a uniformly random legal action in every game (seeded: the same seed gives the
+    /// same actions), -1 where the game is over: an int64 array to pass to `step`.
+    #[pyo3(signature = (seed=0))]
+    fn random_actions<'py>(&self, py: Python<'py>, seed: u64) -> Bound<'py, PyArray1<i64>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let picks = self
+            .games
+            .iter()
+            .map(|game| {
+                let rules = game.game.rules();
+                let position = game.game.position();
+                if !rules.pie && !rules.handicap {
+                    // Every action is a sowing: pick one of the position's moves without a list.
+                    if position.is_over(rules) {
+                        return -1;
+                    }
+                    let moves = position.legal_moves();
+                    let pick = rng.gen_range(0..moves.len() as u32) as usize;
+                    return moves.into_iter().nth(pick).map_or(-1, |mv| mv.index() as i64);
+                }
+                let legal = game.legal_ids();
+                if legal.is_empty() {
+                    -1
+                } else {
+                    legal[rng.gen_range(0..legal.len() as u32) as usize] as i64
+                }
+            })
+            .collect();
+        PyArray1::from_vec(py, picks)
+    }
+}
+
+/// Registers the classes and functions of this module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyBatch>()?;
+    m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_positions_alone_play_the_same_games_as_the_rules() {
+        for rules in Rules::variants(4, 3).unwrap().into_iter().step_by(7).chain([Rules::standard(6, 4).unwrap()]) {
+            let game = Game::new(rules);
+            let fast = Playout::of(&game);
+            assert!(matches!(fast, Playout::Sowings(..)));
+            let slow = Playout::Game(game.clone());
+            for seed in 0..50 {
+                assert_eq!(fast.play(&mut stream(seed, 0)), slow.play(&mut stream(seed, 0)), "{rules} seed {seed}");
+            }
+        }
+    }
+}

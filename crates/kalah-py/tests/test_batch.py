@@ -1,0 +1,78 @@
+"""kalah.Batch and kalah.random_playouts: many games in one call."""
+
+import numpy as np
+import pytest
+
+import kalah
+
+
+def test_random_playouts_are_seeded_games_to_the_end():
+    margins = kalah.random_playouts(2000, size="6,4", seed=1)
+    assert margins.dtype == np.int32 and margins.shape == (2000,)
+    np.testing.assert_array_equal(margins, kalah.random_playouts(2000, size="6,4", seed=1))
+    assert not np.array_equal(margins, kalah.random_playouts(2000, size="6,4", seed=2))
+    # Every margin is a possible final result: even (48 seeds in all) and within the seeds.
+    assert (margins % 2 == 0).all() and (np.abs(margins) <= 48).all()
+    # South, who moves first, wins random games of Kalah(6,4) more often than North.
+    assert (margins > 0).mean() > (margins < 0).mean()
+
+
+def test_random_playouts_play_the_pie_rule_and_the_handicap():
+    margins = kalah.random_playouts(500, size="4,3", pie=True, handicap=True, seed=3)
+    assert (np.abs(margins) <= 24).all()
+    from_position = kalah.random_playouts(10, position="0,0,1:20/1,0,0:3/S", size="3,4")
+    assert (from_position == 17).all(), "one move ends the game"
+
+
+def test_a_batch_steps_every_game_and_matches_games_played_one_by_one():
+    batch = kalah.Batch(64, size="5,3", pie=True)
+    games = [kalah.Game(size="5,3", pie=True) for _ in range(64)]
+    assert len(batch) == 64 and batch.num_actions == 6
+    seed = 0
+    finished = np.zeros(64, dtype=bool)
+    while not finished.all():
+        observations, masks = batch.observations(), batch.action_masks()
+        assert observations.shape == (64, 12) and masks.shape == (64, 6)
+        actions = batch.random_actions(seed)
+        seed += 1
+        for i, game in enumerate(games):
+            np.testing.assert_array_equal(observations[i], game.observation())
+            np.testing.assert_array_equal(masks[i], game.action_mask())
+            assert (actions[i] == -1) == game.is_over
+            if actions[i] >= 0:
+                game.play(int(actions[i]))
+        rewards, done = batch.step(actions)
+        for i, game in enumerate(games):
+            assert done[i] == game.is_over
+            if done[i] and not finished[i]:
+                np.testing.assert_array_equal(rewards[i], game.returns())
+            else:
+                assert (rewards[i] == 0).all()
+        finished |= done
+    assert (batch.current_players() == -1).all()
+    assert batch.game(5).actions == games[5].actions
+    batch.reset()
+    assert (batch.current_players() == 0).all()
+
+
+def test_auto_reset_starts_finished_games_again():
+    batch = kalah.Batch(3, position="0,0,1:20/1,0,0:3/S", size="3,4")
+    rewards, done = batch.step([2, 2, 2], margin=False, auto_reset=True)  # any sequence of integers
+    assert done.all() and (rewards == [[1, -1]] * 3).all()
+    assert (batch.current_players() == 0).all() and batch.game(0).actions == []
+
+
+def test_a_bad_step_changes_no_game():
+    batch = kalah.Batch(3, size="6,4")
+    batch.step(np.array([2, 0, 1]))
+    with pytest.raises(kalah.ActionError, match="game 0: action 2 .* is not legal now"):
+        batch.step(np.array([2, 0, 0]))
+    with pytest.raises(kalah.ActionError, match="game 1: 9 is not an action"):
+        batch.step(np.array([0, 9, 0]))
+    with pytest.raises(kalah.KalahError, match="2 actions for 3 games"):
+        batch.step(np.array([0, 0]))
+    assert [len(batch.game(i)) for i in range(3)] == [1, 1, 1]
+    with pytest.raises(kalah.KalahError, match="1 to"):
+        kalah.Batch(0)
+    with pytest.raises(kalah.KalahError, match="out of range"):
+        batch.game(3)
