@@ -226,6 +226,12 @@ fn record(args: RecordArgs) -> Result<()> {
 
 /// The database's default place: the user's data folder.
 fn default_db() -> Result<PathBuf> {
+    data_file("kgp.sqlite")
+}
+
+/// Returns the path of `name` in the user's data folder (`$XDG_DATA_HOME/kalah`, or
+/// `~/.local/share/kalah`), making the folder if needed.
+pub(crate) fn data_file(name: &str) -> Result<PathBuf> {
     let data = std::env::var_os("XDG_DATA_HOME")
         .filter(|d| !d.is_empty())
         .map(PathBuf::from)
@@ -236,7 +242,7 @@ fn default_db() -> Result<PathBuf> {
         })?
         .join("kalah");
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create the data folder {}", dir.display()))?;
-    Ok(dir.join("kgp.sqlite"))
+    Ok(dir.join(name))
 }
 
 fn millis(flag: &str, value: u64, low: u64) -> Result<Duration> {

@@ -1,13 +1,16 @@
 //! End to end in a real browser: starts `kalah serve` from an empty folder and headless Chromium
 //! through chromedriver, starts a Kalah(3,2) game against the engine from the new-game form,
 //! plays it to the end by clicking houses, and checks the end screen and the board; then opens a
-//! link to a game between two people and plays it from the keyboard alone.
+//! link to a game between two people and plays it from the keyboard alone. Two browsers play a
+//! game against a friend from an invitation link while a third watches, through a `kill -9` and
+//! a restart of the server.
 //!
 //! The static site (scripts/site.sh, docs/site.md) is tested the same way with no kalah process:
 //! built into a temporary folder and served by `python3 -m http.server`, the page plays with the
 //! engine in its Web Worker: a whole game at each level, a hint, the evaluation, a solve equal to
 //! `kalah solve`'s, saving and loading, clicks during a long search on twelve houses, and play
-//! offline once the static server is stopped.
+//! offline once the static server is stopped; it offers no game against a friend, which needs a
+//! server.
 //!
 //! Chromium and chromedriver must be installed (`.ci/run` installs them on Debian); without them
 //! the test fails and says how to install them. With `KALAH_SCREENSHOT=1` it also plays a few
@@ -48,8 +51,14 @@ fn free_port() -> u16 {
 
 /// Starts `kalah serve` in `dir` on a port it picks, and returns it with the address it prints.
 fn start_server(dir: &Path) -> (Running, String) {
+    start_server_at(dir, 0)
+}
+
+/// Starts `kalah serve` in `dir` on `port` (0: one it picks), its games in `dir`/games.sqlite.
+fn start_server_at(dir: &Path, port: u16) -> (Running, String) {
+    let port = port.to_string();
     let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
-        .args(["serve", "--port", "0", "--engine-time", "50", "--no-egdb", "--searches", "2"])
+        .args(["serve", "--port", &port, "--db", "games.sqlite", "--engine-time", "50", "--no-egdb", "--searches", "2"])
         .current_dir(dir)
         .stdout(Stdio::piped())
         .spawn()
@@ -502,6 +511,28 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     client.close().await.expect("the browser closes");
 }
 
+/// Returns the number of changes of the game a page shows (`seq`), or -1 before it has one.
+async fn seq(client: &Client) -> i64 {
+    script(client, "return document.body.dataset.seq || '-1'").await.parse().expect("a number")
+}
+
+/// Waits until every page shows the game at the same number of changes, and returns it.
+async fn in_step(clients: &[&Client]) -> i64 {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let mut seen = Vec::new();
+        for client in clients {
+            idle(client).await;
+            seen.push(seq(client).await);
+        }
+        if seen.iter().all(|s| *s == seen[0]) {
+            return seen[0];
+        }
+        assert!(Instant::now() < deadline, "the pages disagree: {seen:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Waits until a script's result is accepted by `done`, and returns it.
 async fn wait_script(client: &Client, code: &str, done: impl Fn(&str) -> bool) -> String {
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -513,6 +544,78 @@ async fn wait_script(client: &Client, code: &str, done: impl Fn(&str) -> bool) -
         assert!(Instant::now() < deadline, "{code} still gives {value:?}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+#[tokio::test]
+async fn two_friends_play_from_an_invitation_link_with_a_spectator_through_a_restart() {
+    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
+    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
+        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let port = free_port();
+    let (server, url) = start_server_at(folder.path(), port);
+    // Three browsers with their own storage: two devices and a spectator.
+    let (_da, a) = start_browser(&driver, &chromium).await;
+    let (_db, b) = start_browser(&driver, &chromium).await;
+    let (_dc, c) = start_browser(&driver, &chromium).await;
+    a.goto(&url).await.expect("the page opens");
+    idle(&a).await;
+    a.find(Locator::Id("speed")).await.expect("the speed").select_by_value("60").await.expect("fast sowing");
+    new_game(&a, "3", "2", "friend").await;
+    assert_eq!(text(&a, "#friends-who").await, "You play South.");
+    let invite = script(&a, "return document.getElementById('invite-link').value").await;
+    let watch = script(&a, "return document.getElementById('watch-link').value").await;
+    assert!(invite.contains("#seat="), "{invite}");
+    assert!(!watch.contains("seat"), "a watch link holds no token: {watch}");
+    b.goto(&invite).await.expect("the invitation opens");
+    idle(&b).await;
+    assert_eq!(text(&b, "#friends-who").await, "You play North.");
+    assert!(!b.current_url().await.expect("an address").as_str().contains("seat"), "the token leaves the address bar");
+    c.goto(&watch).await.expect("the watch link opens");
+    idle(&c).await;
+    assert_eq!(text(&c, "#friends-who").await, "You are watching this game.");
+    assert!(
+        c.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty(),
+        "a spectator plays nothing"
+    );
+    let players = [&a, &b];
+    let mut moves = 0;
+    let mut restarted = false;
+    let mut server = Some(server);
+    loop {
+        let before = in_step(&[&a, &b, &c]).await;
+        if script(&a, "return document.body.dataset.phase").await == "over" {
+            break;
+        }
+        if moves == 2 && !restarted {
+            // kill -9 in the middle of the game, and the same server again on the same port.
+            drop(server.take());
+            server = Some(start_server_at(folder.path(), port).0);
+            restarted = true;
+        }
+        // Exactly one of the players may move: its page lights the houses of its side only.
+        let mut mover = None;
+        for player in players {
+            if !player.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty() {
+                assert!(mover.is_none(), "both players may move");
+                mover = Some(player);
+            }
+        }
+        let mover = mover.expect("one player may move");
+        click_a_house(mover).await;
+        moves += 1;
+        assert!(moves < 60, "a Kalah(3,2) game lasts fewer moves");
+        // The move reaches the other player and the spectator, live.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while in_step(&[&a, &b, &c]).await <= before {
+            assert!(Instant::now() < deadline, "the move never reached every page");
+        }
+    }
+    assert!(restarted, "the game went on after the restart");
+    let over = text(&c, "#status").await;
+    assert!(over.starts_with("Game over"), "{over}");
+    assert_eq!(text(&a, "#status").await, over);
+    assert_eq!(text(&b, "#status").await, over);
 }
 
 /// Plays a Kalah(3,2) game against the engine at `level` to the end by clicking, and checks the
@@ -667,6 +770,8 @@ async fn the_static_site_plays_every_level_with_no_kalah_process() {
     client.goto(&format!("{url}/?engine-time=50")).await.expect("the page opens");
     idle(&client).await;
     assert_eq!(script(&client, "return document.body.dataset.engine").await, "browser");
+    let friend = "return String(document.querySelectorAll('#north option[value=friend]').length)";
+    assert_eq!(script(&client, friend).await, "0", "a game against a friend needs kalah serve");
     client.find(Locator::Id("speed")).await.expect("the speed").select_by_value("60").await.expect("fast sowing");
     for level in 1..=5 {
         a_game_at(&client, level).await;

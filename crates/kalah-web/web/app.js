@@ -2,11 +2,12 @@
 // actions to it (README, "Playing in the browser"): the engine in this browser (local.js) or a
 // `kalah serve` (its JSON API), as backend.js finds. Plain JavaScript modules, no build step.
 import { connect } from './backend.js';
+import * as friends from './friends.js';
 
 const $ = (id) => document.getElementById(id);
 
 let variants = null;  // GET /api/variants
-let game = null;      // the last GameState
+export let game = null;  // the last GameState
 let shown = 0;        // counts renders, so a stale animation or answer stops
 let pending = 0;      // requests that change the game, under way
 let animating = false;
@@ -21,12 +22,12 @@ let paused = false;    // opened from a link: the engine waits for "Engine, move
 // The backend (backend.js): this browser's engine, or the server's API; both answer alike.
 let backend = null;
 
-function api(method, path, body) {
+export function api(method, path, body) {
   return backend.api(method, path, body);
 }
 
 // A request that changes the game: the page is busy until it is answered and shown.
-async function change(method, path, body, animate) {
+export async function change(method, path, body, animate) {
   pending++;
   updateBusy();
   try {
@@ -71,9 +72,12 @@ function updateBusy() {
   const busy = pending > 0 || animating;
   document.body.dataset.busy = busy ? '1' : '0';
   document.body.dataset.phase = game ? game.phase : '';
+  // The number of changes the server stored of the game shown (a game against a friend's pages
+  // and the browser tests compare it).
+  document.body.dataset.seq = game && game.seq !== undefined ? String(game.seq) : '';
 }
 
-function note(text, isError) {
+export function note(text, isError) {
   const el = $('note');
   el.textContent = text || '';
   el.classList.toggle('error', !!isError);
@@ -243,7 +247,7 @@ function clearMarks() {
 
 // ---- showing a state ----
 
-async function show(state, animate) {
+export async function show(state, animate) {
   const render = ++shown;
   const newBoard = !game || game.id !== state.id || game.houses !== state.houses;
   game = state;
@@ -256,6 +260,16 @@ async function show(state, animate) {
   if (render !== shown) return;
   draw();
   updateBusy();
+  friends.shown(state);
+  // A timed game: a person's clock starts once the move before is on the screen.
+  if (state.clock && state.to_move && !state.engine_to_move) {
+    api('POST', `/api/games/${state.id}/shown`, { version: state.version }).then((s) => {
+      if (game && game.id === s.id && game.version === s.version) {
+        game.clock = s.clock;
+        clockAt = performance.now();
+      }
+    }, () => {});
+  }
   analyse();
   if (!pending) maybeEngine();
 }
@@ -268,7 +282,9 @@ function draw() {
   board.classList.toggle('south-to-move', game.to_move === 'South');
   board.classList.toggle('north-to-move', game.to_move === 'North');
   board.classList.toggle('over', !!game.result);
-  const person = game.to_move && !game.engine_to_move;
+  // In a game against a friend, only the side this browser holds (friends.js says which).
+  const mine = !game.friends || friends.mine(game);
+  const person = game.to_move && !game.engine_to_move && mine;
   const handicap = person && game.phase === 'handicap';
   for (const el of board.querySelectorAll('.pit.house')) {
     const cell = Number(el.dataset.cell);
@@ -581,7 +597,9 @@ async function newGame(request, fromLink) {
   } finally {
     pending--;
   }
-  if (old && old.id !== state.id) {
+  if (state.token) friends.created(state);
+  // A game against a friend, or a finished one (the archive keeps it), stays on the server.
+  if (old && old.id !== state.id && !old.friends && !old.result) {
     // The old game is replaced: closing it stops its searches and frees its memory.
     api('DELETE', `/api/games/${old.id}`).catch(() => {});
   }
@@ -613,6 +631,9 @@ function setUpForm() {
   for (const field of ['capture', 'end', 'leftover', 'direction', 'sowing']) fillSelect($(field), pairs(variants[field]));
   const players = [['human', 'a person'], ...variants.levels.map((l) => [`engine:${l.level}`, `engine level ${l.about}`])];
   for (const select of document.querySelectorAll('select.player')) fillSelect(select, players);
+  // North may be a friend on another device: friends.js gives the invitation link. Only a
+  // server can host that game: the engine in this browser cannot.
+  if (backend.kind === 'server') $('north').append(new Option('a friend (invite by link)', 'friend'));
   $('south').value = 'human';
   $('north').value = 'engine:3';
   $('preset').value = 'standard';
@@ -642,6 +663,11 @@ function formRules() {
 async function submitForm(event) {
   event.preventDefault();
   const request = { rules: formRules(), south: $('south').value, north: $('north').value };
+  if (request.north === 'friend') {
+    delete request.south;
+    delete request.north;
+    request.friend = true;
+  }
   if ($('clock').value) {
     const [seconds, increment] = $('clock').value.split('+').map(Number);
     request.clock = { seconds, increment };
@@ -680,8 +706,8 @@ async function save() {
 async function load(file) {
   try {
     const record = await file.text();
-    const seats = game ? { south: game.seats[0], north: game.seats[1] } : {};
-    const state = await newGame({ record, ...seats });
+    // The record names its players ([South], [North]); the server seats them.
+    const state = await newGame({ record });
     const warnings = state.warnings || [];
     note(warnings.length ? `Loaded ${file.name}; warning: ${warnings.join(' ')}` : `Loaded ${file.name}.`);
   } catch (error) {
@@ -773,7 +799,10 @@ async function start() {
   $('new').addEventListener('click', openForm);
   $('new-cancel').addEventListener('click', () => $('new-dialog').close());
   $('new-form').addEventListener('submit', submitForm);
-  $('undo').addEventListener('click', () => game && change('POST', `/api/games/${game.id}/undo`, undefined, false));
+  $('undo').addEventListener('click', () => {
+    if (game && game.friends) friends.takeback();
+    else if (game) change('POST', `/api/games/${game.id}/undo`, undefined, false);
+  });
   $('redo').addEventListener('click', () => game && change('POST', `/api/games/${game.id}/redo`, undefined, false));
   $('hint').addEventListener('click', hint);
   $('solve').addEventListener('click', solve);
@@ -794,6 +823,17 @@ async function start() {
   $('sound-on').addEventListener('change', () => localStorage.setItem('kalah-sound', $('sound-on').checked ? 'on' : 'off'));
 
   const params = new URLSearchParams(location.search);
+  if (params.has('game')) {
+    // A game against a friend, to play (#seat=TOKEN) or to watch: friends.js opens it.
+    try {
+      if (backend.kind !== 'server') throw new Error('a game against a friend is played on a `kalah serve`, not in this page alone');
+      await friends.open(params.get('game'));
+    } catch (error) {
+      note(`cannot open the game: ${error.message}`, true);
+    }
+    updateBusy();
+    return;
+  }
   const asked = ['rules', 'position', 'south', 'north'].filter((k) => params.has(k));
   try {
     if (asked.length) {

@@ -2,10 +2,15 @@
 // WebAssembly, the engine in a Web Worker), or on a `kalah serve` behind the page (its JSON API,
 // docs/web.md). Both answer the same requests with the same JSON, so the rest of the page does
 // not ask which it talks to.
+import { seatFor } from './friends.js';
 
-// Asks `kalah serve`'s JSON API; a refusal becomes an Error with the status and the message.
+// Asks `kalah serve`'s JSON API; a refusal becomes an Error with the status and the message. A
+// body goes as JSON (the server takes no other); a seat in a game against a friend is held by
+// its token (friends.js keeps it), sent as `Authorization: Bearer`.
 async function serverApi(method, path, body) {
   const init = { method, headers: {} };
+  const seat = seatFor(path);
+  if (seat) init.headers.Authorization = `Bearer ${seat}`;
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers['Content-Type'] = 'application/json';
