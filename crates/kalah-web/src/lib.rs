@@ -27,6 +27,7 @@ pub mod engines;
 pub mod event;
 pub mod games;
 pub mod guard;
+pub mod postgres;
 pub mod server;
 pub mod store;
 
