@@ -968,7 +968,7 @@ impl Games {
     /// Reads game `id` again as stored, if it changed there (another server stored changes of
     /// it): the session becomes the game rebuilt, and those who follow it live are told. Changes
     /// not stored are dropped.
-    fn refresh(&self, id: &str, session: &mut Session) -> Result<(), Missing> {
+    pub fn refresh(&self, id: &str, session: &mut Session) -> Result<(), Missing> {
         let (start, events) = self.store.load(id)?.ok_or(Missing::Unknown)?;
         if events.len() as u64 == session.saved && session.unsaved.is_empty() {
             return Ok(());

@@ -749,6 +749,11 @@ async fn act(
 ) -> Result<Json<GameState>, ApiError> {
     let game = session(&app, &id)?;
     let mut s = lock(&game);
+    // A move made on a version this server has not seen yet was made after a change another
+    // server stored (sharing a PostgreSQL database), whose notice has not come: read it now.
+    if serde_json::from_slice::<MoveRequest>(&body).ok().and_then(|r| r.version).is_some_and(|v| v > s.version()) {
+        app.games.refresh(&id, &mut s).map_err(|why| missing(&app, &id, why))?;
+    }
     let actor = actor(&s, &headers)?;
     held_move(&mut s, &id, &body, actor)?;
     save(&app, &id, &mut s)?;
