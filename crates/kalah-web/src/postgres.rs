@@ -276,8 +276,8 @@ impl Postgres {
         });
         let (sender, receiver) = unbounded_channel();
         let store = Postgres { runtime: Some(runtime), shared, notices: Mutex::new(Some(receiver)) };
-        let config = address.config.clone();
-        store.block(async move { migrate(&config).await })?;
+        let (config, name) = (address.config.clone(), address.to_string());
+        store.block(async move { migrate(&config, name).await })?;
         // Listening begins before the first request is served: no change is missed.
         let config = address.config.clone();
         let (ready, listening) = std::sync::mpsc::sync_channel(1);
@@ -415,7 +415,7 @@ impl Drop for Postgres {
 }
 
 /// Brings the schema up to date, under a lock that lets one process at a time do it.
-async fn migrate(config: &Config) -> Result<(), StoreError> {
+async fn migrate(config: &Config, name: String) -> Result<(), StoreError> {
     let fail = |e: tokio_postgres::Error| StoreError::Postgres(describe(&e));
     let mut client = connect(config).await?;
     let transaction = client.transaction().await.map_err(fail)?;
@@ -434,7 +434,7 @@ async fn migrate(config: &Config) -> Result<(), StoreError> {
     };
     let known = MIGRATIONS.len() as i64;
     if version > known {
-        return Err(StoreError::Newer("PostgreSQL".to_string(), version, known));
+        return Err(StoreError::Newer(name, version, known));
     }
     for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
         transaction.batch_execute(step).await.map_err(fail)?;
