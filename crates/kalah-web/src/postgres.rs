@@ -75,7 +75,8 @@ const DELETE: &str = "WITH gone AS (DELETE FROM games WHERE id = $1 RETURNING id
 /// (or `postgresql://`); shown without its password.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Address {
-    config: Config,
+    /// Boxed: a `Database` that is not PostgreSQL stays small.
+    config: Box<Config>,
 }
 
 impl Address {
@@ -104,7 +105,7 @@ impl Address {
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(Duration::from_secs(10));
         }
-        Ok(Address { config })
+        Ok(Address { config: Box::new(config) })
     }
 }
 
@@ -270,16 +271,16 @@ impl Postgres {
             .build()
             .map_err(|e| StoreError::Postgres(format!("cannot start its runtime: {e}")))?;
         let shared = Arc::new(Shared {
-            config: address.config.clone(),
+            config: (*address.config).clone(),
             connections: (0..CONNECTIONS).map(|_| tokio::sync::Mutex::new(None)).collect(),
             next: AtomicUsize::new(0),
         });
         let (sender, receiver) = unbounded_channel();
         let store = Postgres { runtime: Some(runtime), shared, notices: Mutex::new(Some(receiver)) };
-        let (config, name) = (address.config.clone(), address.to_string());
+        let (config, name) = ((*address.config).clone(), address.to_string());
         store.block(async move { migrate(&config, name).await })?;
         // Listening begins before the first request is served: no change is missed.
-        let config = address.config.clone();
+        let config = (*address.config).clone();
         let (ready, listening) = std::sync::mpsc::sync_channel(1);
         store.handle().spawn(listen(config, sender, ready));
         match listening.recv() {
