@@ -416,13 +416,14 @@ fn main() {
     peak = peak.max(rss);
     cpu += time;
     let second_cpu = second.as_ref().map_or(0.0, |(other, _)| usage(other.id()).1);
-    // Every acknowledged move is on the server, in order, and no other.
-    let tally = tally.lock().unwrap();
+    // Every acknowledged move is on the server, in order, and no other. The live channels still
+    // open may record a late move meanwhile: the tally is not held while the server is asked.
+    let acknowledged = tally.lock().unwrap().acked.clone();
     let (found, lost, corrupted) = runtime.block_on(async {
         let (mut found, mut lost, mut corrupted) = (0usize, 0usize, 0usize);
         let scratch = Mutex::new(Tally::default());
         let mut connection = None;
-        for (id, acked) in &tally.acked {
+        for (id, acked) in &acknowledged {
             let (status, state) =
                 call(&mut connection, &address, "GET", &format!("/api/games/{id}"), None, None, &scratch).await;
             if status != 200 {
@@ -445,6 +446,7 @@ fn main() {
         }
         (found, lost, corrupted)
     });
+    let tally = tally.lock().unwrap();
     let acked: usize = tally.acked.values().map(Vec::len).sum();
     let mut latency = tally.latency.clone();
     latency.sort_unstable();
