@@ -429,6 +429,26 @@ impl Session {
         Ok(session)
     }
 
+    /// Plays the events another server stored after the ones this session has (they follow
+    /// them): the session is then as if it had read them, and its followers are told. On an
+    /// error the session is left half changed: the caller reads it again.
+    pub fn catch_up(&mut self, events: &[Event]) -> Result<(), String> {
+        if !self.unsaved.is_empty() {
+            return Err("changes not stored".to_string());
+        }
+        for event in events {
+            self.request = event.request.clone();
+            self.apply(&event.change, event.at).map_err(|e| format!("event {}: {e}", event.version))?;
+            if self.version != event.version {
+                return Err(format!("event {} makes version {}", event.version, self.version));
+            }
+        }
+        self.unsaved.clear();
+        self.saved += events.len() as u64;
+        self.changes.send_replace(self.saved);
+        Ok(())
+    }
+
     /// Makes a stored change again, as it was made at `at`.
     fn apply(&mut self, change: &Change, at: Moment) -> Result<(), String> {
         match change {
@@ -913,7 +933,7 @@ impl Games {
     /// memory); a clock that ran out meanwhile ends it, and that is stored.
     pub fn get(&self, id: &str) -> Result<Arc<Mutex<Session>>, Missing> {
         let held = self.map().get(id).cloned();
-        let game = match held {
+        let game = match held.clone() {
             Some(game) => game,
             None => {
                 let (start, events) = self.store.load(id)?.ok_or(Missing::Unknown)?;
@@ -925,6 +945,11 @@ impl Games {
             }
         };
         let mut session = lock(&game);
+        if held.is_none() && self.store.is_shared() {
+            // A change another server stored while the game was being read was noticed before
+            // the game was held here, and passed by: read it again now that it is held.
+            self.refresh(id, &mut session)?;
+        }
         session.last_used = Instant::now();
         session.check_time(Moment::now());
         self.save(id, &mut session)?;
@@ -1004,9 +1029,14 @@ impl Games {
             }
         };
         match notice {
-            Notice::Appended { game: id, count } => {
+            Notice::Appended { game: id, count, events } => {
                 if let Some(game) = held(&id) {
-                    if lock(&game).saved < count {
+                    let mut session = lock(&game);
+                    // The notice carries the new events when they fit: they are played on the
+                    // game held, without reading it again.
+                    let fits = session.saved + events.len() as u64 == count && !events.is_empty();
+                    if session.saved < count && !(fits && session.catch_up(&events).is_ok()) {
+                        drop(session);
                         refresh(&id, &game);
                     }
                 }

@@ -54,14 +54,19 @@ pub const MIGRATIONS: &[&str] = &["CREATE TABLE games (
 
 /// Appends events, marks the game and notifies the other processes in one statement (one round
 /// trip, one transaction): the new events are numbered on from `$2`; the notice names the game
-/// and its number of events.
+/// and its number of events, and carries the new events (`$7`, a JSON array) when they fit in a
+/// notice.
 const APPEND: &str = "WITH added AS (
         INSERT INTO events (game, seq, event)
         SELECT $1, $2::BIGINT + n, event FROM unnest($3::TEXT[]) WITH ORDINALITY AS t(event, n)
     ), game AS (
         UPDATE games SET updated = $4, finished = $5, result = $6 WHERE id = $1 RETURNING id
     )
-    SELECT pg_notify('kalah_events', id || ' ' || ($2::BIGINT + cardinality($3::TEXT[]))::TEXT) FROM game";
+    SELECT pg_notify('kalah_events', id || ' ' || ($2::BIGINT + cardinality($3::TEXT[]))::TEXT || ' ' || $7)
+    FROM game";
+
+/// The most bytes of events a notice carries (PostgreSQL takes payloads under 8000 bytes).
+const MOST_NOTICED: usize = 7000;
 
 /// A game's start and its events in order (none for a game without events).
 const LOAD: &str = "SELECT g.start, e.event FROM games g LEFT JOIN events e ON e.game = g.id WHERE g.id = $1
@@ -185,6 +190,8 @@ pub enum Notice {
         game: String,
         /// Its number of events.
         count: u64,
+        /// The events stored, the last ones up to `count`, or none when they did not fit.
+        events: Vec<Event>,
     },
     /// Game `game` was deleted.
     Deleted {
@@ -197,14 +204,19 @@ pub enum Notice {
 }
 
 impl Notice {
-    /// Reads a notice's payload, `ID COUNT` or `ID -`.
+    /// Reads a notice's payload, `ID COUNT EVENTS` (a JSON array, empty when they did not fit)
+    /// or `ID -`.
     fn parse(payload: &str) -> Option<Notice> {
         let (game, what) = payload.split_once(' ')?;
         let game = game.to_string();
-        match what {
-            "-" => Some(Notice::Deleted { game }),
-            count => count.parse().ok().map(|count| Notice::Appended { game, count }),
+        if what == "-" {
+            return Some(Notice::Deleted { game });
         }
+        let (count, events) = what.split_once(' ').unwrap_or((what, ""));
+        let count = count.parse().ok()?;
+        // Events that cannot be read are read from the database instead.
+        let events = serde_json::from_str(events).unwrap_or_default();
+        Some(Notice::Appended { game, count, events })
     }
 }
 
@@ -339,10 +351,14 @@ impl Postgres {
         let updated = events.last().map_or_else(Moment::now, |e| e.at).0 as i64;
         let (id, shared) = (id.to_string(), Arc::clone(&self.shared));
         let (is_finished, result) = (finished.is_some(), finished.unwrap_or("").to_string());
+        let mut noticed = format!("[{}]", texts.join(","));
+        if noticed.len() > MOST_NOTICED {
+            noticed.clear();
+        }
         self.block(async move {
             let c = shared.connection().await?;
-            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 6] =
-                [&id, &(seq as i64), &texts, &updated, &is_finished, &result];
+            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 7] =
+                [&id, &(seq as i64), &texts, &updated, &is_finished, &result, &noticed];
             let marked = c.client.execute(&c.append, &params).await.map_err(|e| failed(&id, e))?;
             if marked == 0 {
                 return Err(StoreError::Gone(id));
@@ -529,7 +545,12 @@ mod tests {
 
     #[test]
     fn notices_are_read() {
-        assert_eq!(Notice::parse("ab 12"), Some(Notice::Appended { game: "ab".into(), count: 12 }));
+        let appended = |events| Some(Notice::Appended { game: "ab".into(), count: 12, events });
+        assert_eq!(Notice::parse("ab 12"), appended(vec![]));
+        assert_eq!(Notice::parse("ab 12 "), appended(vec![]));
+        let event = r#"{"version":12,"at":5,"change":{"kind":"act","action":"3"}}"#;
+        let read: Event = serde_json::from_str(event).unwrap();
+        assert_eq!(Notice::parse(&format!("ab 12 [{event}]")), appended(vec![read]));
         assert_eq!(Notice::parse("ab -"), Some(Notice::Deleted { game: "ab".into() }));
         assert_eq!(Notice::parse("ab"), None);
         assert_eq!(Notice::parse("ab x"), None);

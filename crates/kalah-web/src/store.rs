@@ -182,6 +182,11 @@ impl Store {
         self.sqlite().err().and_then(Postgres::notices)
     }
 
+    /// Tells whether other processes share the database (PostgreSQL).
+    pub fn is_shared(&self) -> bool {
+        self.sqlite().is_err()
+    }
+
     /// Stores a new game `id`.
     pub fn create(&self, id: &str, start: &Start) -> Result<(), StoreError> {
         let connection = match self.sqlite() {
