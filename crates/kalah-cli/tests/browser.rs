@@ -655,6 +655,15 @@ async fn the_page_a_player_trusts() {
         let [bottom, right, height, width] = rect(&client, css).await;
         assert!(bottom <= height && right <= width, "{css} ends at ({right}, {bottom}) of a {width} × {height} screen");
     }
+    // A desktop: the board takes most of the width (the controls beside it take the rest).
+    client.set_window_size(1280, 800).await.expect("a desktop's size");
+    idle(&client).await;
+    let width = script(
+        &client,
+        "return String(document.getElementById('board').getBoundingClientRect().width / window.innerWidth)",
+    )
+    .await;
+    assert!(width.parse::<f64>().unwrap() >= 0.7, "the board takes {width} of a 1280-pixel screen");
     client.close().await.expect("the browser closes");
 }
 
@@ -877,9 +886,7 @@ async fn clicks_during_a_search(client: &Client, url: &str) {
     idle(client).await;
     let body = client.find(Locator::Css("body")).await.expect("the page");
     body.send_keys("1").await.expect("South sows house 1");
-    // A game opened from a link waits for "Engine, move".
-    wait_for(client, "#status", |s| s.contains("Engine, move")).await;
-    body.send_keys("e").await.expect("the engine is let move");
+    // A game opened from a link waits for "Engine, move" only until the person moves.
     wait_for(client, "#status", |s| s.contains("North (engine:5) to move (thinking…)")).await;
     let started = Instant::now();
     client.find(Locator::Id("new")).await.expect("the New game button").click().await.expect("a click");
@@ -914,13 +921,14 @@ async fn offline(client: &Client, url: &str, server: Running) {
     assert_eq!(script(client, "return document.body.dataset.engine").await, "browser");
     let before = client.find_all(Locator::Css("#moves button")).await.expect("the move list").len();
     click_a_house(client).await;
-    // A game opened from a link waits for "Engine, move".
-    wait_for(client, "#status", |s| s.contains("Engine, move")).await;
-    press(client, "e").await;
-    let status =
-        wait_for(client, "#status", |s| s.starts_with("South (human) to move") || s.starts_with("Game over")).await;
-    let after = client.find_all(Locator::Css("#moves button")).await.expect("the move list").len();
-    assert!(after >= before + 2, "offline, South's move and the engine's reply landed ({before} -> {after}): {status}");
+    // A game opened from a link lets the engine answer once the person has moved.
+    wait_script(client, "return String(document.querySelectorAll('#moves button').length)", |n| {
+        n.parse::<usize>().is_ok_and(|n| n >= before + 2)
+    })
+    .await;
+    idle(client).await;
+    let status = text(client, "#status").await;
+    assert!(status.starts_with("South (human) to move") || status.starts_with("Game over"), "offline: {status}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
