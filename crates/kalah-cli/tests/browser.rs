@@ -361,7 +361,7 @@ async fn links_reloads_and_the_engine(client: &Client, url: &str) {
     client.goto(&link).await.expect("the link");
     idle(client).await;
     let status = text(client, "#status").await;
-    assert!(status.contains("North (engine:1) to move") && status.contains("Engine, move"), "{status}");
+    assert!(status.contains("North (engine level 1) to move") && status.contains("Engine, move"), "{status}");
     assert!(!status.contains("thinking"), "{status}");
     assert_eq!(count(client, 0).await, 0, "the link's position, not the engine's reply");
     assert_eq!(count(client, 5).await, 3);
@@ -379,7 +379,7 @@ async fn links_reloads_and_the_engine(client: &Client, url: &str) {
     // Back to where the engine was to move: it waits for the line to be stepped forward.
     press(client, "\u{E012}").await;
     let status = text(client, "#status").await;
-    assert!(status.contains("North (engine:1) to move") && !status.contains("thinking"), "{status}");
+    assert!(status.contains("North (engine level 1) to move") && !status.contains("thinking"), "{status}");
     press(client, "\u{E014}").await;
     wait_for(client, "#eval-text", |t| !t.starts_with("Evaluating")).await;
     let refused = script(
@@ -464,7 +464,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     assert_eq!(south + north, 12, "{status}");
     let verdict = match south.cmp(&north) {
         std::cmp::Ordering::Greater => format!("South (human) wins by {}", south - north),
-        std::cmp::Ordering::Less => format!("North (engine:1) wins by {}", north - south),
+        std::cmp::Ordering::Less => format!("North (engine level 1) wins by {}", north - south),
         std::cmp::Ordering::Equal => "The game is a draw".to_string(),
     };
     assert!(status.contains(&verdict), "{status:?} should say {verdict:?}");
@@ -887,7 +887,7 @@ async fn clicks_during_a_search(client: &Client, url: &str) {
     let body = client.find(Locator::Css("body")).await.expect("the page");
     body.send_keys("1").await.expect("South sows house 1");
     // A game opened from a link waits for "Engine, move" only until the person moves.
-    wait_for(client, "#status", |s| s.contains("North (engine:5) to move (thinking…)")).await;
+    wait_for(client, "#status", |s| s.contains("North (engine level 5) to move (thinking…)")).await;
     let started = Instant::now();
     client.find(Locator::Id("new")).await.expect("the New game button").click().await.expect("a click");
     assert_eq!(

@@ -1121,3 +1121,11 @@ async fn the_players_presence_reaches_the_spectators_and_each_other_live() {
     let (status, _) = call(&app, "GET", &format!("{url}/live?seat=0123"), "").await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 }
+
+#[tokio::test]
+async fn the_status_names_the_engine_as_people_read_it() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "south": "engine:2"})).await;
+    assert_eq!(game["status"], "South (engine level 2) to move");
+    assert_eq!(game["players"]["south"], "engine:2", "the API's players keep their machine names");
+}
