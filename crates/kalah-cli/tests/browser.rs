@@ -647,17 +647,26 @@ async fn the_page_a_player_trusts() {
     .await;
     assert_eq!(refused, "0", "analyses refused because the game changed under them");
 
-    // A phone: Kalah(6,6), its board and Undo, Hint and New game on one screen.
+    // A phone: Kalah(6,6), its board and Undo, Hint and New game on one screen; the stores hold
+    // twelve seeds each, none of them under the store's count.
     client.set_window_size(390, 844).await.expect("a phone's size");
-    client.goto(&format!("{url}/?rules=kalah(6,6)%20standard&south=human&north=engine:3")).await.unwrap();
+    let stores = "position=4,4,4,4,4,4:12/4,4,4,4,4,4:12/S";
+    client.goto(&format!("{url}/?rules=kalah(6,6)%20standard&{stores}&south=human&north=engine:3")).await.unwrap();
     idle(&client).await;
     for css in ["#board", "#undo", "#hint", "#new"] {
         let [bottom, right, height, width] = rect(&client, css).await;
         assert!(bottom <= height && right <= width, "{css} ends at ({right}, {bottom}) of a {width} × {height} screen");
     }
+    let hidden = "return String([...document.querySelectorAll('.pit.store')].map((store) => {
+            const c = store.querySelector('.count').getBoundingClientRect();
+            return [...store.querySelectorAll('.stones i')].map((i) => i.getBoundingClientRect())
+                .filter((s) => s.left < c.right && s.right > c.left && s.top < c.bottom && s.bottom > c.top).length;
+        }).reduce((a, b) => a + b, 0))";
+    assert_eq!(script(&client, hidden).await, "0", "stones under a store's count on a phone");
     // A desktop: the board takes most of the width (the controls beside it take the rest).
     client.set_window_size(1280, 800).await.expect("a desktop's size");
     idle(&client).await;
+    assert_eq!(script(&client, hidden).await, "0", "stones under a store's count on a desktop");
     let width = script(
         &client,
         "return String(document.getElementById('board').getBoundingClientRect().width / window.innerWidth)",
