@@ -119,6 +119,12 @@ fn start_site(dir: &Path) -> (Running, String) {
 
 /// Starts chromedriver and connects to a new headless Chromium session.
 async fn start_browser(driver: &Path, chromium: &Path) -> (Running, Client) {
+    start_browser_as(driver, chromium, None).await
+}
+
+/// Starts chromedriver and connects to a new headless Chromium session, a phone with a touch
+/// screen and no mouse when `phone` gives its width and height.
+async fn start_browser_as(driver: &Path, chromium: &Path, phone: Option<(u32, u32)>) -> (Running, Client) {
     let port = free_port();
     let child = Command::new(driver)
         .arg(format!("--port={port}"))
@@ -135,6 +141,10 @@ async fn start_browser(driver: &Path, chromium: &Path) -> (Running, Client) {
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1100,760"],
         }),
     );
+    if let Some((width, height)) = phone {
+        capabilities["goog:chromeOptions"]["mobileEmulation"] =
+            json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 3.0, "touch": true } });
+    }
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let connector = hyper_util::client::legacy::connect::HttpConnector::new();
@@ -667,6 +677,15 @@ async fn the_page_a_player_trusts() {
     client.set_window_size(1280, 800).await.expect("a desktop's size");
     idle(&client).await;
     assert_eq!(script(&client, hidden).await, "0", "stones under a store's count on a desktop");
+    // Keys are hinted where there is a keyboard's pointer, not on a touch screen alone.
+    let kbd = "return getComputedStyle(document.querySelector('kbd')).display + ' '
+        + getComputedStyle(document.querySelector('.keys')).display";
+    assert_eq!(script(&client, kbd).await, "inline block", "a desktop shows the keys");
+    let (_phone_driver, phone) = start_browser_as(&driver, &chromium, Some((390, 844))).await;
+    phone.goto(&url).await.expect("the page on a phone");
+    idle(&phone).await;
+    assert_eq!(script(&phone, kbd).await, "none none", "a touch screen shows no keys");
+    phone.close().await.expect("the phone's browser closes");
     let width = script(
         &client,
         "return String(document.getElementById('board').getBoundingClientRect().width / window.innerWidth)",
