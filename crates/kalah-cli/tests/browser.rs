@@ -677,6 +677,10 @@ async fn the_page_a_player_trusts() {
     client.set_window_size(1280, 800).await.expect("a desktop's size");
     idle(&client).await;
     assert_eq!(script(&client, hidden).await, "0", "stones under a store's count on a desktop");
+    // The marks on the board and the ends of the evaluation bar are explained.
+    let legend = text(&client, "#legend").await;
+    assert!(legend.contains("South's last turn") && legend.contains("capture"), "{legend}");
+    assert!(text(&client, ".eval-ends").await.contains("South ahead"));
     // Keys are hinted where there is a keyboard's pointer, not on a touch screen alone.
     let kbd = "return getComputedStyle(document.querySelector('kbd')).display + ' '
         + getComputedStyle(document.querySelector('.keys')).display";
