@@ -27,6 +27,7 @@ pub mod engines;
 pub mod event;
 pub mod games;
 pub mod guard;
+pub mod presence;
 pub mod server;
 pub mod store;
 
