@@ -182,12 +182,16 @@ impl Live {
         Live { reader, pending: String::new() }
     }
 
-    /// Returns the next state the channel sends (the body is chunked: each chunk holds whole
-    /// lines of events).
+    /// Returns the next state the channel sends, passing other events by (the body is chunked:
+    /// each chunk holds whole lines of events).
     fn next_state(&mut self) -> Value {
         loop {
             if let Some(end) = self.pending.find("\n\n") {
                 let event: String = self.pending.drain(..end + 2).collect();
+                // Only `state` events: `presence` events say who is connected.
+                if !event.lines().any(|l| l.trim() == "event: state") {
+                    continue;
+                }
                 if let Some(data) = event.lines().find_map(|l| l.strip_prefix("data:")) {
                     return serde_json::from_str(data.trim()).expect("a state as JSON");
                 }

@@ -499,9 +499,12 @@ pub fn state(id: &str, session: &Session) -> GameState {
     }
 }
 
-/// Names a side with its player, e.g. `North (engine:3)`.
+/// Names a side with its player as people read it, e.g. `North (engine level 3)`.
 fn who(session: &Session, side: Side) -> String {
-    format!("{side} ({})", session.seat_of(side))
+    match session.seat_of(side) {
+        crate::games::Seat::Engine(level) => format!("{side} (engine level {level})"),
+        seat => format!("{side} ({seat})"),
+    }
 }
 
 fn status(session: &Session, result: Option<&Finish>) -> String {
@@ -529,4 +532,37 @@ fn status(session: &Session, result: Option<&Finish>) -> String {
         Phase::PieOffer => format!("{} to move: sow a house, or swap sides", who(session, side)),
         _ => format!("{} to move", who(session, side)),
     }
+}
+
+/// A request body: what it accepts, said in a refusal of a body that cannot be read.
+pub trait Accepts {
+    /// The fields the body takes and their values, in one line.
+    const ACCEPTS: &'static str;
+}
+
+impl Accepts for NewGame {
+    const ACCEPTS: &'static str = "a new game takes a JSON object with any of rules (text), position (text), \
+        record (text), south and north (\"human\", \"engine\" or \"engine:LEVEL\"), clock \
+        ({\"seconds\": 1 to 86400, \"increment\": 0 to 3600}), friend (true or false) and side (\"south\" or \"north\")";
+}
+
+impl Accepts for MoveRequest {
+    const ACCEPTS: &'static str = "a move is {\"action\": A} with A a house number (3) or an action's text \
+        (\"3\", \"swap\", \"keep\", \"S3>N2\"), and optionally \"version\" (a whole number) and \"request\" (text)";
+}
+
+impl Accepts for TakebackRequest {
+    const ACCEPTS: &'static str = "a takeback is {} to ask, or {\"answer\": \"accept\"} or {\"answer\": \"refuse\"}";
+}
+
+impl Accepts for Shown {
+    const ACCEPTS: &'static str = "write {\"version\": V} with V the version of the game shown (a whole number)";
+}
+
+impl Accepts for Plies {
+    const ACCEPTS: &'static str = "write {} or {\"plies\": N} with N a whole number of actions, 1 or more";
+}
+
+impl Accepts for Goto {
+    const ACCEPTS: &'static str = "write {\"ply\": N} with N the number of actions to have played, 0 for the start";
 }

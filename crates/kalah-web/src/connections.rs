@@ -45,11 +45,15 @@ impl Default for ConnectionLimits {
     }
 }
 
-/// A stream that notes when it last read or wrote a byte (milliseconds since `start`).
+/// A stream that notes when it last read or wrote a byte (milliseconds since `start`), and
+/// writes the server's own answer in place of an error hyper answers by itself.
 struct Watched {
     stream: TcpStream,
     start: Instant,
     last: Arc<AtomicU64>,
+    /// An answer being written in place of hyper's: its bytes, how many are written, and how
+    /// many of hyper's bytes it stands for.
+    replacing: Option<(Vec<u8>, usize, usize)>,
 }
 
 impl Watched {
@@ -71,6 +75,26 @@ impl AsyncRead for Watched {
 
 impl AsyncWrite for Watched {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, data: &[u8]) -> Poll<std::io::Result<usize>> {
+        if self.replacing.is_none() {
+            if let Some(answer) = own_answer(data) {
+                self.replacing = Some((answer, 0, data.len()));
+            }
+        }
+        if self.replacing.is_some() {
+            let this = &mut *self;
+            let (bytes, written, stands_for) = this.replacing.as_mut().expect("an answer being written");
+            while *written < bytes.len() {
+                match Pin::new(&mut this.stream).poll_write(cx, &bytes[*written..]) {
+                    Poll::Ready(Ok(0)) => return Poll::Ready(Ok(0)),
+                    Poll::Ready(Ok(n)) => *written += n,
+                    other => return other,
+                }
+            }
+            let n = *stands_for;
+            this.replacing = None;
+            this.touch();
+            return Poll::Ready(Ok(n));
+        }
         let polled = Pin::new(&mut self.stream).poll_write(cx, data);
         if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
             self.touch();
@@ -87,16 +111,50 @@ impl AsyncWrite for Watched {
     }
 }
 
-/// The answer to a connection over the cap.
-fn busy_answer() -> Vec<u8> {
-    let body = r#"{"error":"the server has its most connections open: try again in a few seconds"}"#;
+/// Returns the server's answer in place of `data` when `data` is an error hyper answers by
+/// itself, before the router: a request line or header it cannot read (400), an address longer
+/// than it reads (414), or headers over its limits (431). hyper sends those with no body and
+/// none of the headers every other answer has; the router's answers all carry
+/// `x-content-type-options`, so one without it is hyper's.
+fn own_answer(data: &[u8]) -> Option<Vec<u8>> {
+    let head = data.strip_prefix(b"HTTP/1.1 ").or_else(|| data.strip_prefix(b"HTTP/1.0 "))?;
+    let message = match head.get(..3)? {
+        b"400" => "the request is not HTTP/1.1 that this server reads: a malformed request line or header",
+        b"414" => "the address is too long: at most 65534 bytes",
+        b"431" => "the request's headers are too large or too many: at most 100 headers, about 400 KiB in all",
+        _ => return None,
+    };
+    let ours = data.windows(23).any(|w| w.eq_ignore_ascii_case(b"x-content-type-options:"));
+    if ours {
+        return None;
+    }
+    let status = std::str::from_utf8(&head[..3]).ok()?;
+    let reason = match status {
+        "400" => "Bad Request",
+        "414" => "URI Too Long",
+        _ => "Request Header Fields Too Large",
+    };
+    Some(answer(&format!("{status} {reason}"), &format!("{{\"error\":\"{message}\"}}"), None))
+}
+
+/// Returns a whole HTTP/1.1 answer that closes the connection: `status` (code and reason), a
+/// JSON `body`, the security headers every answer of the server has, and `Retry-After` if given.
+fn answer(status: &str, body: &str, retry_after: Option<u64>) -> Vec<u8> {
+    let retry = retry_after.map_or(String::new(), |s| format!("retry-after: {s}\r\n"));
     format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 5\r\n\
-         cache-control: no-store\r\nx-content-type-options: nosniff\r\nconnection: close\r\n\
-         content-length: {}\r\n\r\n{body}",
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\n{retry}cache-control: no-store\r\n\
+         content-security-policy: {}\r\nx-content-type-options: nosniff\r\nreferrer-policy: no-referrer\r\n\
+         x-frame-options: DENY\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        crate::server::CONTENT_SECURITY_POLICY,
         body.len()
     )
     .into_bytes()
+}
+
+/// The answer to a connection over the cap.
+fn busy_answer() -> Vec<u8> {
+    let body = r#"{"error":"the server has its most connections open: try again in a few seconds"}"#;
+    answer("503 Service Unavailable", body, Some(5))
 }
 
 /// Serves `router` on `listener` within `limits` until `shutdown` completes; then stops
@@ -146,7 +204,7 @@ pub async fn serve(
         tokio::spawn(async move {
             let start = Instant::now();
             let last = Arc::new(AtomicU64::new(0));
-            let io = Watched { stream, start, last: Arc::clone(&last) };
+            let io = Watched { stream, start, last: Arc::clone(&last), replacing: None };
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(limits.header)

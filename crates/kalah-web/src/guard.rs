@@ -199,14 +199,19 @@ pub fn check_share(
             over(
                 wait,
                 format!(
-                    "too many new games: at most {} a minute from one address; try again in {} seconds",
+                    "too many new games: at most {} a minute from one address; try again in {}",
                     limits.games_per_minute,
-                    wait.as_secs().max(1)
+                    seconds(wait.as_secs().max(1))
                 ),
             )
         })?;
     }
     Ok(())
+}
+
+/// Returns `n` seconds in words: "1 second", "5 seconds".
+pub fn seconds(n: u64) -> String {
+    format!("{n} second{}", if n == 1 { "" } else { "s" })
 }
 
 /// Reads a request's whole body within `time` and at most `most` bytes, so that a client that
@@ -215,7 +220,7 @@ pub async fn read_body(body: Body, most: usize, time: Duration) -> Result<axum::
     match tokio::time::timeout(time, axum::body::to_bytes(body, most)).await {
         Err(_) => Err(refuse(
             StatusCode::REQUEST_TIMEOUT,
-            format!("the request body did not arrive within {} seconds", time.as_secs().max(1)),
+            format!("the request body did not arrive within {}", seconds(time.as_secs().max(1))),
         )),
         Ok(Err(_)) => Err(refuse(
             StatusCode::PAYLOAD_TOO_LARGE,

@@ -29,6 +29,7 @@ pub mod event;
 pub mod games;
 pub mod guard;
 pub mod postgres;
+pub mod presence;
 pub mod server;
 pub mod store;
 

@@ -35,6 +35,7 @@ use crate::engines::{self, Engines, Failed, Kind};
 use crate::event::Moment;
 use crate::games::{self, lock, Actor, Games, Missing, Refused, Seat, Session};
 use crate::guard::{self, Limiter};
+use crate::presence::{Attending, Presence};
 use crate::store::StoreError;
 use crate::Config;
 
@@ -68,6 +69,8 @@ pub struct App {
     engine_time: Duration,
     limiter: Limiter,
     connections: ConnectionLimits,
+    /// Which players of each game between friends follow it live now.
+    presence: Arc<Presence>,
     /// Set when the server stops: long-lived answers end.
     closing: watch::Sender<bool>,
 }
@@ -81,6 +84,7 @@ impl App {
             engine_time: config.engine_time,
             limiter: Limiter::new(config.clients),
             connections: config.connections,
+            presence: Arc::new(Presence::default()),
             closing: watch::channel(false).0,
         })
     }
@@ -100,6 +104,7 @@ pub async fn serve(
             tick.tick().await;
             sweeper.games.expire(Instant::now());
             sweeper.limiter.forget_idle(Instant::now());
+            sweeper.presence.forget_unfollowed();
         }
     });
     // A player who is gone still loses on time: the clocks are checked every second.
@@ -372,12 +377,45 @@ async fn not_found(method: Method, uri: Uri) -> ApiError {
     }
 }
 
-/// Reads a JSON body; an empty body is the request's defaults when it has some.
-fn read<T: DeserializeOwned>(body: &[u8], empty: Option<T>) -> Result<T, ApiError> {
+/// Reads a JSON body; an empty body is the request's defaults when it has some. A body that
+/// cannot be read is refused with what is wrong and what the request accepts, in words of the
+/// API (never the names of the server's own types).
+fn read<T: DeserializeOwned + api::Accepts>(body: &[u8], empty: Option<T>) -> Result<T, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
-        return empty.ok_or_else(|| bad_request("the request needs a JSON body"));
+        return empty.ok_or_else(|| bad_request(format!("the request needs a JSON body: {}", T::ACCEPTS)));
     }
-    serde_json::from_slice(body).map_err(|e| bad_request(format!("cannot read the JSON body: {e}")))
+    serde_json::from_slice(body).map_err(|e| bad_request(format!("{}; {}", plain(&e), T::ACCEPTS)))
+}
+
+/// Says in the API's words what is wrong with a JSON body serde could not read.
+fn plain(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let text = e.to_string();
+    // "... at line 1 column 12": the body is one short object; the place says little.
+    let text = match text.rfind(" at line ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    };
+    match e.classify() {
+        Category::Syntax | Category::Eof | Category::Io => {
+            format!("cannot read the JSON body: it is not valid JSON ({text})")
+        }
+        Category::Data => {
+            if text.contains("untagged enum") {
+                return "cannot read the JSON body: the action is not a house number or an action's text".to_string();
+            }
+            let mut text = text;
+            for number in ["usize", "u64", "u32", "u16", "u8"] {
+                text = text.replace(&format!("expected {number}"), "expected a whole number, 0 or more");
+            }
+            // "expected struct Plies", "expected struct ClockRequest": an object.
+            while let Some(at) = text.find("struct ") {
+                let end = text[at + 7..].find(|c: char| !c.is_alphanumeric()).map_or(text.len(), |n| at + 7 + n);
+                text.replace_range(at..end, "a JSON object");
+            }
+            format!("cannot read the JSON body: {text}")
+        }
+    }
 }
 
 fn session(app: &App, id: &str) -> Result<Arc<Mutex<Session>>, ApiError> {
@@ -440,8 +478,18 @@ fn seat_of_tag(value: &str) -> Seat {
 }
 
 /// What a new-game request builds: the game, the seats a loaded record names (first player
-/// first), and what loading the record warns of.
-type Built = (Game, [Option<Seat>; 2], Vec<RecordWarning>);
+/// first), what loading the record warns of, and how a record decided before its end was
+/// decided.
+type Built = (Game, [Option<Seat>; 2], Vec<RecordWarning>, Option<Decided>);
+
+/// How a loaded record was decided before its moves ended it.
+#[derive(Clone, Copy, Debug)]
+struct Decided {
+    /// The side that won, as the record's result says.
+    winner: Side,
+    /// The record's `Termination` says the loser ran out of time (else: resigned, or not said).
+    on_time: bool,
+}
 
 /// Builds the game a new-game request asks for.
 fn new_game(request: &NewGame) -> Result<Built, ApiError> {
@@ -454,8 +502,13 @@ fn new_game(request: &NewGame) -> Result<Built, ApiError> {
         let tag = |name: &str| {
             parsed.record.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| seat_of_tag(v))
         };
+        let termination = parsed.record.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case("Termination"));
+        let decided = parsed
+            .record
+            .decided
+            .map(|winner| Decided { winner, on_time: termination.is_some_and(|(_, v)| v.contains("ran out of time")) });
         // The record's South and North are the players as the game started (the first player South).
-        return Ok((parsed.record.game, [tag("South"), tag("North")], parsed.warnings));
+        return Ok((parsed.record.game, [tag("South"), tag("North")], parsed.warnings, decided));
     }
     let parsed = match &request.position {
         Some(text) => Some(text.parse::<Position>().map_err(|e| bad_request(e.to_string()))?),
@@ -475,7 +528,7 @@ fn new_game(request: &NewGame) -> Result<Built, ApiError> {
         Some(text) => Position::parse(text, &rules).map_err(|e| bad_request(e.to_string()))?,
         None => Position::start(&rules),
     };
-    Ok((Game::from_position(rules, start), [None, None], Vec::new()))
+    Ok((Game::from_position(rules, start), [None, None], Vec::new(), None))
 }
 
 /// Reads a new-game request body (empty: the defaults) into a session and what loading its
@@ -486,7 +539,7 @@ pub fn start(body: &[u8]) -> Result<(Session, Vec<RecordWarning>), ApiError> {
         None => Ok(default),
         Some(t) => t.parse::<Seat>().map_err(|e| bad_request(format!("{which}: {e}"))),
     };
-    let (game, named, warnings) = new_game(&request)?;
+    let (game, named, warnings, decided) = new_game(&request)?;
     if request.friend && (request.south.is_some() || request.north.is_some()) {
         return Err(bad_request("a game against a friend has two people: leave out south and north"));
     }
@@ -505,7 +558,28 @@ pub fn start(body: &[u8]) -> Result<(Session, Vec<RecordWarning>), ApiError> {
         }
         session = session.with_clocks(Duration::from_secs(clock.seconds), Duration::from_secs(clock.increment));
     }
+    if let Some(decided) = decided {
+        session = end_as_recorded(session, decided);
+    }
     Ok((session, warnings))
+}
+
+/// Ends a loaded game as its record's result says it ended before its moves did: lost on time by
+/// the player to decide (the clocks show no time left, as when it was played), or resigned by the
+/// loser.
+fn end_as_recorded(session: Session, decided: Decided) -> Session {
+    let now = Moment::now();
+    let Some((to_decide, _)) = session.decider() else { return session };
+    let loser = session.game().seat_of(!decided.winner);
+    if decided.on_time && to_decide == !decided.winner {
+        let mut session = session.with_clocks_at(Duration::ZERO, Duration::ZERO, now);
+        session.check_time(now);
+        return session;
+    }
+    let mut session = session;
+    // The game is not over (a decider was found), so the resignation is taken.
+    let _ = session.resign(loser, now);
+    session
 }
 
 /// The tokens of a new game against a friend: the creator's and the invitation's.
@@ -648,43 +722,95 @@ async fn rematch(
 
 /// `GET /api/games/{id}/live`: Server-Sent Events, one `state` event (the game's state, its id
 /// the number of changes stored) now and after every change. A client that reconnects with
-/// `Last-Event-ID` gets the state at once if it changed meanwhile: nothing is lost.
+/// `Last-Event-ID` gets the state at once if it changed meanwhile: nothing is lost. In a game
+/// between friends a `presence` event (`{"south": true, "north": false}`) says which players
+/// follow the game live now, at once and whenever that changes; a player's page opens the channel
+/// with its token as `?seat=TOKEN` (a browser's EventSource sends no `Authorization` header),
+/// and counts as here while it stays open.
 async fn live(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    axum::extract::Query(query): axum::extract::Query<LiveQuery>,
     headers: HeaderMap,
 ) -> Result<Sse<impl futures_util::Stream<Item = Result<SseEvent, std::convert::Infallible>>>, ApiError> {
     let game = session(&app, &id)?;
-    let changes = lock(&game).follow();
+    let (changes, friends, seat) = {
+        let s = lock(&game);
+        let seat = match &query.seat {
+            None => None,
+            Some(token) => Some(
+                s.holder(token)
+                    .ok_or_else(|| forbidden("the token holds no seat of this game: use the link you were given"))?,
+            ),
+        };
+        (s.follow(), s.is_friends(), seat)
+    };
+    let presence = app.presence.follow(&id);
+    // Held by the stream: the player is here until the channel closes.
+    let attending: Option<Attending> = seat.map(|seat| app.presence.attend(&id, seat));
     let after: Option<u64> =
         headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok());
     let closing = app.closing.subscribe();
-    let stream = futures_util::stream::unfold(
-        (changes, closing, after, game, id),
-        |(mut changes, mut closing, after, game, id)| async move {
-            loop {
-                if *closing.borrow() {
-                    return None;
-                }
-                let sent = {
-                    let s = lock(&game);
-                    let saved = s.saved();
-                    after.is_none_or(|a| a < saved).then(|| {
-                        let text = serde_json::to_string(&api::state(&id, &s)).unwrap_or_default();
-                        (saved, SseEvent::default().id(saved.to_string()).event("state").data(text))
-                    })
-                };
-                if let Some((saved, event)) = sent {
-                    return Some((Ok(event), (changes, closing, Some(saved), game, id)));
-                }
-                tokio::select! {
-                    changed = changes.changed() => if changed.is_err() { return None },
-                    _ = closing.changed() => return None,
-                }
+    let following =
+        Following { changes, closing, after, game, id, presence, told: None, friends, _attending: attending };
+    let stream = futures_util::stream::unfold(following, |mut f| async move {
+        loop {
+            if *f.closing.borrow() {
+                return None;
             }
-        },
-    );
+            let sent = {
+                let s = lock(&f.game);
+                let saved = s.saved();
+                f.after.is_none_or(|a| a < saved).then(|| {
+                    let text = serde_json::to_string(&api::state(&f.id, &s)).unwrap_or_default();
+                    (saved, SseEvent::default().id(saved.to_string()).event("state").data(text))
+                })
+            };
+            if let Some((saved, event)) = sent {
+                f.after = Some(saved);
+                return Some((Ok(event), f));
+            }
+            let here = *f.presence.borrow_and_update();
+            if f.friends && f.told != Some(here) {
+                f.told = Some(here);
+                let sides = {
+                    let s = lock(&f.game);
+                    let side_here = |side: Side| here[s.game().seat_of(side).index()];
+                    json!({ "south": side_here(Side::South), "north": side_here(Side::North) })
+                };
+                return Some((Ok(SseEvent::default().event("presence").data(sides.to_string())), f));
+            }
+            tokio::select! {
+                changed = f.changes.changed() => if changed.is_err() { return None },
+                changed = f.presence.changed() => if changed.is_err() { return None },
+                _ = f.closing.changed() => return None,
+            }
+        }
+    });
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}
+
+/// The query of `GET /api/games/{id}/live`.
+#[derive(Debug, serde::Deserialize)]
+pub struct LiveQuery {
+    /// The token of the seat whose player follows the game (none: a spectator).
+    seat: Option<String>,
+}
+
+/// What a live channel holds while it is open.
+struct Following {
+    changes: watch::Receiver<u64>,
+    closing: watch::Receiver<bool>,
+    /// The last change sent.
+    after: Option<u64>,
+    game: Arc<Mutex<Session>>,
+    id: String,
+    presence: watch::Receiver<[bool; 2]>,
+    /// Who was here (first player, second) in the last presence event sent.
+    told: Option<[bool; 2]>,
+    friends: bool,
+    /// Keeps the player counted as here while the channel is open.
+    _attending: Option<Attending>,
 }
 
 /// `GET /api/games/{id}`.
@@ -853,6 +979,14 @@ fn change(
     if s.is_friends() {
         return Err(forbidden("a game between friends steps back only by a takeback the opponent accepts"));
     }
+    // The board of a game lost on time or by resigning stays as it ended: stepping back would
+    // show a position to play on under a game that is over.
+    if s.lost_on_time().is_some() || s.resigned().is_some() {
+        let how = if s.resigned().is_some() { "by resigning" } else { "on time" };
+        return Err(conflict(format!(
+            "the game was lost {how}: its moves stay as they were played; start a new game or load its record"
+        )));
+    }
     f(&mut s, body)?;
     save(app, id, &mut s)?;
     Ok(Json(api::state(id, &s)))
@@ -886,12 +1020,20 @@ async fn goto_route(
 }
 
 /// `GET /api/games/{id}/hint`: the engine's choice for the player to decide, and its value.
-async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Hint>, ApiError> {
+/// `HEAD` says whether the game is there and runs no search.
+async fn hint(State(app): State<Arc<App>>, method: Method, Path(id): Path<String>) -> Result<Response, ApiError> {
     let game = session(&app, &id)?;
-    let (side, snapshot) = lock(&game).hint().map_err(|refused| match refused {
-        Refused::Over => bad_request("the game is over: there is no move to hint"),
-        other => bad_request(other.to_string()),
-    })?;
+    if method == Method::HEAD {
+        return Ok(head());
+    }
+    let (side, snapshot) = {
+        let s = lock(&game);
+        no_help_between_friends(&s)?;
+        s.hint().map_err(|refused| match refused {
+            Refused::Over => bad_request("the game is over: there is no move to hint"),
+            other => bad_request(other.to_string()),
+        })?
+    };
     let version = snapshot.version;
     let rules = *snapshot.game.rules();
     let limits = Limits::time(app.engine_time);
@@ -909,21 +1051,41 @@ async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Jso
         value: decision.score.seeds(),
         exact: decision.score.is_exact(),
         depth: decision.depth,
-    }))
+    })
+    .into_response())
+}
+
+/// The answer to a `HEAD` of a route whose `GET` searches: the game is there; nothing is searched.
+fn head() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], "").into_response()
+}
+
+/// Refuses the engine's help (a hint, an analysis) in a game between friends that goes on: a
+/// person is at stake, and a player or a spectator who passes it on would play with the engine.
+fn no_help_between_friends(s: &Session) -> Result<(), ApiError> {
+    if s.is_friends() && s.decider().is_some() {
+        return Err(forbidden("a game between friends gets no hint or analysis while it goes on: ask once it is over"));
+    }
+    Ok(())
 }
 
 /// `GET /api/games/{id}/analysis`: the value of the position shown, South's view, and the best
 /// action of the side that decides. While North decides the pie offer or the handicap opening,
 /// that is North's decision (the one a hint gives), not a sowing of the side to move.
-async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Analysis>, ApiError> {
+/// `HEAD` says whether the game is there and runs no search.
+async fn analysis(State(app): State<Arc<App>>, method: Method, Path(id): Path<String>) -> Result<Response, ApiError> {
     let game = session(&app, &id)?;
+    if method == Method::HEAD {
+        return Ok(head());
+    }
     let snapshot = {
         let s = lock(&game);
+        no_help_between_friends(&s)?;
         if let Some(kept) = s.analysis() {
-            return Ok(Json(kept.clone()));
+            return Ok(Json(kept.clone()).into_response());
         }
         if s.game().is_over() {
-            return Ok(Json(Analysis::unsearched(s.game(), s.version())));
+            return Ok(Json(Analysis::unsearched(s.game(), s.version())).into_response());
         }
         s.snapshot()
     };
@@ -939,7 +1101,7 @@ async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result
         .map_err(not_searched)?
         .ok_or_else(engine_failed)?;
     lock(&game).keep_analysis(version, analysis.clone()).map_err(|_| changed_meanwhile())?;
-    Ok(Json(analysis))
+    Ok(Json(analysis).into_response())
 }
 
 /// Analyses `game` (not over) for the page: South's view of the value, and the decider's best action.

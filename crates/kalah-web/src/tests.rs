@@ -287,6 +287,11 @@ async fn a_busy_server_answers_503_with_retry_after_and_engine_moves_go_first() 
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(response.headers()["retry-after"], "1");
     refused(&app, "GET", &format!("{}/analysis", urls[2]), "", StatusCode::SERVICE_UNAVAILABLE, "busy").await;
+    // HEAD runs no search: it is answered at once, busy engines or not.
+    for what in ["hint", "analysis"] {
+        let (status, body) = call(&app, "HEAD", &format!("{}/{what}", urls[2]), "").await;
+        assert_eq!(status, StatusCode::OK, "HEAD {what}: {body}");
+    }
     for url in &urls[..2] {
         assert_eq!(ok(&app, "GET", url, "", StatusCode::OK).await["thinking"], true, "answered before {url} ended");
         let (status, _) = call(&app, "DELETE", url, "").await;
@@ -951,4 +956,176 @@ async fn a_rematch_swaps_the_sides_once_both_want_it() {
     assert_eq!(status, StatusCode::FORBIDDEN);
     let (status, body) = as_player(&app, "POST", &format!("{next}/move"), &north, r#"{"action": 1}"#).await;
     assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+#[tokio::test]
+async fn bad_bodies_are_refused_in_the_apis_words_and_long_ids_are_cut() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let cases = [
+        ("move", r#"{"action": true}"#, "house number"),
+        ("move", r#"{"action": 1, "version": -3}"#, "whole number"),
+        ("undo", r#"{"plies": -1}"#, "whole number"),
+        ("goto", r#"{"ply": "x"}"#, "whole number"),
+        ("goto", r#""one""#, "{\"ply\": N}"),
+        ("shown", r#"{"version": 1"#, "not valid JSON"),
+        ("takeback", r#"{"answer": 3}"#, "accept"),
+    ];
+    for (what, body, says) in cases {
+        let (status, value) = call(&app, "POST", &format!("{url}/{what}"), body).await;
+        assert!(status.is_client_error(), "{what} {body}: {status}");
+        let message = value["error"].as_str().unwrap_or_else(|| panic!("{what} {body}: {value}"));
+        assert!(message.contains(says), "{what} {body}: {message:?} does not say {says:?}");
+        for internal in ["ActionText", "untagged", "usize", "u64", "struct ", "line 1 column"] {
+            assert!(!message.contains(internal), "{what} {body}: {message:?} names {internal:?}");
+        }
+        assert!(!message.contains('\n'), "one line: {message}");
+    }
+    let (_, value) = call(&app, "POST", "/api/games", r#"{"clock": {"seconds": "a minute"}}"#).await;
+    let message = value["error"].as_str().unwrap();
+    assert!(message.contains("whole number") && message.contains("clock"), "{message}");
+    // An unknown id of 65,000 characters is not repeated whole.
+    let long = "a".repeat(65_000);
+    for path in [format!("/api/games/{long}"), format!("/api/games/{long}/move")] {
+        let method = if path.ends_with("/move") { "POST" } else { "GET" };
+        let (status, value) = call(&app, method, &path, r#"{"action": 1}"#).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        let message = value["error"].as_str().unwrap();
+        assert!(message.len() < 200 && message.contains("there is no game"), "{} characters", message.len());
+    }
+}
+
+#[tokio::test]
+async fn a_game_lost_on_time_cannot_be_stepped_back_and_its_record_loads_decided() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "north": "human", "clock": {"seconds": 1}})).await;
+    let url = format!("/api/games/{}", id(&game));
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
+    // North's second runs out (a hang guard, not a timing: the clock is the server's).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let over = loop {
+        let state = ok(&app, "GET", &url, "", StatusCode::OK).await;
+        if state["result"] != Value::Null {
+            break state;
+        }
+        assert!(Instant::now() < deadline, "North's clock never ran out");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(over["result"]["lost_on_time"], "North", "{over}");
+    for (what, body) in [("undo", ""), ("redo", ""), ("goto", r#"{"ply": 0}"#)] {
+        refused(&app, "POST", &format!("{url}/{what}"), body, StatusCode::CONFLICT, "lost on time").await;
+    }
+    let after = ok(&app, "GET", &url, "", StatusCode::OK).await;
+    assert_eq!((after["ply"].clone(), after["board"].clone()), (over["ply"].clone(), over["board"].clone()));
+    // The record says who won and how; loaded, it is the same finished game.
+    let (_, record) = call(&app, "GET", &format!("{url}/record"), "").await;
+    let record = record.as_str().unwrap().to_string();
+    assert!(record.contains("[Result \"south-wins\"]"), "{record}");
+    let loaded = create(&app, json!({ "record": record })).await;
+    assert_eq!(loaded["phase"], "over", "{loaded}");
+    assert_eq!(loaded["result"]["winner"], "South");
+    assert_eq!(loaded["result"]["lost_on_time"], "North");
+    assert_eq!(loaded["legal"], json!([]));
+    assert!(loaded["status"].as_str().unwrap().contains("North (human) ran out of time"), "{loaded}");
+    let loaded_url = format!("/api/games/{}", id(&loaded));
+    refused(&app, "POST", &format!("{loaded_url}/move"), r#"{"action": 1}"#, StatusCode::BAD_REQUEST, "over").await;
+    // A resignation loads as one.
+    let record = record.replace("[Termination \"North ran out of time\"]", "[Termination \"North resigned\"]");
+    let loaded = create(&app, json!({ "record": record })).await;
+    assert_eq!(loaded["result"]["resigned"], "North", "{loaded}");
+}
+
+#[tokio::test]
+async fn a_game_between_friends_gets_no_hint_or_analysis_until_it_is_over() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true})).await;
+    let url = format!("/api/games/{}", id(&game));
+    for what in ["hint", "analysis"] {
+        refused(&app, "GET", &format!("{url}/{what}"), "", StatusCode::FORBIDDEN, "no hint or analysis").await;
+    }
+    let south = game["token"].as_str().unwrap().to_string();
+    let (status, _) = as_player(&app, "POST", &format!("{url}/resign"), &south, "").await;
+    assert_eq!(status, StatusCode::OK);
+    let analysis = ok(&app, "GET", &format!("{url}/analysis"), "", StatusCode::OK).await;
+    assert_eq!(analysis["side"], "South", "{analysis}");
+}
+
+#[tokio::test]
+async fn errors_before_the_router_are_one_line_of_json_with_the_security_headers() {
+    use tokio::io::AsyncWriteExt;
+    let address = listening(crate::ConnectionLimits::default()).await;
+    let long = format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(70_000));
+    let many = format!("GET / HTTP/1.1\r\nHost: x\r\n{}\r\n", "X-A: b\r\n".repeat(200));
+    for (request, status, says) in [
+        ("GET / HTTP/1.1\r\nHost x\r\n\r\n".to_string(), "400", "malformed"),
+        (long, "414", "address is too long"),
+        (many, "431", "headers are too large or too many"),
+    ] {
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let answer = until_closed(&mut stream).await;
+        assert!(answer.starts_with(&format!("HTTP/1.1 {status}")), "{answer}");
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        for header in ["x-content-type-options: nosniff", "content-security-policy: ", "cache-control: no-store"] {
+            assert!(head.contains(header), "{status}: no {header} in {head}");
+        }
+        let value: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{status}: {body:?}: {e}"));
+        assert!(value["error"].as_str().unwrap().contains(says), "{status}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn the_players_presence_reaches_the_spectators_and_each_other_live() {
+    use futures_util::StreamExt;
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let (south, north) = (game["token"].as_str().unwrap().to_string(), game["invite"].as_str().unwrap().to_string());
+    let open = |seat: Option<&str>| {
+        let uri = match seat {
+            Some(token) => format!("{url}/live?seat={token}"),
+            None => format!("{url}/live"),
+        };
+        app.clone().oneshot(Request::builder().uri(uri).body(Body::empty()).unwrap())
+    };
+    // Reads events until a presence event, and returns its data.
+    async fn presence(
+        stream: &mut (impl futures_util::Stream<Item = Result<axum::body::Bytes, axum::Error>> + Unpin),
+    ) -> Value {
+        let mut text = String::new();
+        loop {
+            while let Some(end) = text.find("\n\n") {
+                let event: String = text.drain(..end + 2).collect();
+                if event.contains("event: presence") {
+                    let data = event.lines().find_map(|l| l.strip_prefix("data: ")).unwrap();
+                    return serde_json::from_str(data).unwrap();
+                }
+            }
+            let chunk = stream.next().await.expect("the stream goes on").expect("a chunk");
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    }
+    let mut watcher = open(None).await.unwrap().into_body().into_data_stream();
+    assert_eq!(presence(&mut watcher).await, json!({"south": false, "north": false}));
+    let mut first = open(Some(&south)).await.unwrap().into_body().into_data_stream();
+    assert_eq!(presence(&mut watcher).await, json!({"south": true, "north": false}));
+    assert_eq!(presence(&mut first).await, json!({"south": true, "north": false}));
+    let second = open(Some(&north)).await.unwrap().into_body().into_data_stream();
+    assert_eq!(presence(&mut first).await, json!({"south": true, "north": true}), "South sees North come");
+    assert_eq!(presence(&mut watcher).await, json!({"south": true, "north": true}));
+    drop(second);
+    assert_eq!(presence(&mut first).await, json!({"south": true, "north": false}), "South sees North go");
+    assert_eq!(presence(&mut watcher).await, json!({"south": true, "north": false}));
+    // A token of no seat is refused.
+    let (status, _) = call(&app, "GET", &format!("{url}/live?seat=0123"), "").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn the_status_names_the_engine_as_people_read_it() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "south": "engine:2"})).await;
+    assert_eq!(game["status"], "South (engine level 2) to move");
+    assert_eq!(game["players"]["south"], "engine:2", "the API's players keep their machine names");
 }

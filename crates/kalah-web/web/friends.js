@@ -7,6 +7,7 @@ import { api, change, game, note, show } from './app.js';
 const key = (id) => `kalah-seat-${id}`;
 let live = null;       // the EventSource of the game followed
 let liveId = null;
+let presence = null;   // {south, north}: which players follow the game live now
 
 // The token this browser holds for game `id`, if any.
 function token(id) {
@@ -73,6 +74,7 @@ function draw(state) {
   node.replaceChildren();
   const side = mySide(state);
   node.append(el('p', { id: 'friends-who' }, side ? `You play ${side}.` : 'You are watching this game.'));
+  node.append(el('p', { id: 'presence', className: 'presence' }, presenceText(side)));
   const invite = localStorage.getItem(`${key(state.id)}-invite`);
   if (invite && !state.result) {
     node.append(linkRow('Invitation for your friend', `${location.origin}/?game=${state.id}#seat=${invite}`, 'invite-link'));
@@ -104,6 +106,13 @@ function draw(state) {
   node.append(buttons);
 }
 
+// Says who is here: the opponent for a player ("North is away"), both players for a spectator.
+function presenceText(side) {
+  if (!presence) return '';
+  const sides = side ? [side === 'South' ? 'North' : 'South'] : ['South', 'North'];
+  return sides.map((s) => `${s} is ${presence[s.toLowerCase()] ? 'here' : 'away'}`).join(' · ') + '.';
+}
+
 // The rematch: the same token holds the other seat there.
 function openRematch(state) {
   const held = token(state.id);
@@ -127,7 +136,21 @@ function follow(state) {
   if (liveId === state.id) return;
   if (live) live.close();
   liveId = state.id;
-  live = new EventSource(`/api/games/${state.id}/live`);
+  presence = null;
+  // A player's channel carries its token, so that the opponent sees the player is here.
+  const held = token(state.id);
+  live = new EventSource(`/api/games/${state.id}/live${held ? `?seat=${held}` : ''}`);
+  live.addEventListener('presence', (event) => {
+    presence = JSON.parse(event.data);
+    const line = document.getElementById('presence');
+    if (line && game && game.id === state.id) line.textContent = presenceText(mySide(game));
+  });
+  // The channel is down (the server restarts): nothing is known until it is back.
+  live.addEventListener('error', () => {
+    presence = null;
+    const line = document.getElementById('presence');
+    if (line) line.textContent = '';
+  });
   live.addEventListener('state', (event) => {
     const next = JSON.parse(event.data);
     if (!game || game.id !== next.id || next.seq <= (game.seq || 0)) return;
@@ -135,6 +158,23 @@ function follow(state) {
     show(next, moved);
   });
 }
+
+// The side this browser plays in `state`, or null when it watches (or the game is not between friends).
+export function sideOf(state) {
+  return mySide(state);
+}
+
+// A page that goes away closes its live channel at once, so that the opponent sees the player
+// away now rather than once the server notices the connection is gone; a page brought back
+// from the browser's back-forward cache follows the game again.
+window.addEventListener('pagehide', () => {
+  if (live) live.close();
+  live = null;
+  liveId = null;
+});
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted && game) follow(game);
+});
 
 // Tells whether this browser holds the side to decide in `state`.
 export function mine(state) {
