@@ -47,8 +47,10 @@ pub struct ServeArgs {
     /// Most connections open at once (1-100000); more are answered 503
     #[arg(long, value_name = "N", default_value_t = 4096)]
     pub max_connections: usize,
-    /// Where games are kept: an SQLite file (made if missing) [default: the user's data folder, kalah/games.sqlite]
-    #[arg(long, value_name = "FILE")]
+    /// Where games are kept: an SQLite file (made if missing), or a PostgreSQL database shared by
+    /// several servers, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE [default: the user's data
+    /// folder, kalah/games.sqlite]
+    #[arg(long, value_name = "FILE|URL")]
     pub db: Option<PathBuf>,
     /// Folder of the endgame databases [default: the user's cache folder, kalah/egdb]
     #[arg(long, value_name = "DIR")]
@@ -86,20 +88,26 @@ pub fn run(args: ServeArgs) -> Result<()> {
         searches,
         table_bytes: args.hash << 20,
         databases,
-        database: Database::Sqlite(match args.db {
-            Some(path) => path,
-            None => data_file("games.sqlite")?,
-        }),
+        database: match args.db {
+            Some(db) => Database::parse(db.as_os_str()).map_err(|e| bad(format!("--db: {e}")))?,
+            None => Database::Sqlite(data_file("games.sqlite")?),
+        },
         max_games: args.max_games,
         idle: Duration::from_secs(args.idle_minutes * 60),
         clients: ClientLimits { requests_per_second: args.client_requests, games_per_minute: args.client_games },
         connections: ConnectionLimits { max: args.max_connections, ..ConnectionLimits::default() },
     };
-    let db = match &config.database {
-        Database::Sqlite(path) => path.display().to_string(),
-        Database::Memory => "memory".to_string(),
-    };
-    let app = Arc::new(App::new(&config).map_err(|e| bad(format!("cannot open the game database {db}: {e}")))?);
+    let db = config.database.to_string();
+    let app = Arc::new(App::new(&config).map_err(|e| {
+        let hint = match &config.database {
+            Database::Postgres(_) => format!(
+                "; check that PostgreSQL runs there, the database exists and the user may connect (--db takes an SQLite FILE or {})",
+                kalah_web::postgres::FORM
+            ),
+            _ => String::new(),
+        };
+        bad(format!("cannot open the game database {db}: {e}{hint}"))
+    })?);
     let runtime =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server")?;
     runtime.block_on(async move {

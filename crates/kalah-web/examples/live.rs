@@ -7,9 +7,13 @@
 //! database, the players reconnect and send again what was not answered (the same request id),
 //! and at the end every game's moves on the server are compared with the moves it acknowledged.
 //!
+//! With `--postgres URL` it starts two servers on that PostgreSQL database instead and puts each
+//! game's players on different servers (South's requests and live channel on the first, North's
+//! on the second); the kill is the first server's.
+//!
 //! ```text
 //! cargo build --release -p kalah
-//! cargo run --release -p kalah-web --example live -- --kalah target/release/kalah [--games 1000] [--seconds 60] [--no-kill]
+//! cargo run --release -p kalah-web --example live -- --kalah target/release/kalah [--games 1000] [--seconds 60] [--no-kill] [--postgres postgres://USER@HOST:PORT/DB]
 //! ```
 //!
 //! The figures of docs/web.md come from it.
@@ -197,8 +201,9 @@ async fn follow(
     }
 }
 
-/// Plays one game between two players until `end`, a move a second.
-async fn game(address: Arc<Mutex<String>>, seed: u64, end: Instant, tally: Arc<Mutex<Tally>>) {
+/// Plays one game between two players until `end`, a move a second: South through the first
+/// server of `addresses`, North through the last.
+async fn game(addresses: Arc<Mutex<Vec<String>>>, seed: u64, end: Instant, tally: Arc<Mutex<Tally>>) {
     let mut random = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut below = move |n: usize| {
         random ^= random << 13;
@@ -206,11 +211,14 @@ async fn game(address: Arc<Mutex<String>>, seed: u64, end: Instant, tally: Arc<M
         random ^= random << 17;
         (random % n.max(1) as u64) as usize
     };
-    let at = || address.lock().unwrap().clone();
-    let mut connection = None;
+    let at = |player: usize| {
+        let addresses = addresses.lock().unwrap();
+        addresses[player.min(addresses.len() - 1)].clone()
+    };
+    let mut connections = [None, None];
     let (status, mut state) = call(
-        &mut connection,
-        &at(),
+        &mut connections[0],
+        &at(0),
         "POST",
         "/api/games",
         None,
@@ -230,8 +238,8 @@ async fn game(address: Arc<Mutex<String>>, seed: u64, end: Instant, tally: Arc<M
     tally.lock().unwrap().acked.insert(id.clone(), Vec::new());
     let sent = Arc::new(Mutex::new(HashMap::new()));
     let stop = Arc::new(AtomicBool::new(false));
-    for me in ["South", "North"] {
-        tokio::spawn(follow(at(), id.clone(), me, Arc::clone(&sent), Arc::clone(&tally), Arc::clone(&stop)));
+    for (player, me) in ["South", "North"].into_iter().enumerate() {
+        tokio::spawn(follow(at(player), id.clone(), me, Arc::clone(&sent), Arc::clone(&tally), Arc::clone(&stop)));
     }
     // The players' first moves are spread over the first second.
     tokio::time::sleep(Duration::from_millis(below(1000) as u64)).await;
@@ -242,7 +250,8 @@ async fn game(address: Arc<Mutex<String>>, seed: u64, end: Instant, tally: Arc<M
         let side = state["to_move"].as_str().unwrap_or("South");
         let mover = if side == "South" { "South" } else { "North" };
         // The first player holds South (no swap in standard rules).
-        let token = &tokens[usize::from(side != "South")];
+        let player = usize::from(side != "South");
+        let token = &tokens[player];
         let legal = state["legal"].as_array().cloned().unwrap_or_default();
         if legal.is_empty() {
             break;
@@ -252,8 +261,16 @@ async fn game(address: Arc<Mutex<String>>, seed: u64, end: Instant, tally: Arc<M
         let ply = state["ply"].as_u64().unwrap_or(0);
         let body = json!({"action": action, "version": version, "request": format!("{id}-{ply}")});
         sent.lock().unwrap().insert(ply + 1, (Instant::now(), mover));
-        let (status, next) =
-            call(&mut connection, &at(), "POST", &format!("{url}/move"), Some(token), Some(body), &tally).await;
+        let (status, next) = call(
+            &mut connections[player],
+            &at(player),
+            "POST",
+            &format!("{url}/move"),
+            Some(token),
+            Some(body),
+            &tally,
+        )
+        .await;
         if status == 200 {
             let action = action.as_str().map_or_else(|| action.to_string(), str::to_string);
             if let Some(moves) = tally.lock().unwrap().acked.get_mut(&id) {
@@ -262,7 +279,7 @@ async fn game(address: Arc<Mutex<String>>, seed: u64, end: Instant, tally: Arc<M
             state = next;
         } else {
             eprintln!("live: a move was refused: {status} {next}");
-            let (_, fresh) = call(&mut connection, &at(), "GET", &url, None, None, &tally).await;
+            let (_, fresh) = call(&mut connections[player], &at(player), "GET", &url, None, None, &tally).await;
             state = fresh;
         }
     }
@@ -270,7 +287,7 @@ async fn game(address: Arc<Mutex<String>>, seed: u64, end: Instant, tally: Arc<M
 }
 
 /// Starts `kalah serve` on `port` (0: any) with its games in `db`; returns it and its address.
-fn start(kalah: &PathBuf, port: u16, db: &std::path::Path) -> (Child, String) {
+fn start(kalah: &PathBuf, port: u16, db: &std::ffi::OsStr) -> (Child, String) {
     let mut child = Command::new(kalah)
         .args([
             "serve",
@@ -344,17 +361,26 @@ fn main() {
     let kill = !std::env::args().any(|a| a == "--no-kill");
     let folder = std::env::temp_dir().join(format!("kalah-live-{}", std::process::id()));
     std::fs::create_dir_all(&folder).expect("a temporary folder");
-    let db = folder.join("live.sqlite");
+    let postgres = flag("--postgres");
+    let db = match &postgres {
+        Some(url) => std::ffi::OsString::from(url),
+        None => folder.join("live.sqlite").into_os_string(),
+    };
     let (mut server, address) = start(&kalah, 0, &db);
     let port: u16 = address.rsplit(':').next().and_then(|p| p.parse().ok()).expect("a port");
-    println!("live: {games} games for {seconds} s against kalah serve at {address}");
+    // With PostgreSQL, North's server: never killed.
+    let second = postgres.as_ref().map(|_| start(&kalah, 0, &db));
+    let mut addresses = vec![address.clone()];
+    addresses.extend(second.as_ref().map(|(_, a)| a.clone()));
+    println!("live: {games} games for {seconds} s against kalah serve at {}", addresses.join(" and "));
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime");
     let tally = Arc::new(Mutex::new(Tally::default()));
-    let shared = Arc::new(Mutex::new(address.clone()));
+    let shared = Arc::new(Mutex::new(addresses));
     let started = Instant::now();
     let end = started + Duration::from_secs(seconds);
     let mut peak = 0.0f64;
     let mut cpu = 0.0;
+    let mut second_peak = 0.0f64;
     runtime.block_on(async {
         let mut tasks = Vec::new();
         for seed in 0..games {
@@ -366,6 +392,9 @@ fn main() {
             tokio::time::sleep(Duration::from_millis(500)).await;
             let (rss, time) = usage(server.id());
             peak = peak.max(rss);
+            if let Some((other, _)) = &second {
+                second_peak = second_peak.max(usage(other.id()).0);
+            }
             if !killed && Instant::now() >= kill_at {
                 cpu += time;
                 let acked: usize = tally.lock().unwrap().acked.values().map(Vec::len).sum();
@@ -386,13 +415,15 @@ fn main() {
     let (rss, time) = usage(server.id());
     peak = peak.max(rss);
     cpu += time;
-    // Every acknowledged move is on the server, in order, and no other.
-    let tally = tally.lock().unwrap();
+    let second_cpu = second.as_ref().map_or(0.0, |(other, _)| usage(other.id()).1);
+    // Every acknowledged move is on the server, in order, and no other. The live channels still
+    // open may record a late move meanwhile: the tally is not held while the server is asked.
+    let acknowledged = tally.lock().unwrap().acked.clone();
     let (found, lost, corrupted) = runtime.block_on(async {
         let (mut found, mut lost, mut corrupted) = (0usize, 0usize, 0usize);
         let scratch = Mutex::new(Tally::default());
         let mut connection = None;
-        for (id, acked) in &tally.acked {
+        for (id, acked) in &acknowledged {
             let (status, state) =
                 call(&mut connection, &address, "GET", &format!("/api/games/{id}"), None, None, &scratch).await;
             if status != 200 {
@@ -415,6 +446,7 @@ fn main() {
         }
         (found, lost, corrupted)
     });
+    let tally = tally.lock().unwrap();
     let acked: usize = tally.acked.values().map(Vec::len).sum();
     let mut latency = tally.latency.clone();
     latency.sort_unstable();
@@ -431,6 +463,11 @@ fn main() {
         latency.len()
     );
     println!("live: server memory peak {peak:.0} MB; CPU {cpu:.1} s over {:.1} s", started.elapsed().as_secs_f64());
+    if let Some((mut other, _)) = second {
+        println!("live: second server memory peak {second_peak:.0} MB; CPU {second_cpu:.1} s");
+        let _ = other.kill();
+        let _ = other.wait();
+    }
     let _ = server.kill();
     let _ = server.wait();
     let _ = std::fs::remove_dir_all(&folder);

@@ -22,6 +22,7 @@ use kalah_rules::{Action, Game, History, HistoryError, PlayError, Side};
 
 use crate::api::Analysis;
 use crate::event::{Change, Event, Moment};
+use crate::postgres::Notice;
 use crate::store::{Archived, Database, Start, Store, StoreError};
 
 /// Who holds a seat: a person at the page, or the engine at a level.
@@ -428,6 +429,26 @@ impl Session {
         Ok(session)
     }
 
+    /// Plays the events another server stored after the ones this session has (they follow
+    /// them): the session is then as if it had read them, and its followers are told. On an
+    /// error the session is left half changed: the caller reads it again.
+    pub fn catch_up(&mut self, events: &[Event]) -> Result<(), String> {
+        if !self.unsaved.is_empty() {
+            return Err("changes not stored".to_string());
+        }
+        for event in events {
+            self.request = event.request.clone();
+            self.apply(&event.change, event.at).map_err(|e| format!("event {}: {e}", event.version))?;
+            if self.version != event.version {
+                return Err(format!("event {} makes version {}", event.version, self.version));
+            }
+        }
+        self.unsaved.clear();
+        self.saved += events.len() as u64;
+        self.changes.send_replace(self.saved);
+        Ok(())
+    }
+
     /// Makes a stored change again, as it was made at `at`.
     fn apply(&mut self, change: &Change, at: Moment) -> Result<(), String> {
         match change {
@@ -825,17 +846,26 @@ pub enum Missing {
     Full,
     /// The database failed.
     Store(StoreError),
+    /// Another server (sharing a PostgreSQL database) changed the game first: the change was not
+    /// stored, and the game is as the other server left it, at this version.
+    Changed(u64),
 }
 
 impl PartialEq for Missing {
     fn eq(&self, other: &Missing) -> bool {
-        matches!((self, other), (Missing::Unknown, Missing::Unknown) | (Missing::Full, Missing::Full))
+        match (self, other) {
+            (Missing::Changed(a), Missing::Changed(b)) => a == b,
+            _ => matches!((self, other), (Missing::Unknown, Missing::Unknown) | (Missing::Full, Missing::Full)),
+        }
     }
 }
 
 impl From<StoreError> for Missing {
     fn from(e: StoreError) -> Missing {
-        Missing::Store(e)
+        match e {
+            StoreError::Gone(_) => Missing::Unknown,
+            e => Missing::Store(e),
+        }
     }
 }
 
@@ -903,7 +933,7 @@ impl Games {
     /// memory); a clock that ran out meanwhile ends it, and that is stored.
     pub fn get(&self, id: &str) -> Result<Arc<Mutex<Session>>, Missing> {
         let held = self.map().get(id).cloned();
-        let game = match held {
+        let game = match held.clone() {
             Some(game) => game,
             None => {
                 let (start, events) = self.store.load(id)?.ok_or(Missing::Unknown)?;
@@ -915,6 +945,11 @@ impl Games {
             }
         };
         let mut session = lock(&game);
+        if held.is_none() && self.store.is_shared() {
+            // A change another server stored while the game was being read was noticed before
+            // the game was held here, and passed by: read it again now that it is held.
+            self.refresh(id, &mut session)?;
+        }
         session.last_used = Instant::now();
         session.check_time(Moment::now());
         self.save(id, &mut session)?;
@@ -935,10 +970,87 @@ impl Games {
                 session.mark_saved();
                 Ok(())
             }
+            Err(StoreError::Conflict(_)) => {
+                // Another server stored a change first: this one is dropped, and the game is
+                // read as stored (the live channel shows it), for the client to look again.
+                match self.refresh(id, session) {
+                    Ok(()) => Err(Missing::Changed(session.version())),
+                    Err(e) => {
+                        session.close();
+                        self.map().remove(id);
+                        Err(e)
+                    }
+                }
+            }
             Err(e) => {
                 session.close();
                 self.map().remove(id);
                 Err(Missing::Store(e))
+            }
+        }
+    }
+
+    /// Reads game `id` again as stored, if it changed there (another server stored changes of
+    /// it): the session becomes the game rebuilt, and those who follow it live are told. Changes
+    /// not stored are dropped.
+    pub fn refresh(&self, id: &str, session: &mut Session) -> Result<(), Missing> {
+        let (start, events) = self.store.load(id)?.ok_or(Missing::Unknown)?;
+        if events.len() as u64 == session.saved && session.unsaved.is_empty() {
+            return Ok(());
+        }
+        let mut fresh = Session::rebuild(&start, &events)
+            .map_err(|why| Missing::Store(StoreError::Damaged { id: id.to_string(), why }))?;
+        // The followers keep following: the new session takes the old one's channel.
+        std::mem::swap(&mut fresh.changes, &mut session.changes);
+        fresh.last_used = session.last_used;
+        session.close();
+        *session = fresh;
+        session.changes.send_replace(session.saved);
+        Ok(())
+    }
+
+    /// Returns the notices of the changes other servers store, once, for [`Games::follow`]
+    /// (only when the database is shared: PostgreSQL).
+    pub fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+        self.store.notices()
+    }
+
+    /// Brings the games held in memory up to date with a notice of a change stored (by this
+    /// server or another): a game changed elsewhere is read again and its followers told; a
+    /// game deleted elsewhere leaves memory.
+    pub fn follow(&self, notice: Notice) {
+        let held = |id: &str| self.map().get(id).cloned();
+        let refresh = |id: &str, game: &Mutex<Session>| {
+            let mut session = lock(game);
+            if let Err(Missing::Unknown) = self.refresh(id, &mut session) {
+                session.close();
+                drop(session);
+                self.map().remove(id);
+            }
+        };
+        match notice {
+            Notice::Appended { game: id, count, events } => {
+                if let Some(game) = held(&id) {
+                    let mut session = lock(&game);
+                    // The notice carries the new events when they fit: they are played on the
+                    // game held, without reading it again.
+                    let fits = session.saved + events.len() as u64 == count && !events.is_empty();
+                    if session.saved < count && !(fits && session.catch_up(&events).is_ok()) {
+                        drop(session);
+                        refresh(&id, &game);
+                    }
+                }
+            }
+            Notice::Deleted { game: id } => {
+                if let Some(game) = self.map().remove(&id) {
+                    lock(&game).close();
+                }
+            }
+            Notice::Missed => {
+                let games: Vec<_> = self.map().iter().map(|(id, game)| (id.clone(), Arc::clone(game))).collect();
+                for (id, game) in games {
+                    refresh(&id, &game);
+                }
             }
         }
     }

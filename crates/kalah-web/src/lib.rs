@@ -7,7 +7,8 @@
 //!   act now (the game's state, the seat's holder or token, the engine's thinking); idle games
 //!   leave memory, not the database.
 //! * [`event`]: the changes of a game as they are stored and sent; [`store`]: the SQLite
-//!   database they are stored in before each answer.
+//!   database they are stored in before each answer, or [`postgres`]: the PostgreSQL database
+//!   several servers share, and how each learns of the others' changes.
 //! * [`guard`]: what every request passes first (its origin, JSON bodies, each client's share);
 //!   [`connections`]: the connections' time limits and cap.
 //! * [`engines`]: a pool of engines shared by every game, at the engine's strength levels
@@ -27,6 +28,7 @@ pub mod engines;
 pub mod event;
 pub mod games;
 pub mod guard;
+pub mod postgres;
 pub mod presence;
 pub mod server;
 pub mod store;

@@ -116,11 +116,24 @@ pub async fn serve(
             clocks.games.check_clocks(Moment::now());
         }
     });
+    // With a shared database (PostgreSQL), the changes other servers store reach the games
+    // held here and their live channels.
+    let following = app.games.notices().map(|mut notices| {
+        let follower = Arc::clone(&app);
+        tokio::spawn(async move {
+            while let Some(notice) = notices.recv().await {
+                follower.games.follow(notice);
+            }
+        })
+    });
     let limits = app.connections;
     let closing = app.closing.clone();
     let served = connections::serve(listener, router(app), limits, shutdown, closing).await;
     sweeping.abort();
     ticking.abort();
+    if let Some(following) = following {
+        following.abort();
+    }
     served
 }
 
@@ -304,6 +317,10 @@ fn missing(app: &App, id: &str, why: Missing) -> ApiError {
             status: StatusCode::SERVICE_UNAVAILABLE,
             message: format!("{e}: nothing was changed; try again"),
         },
+        Missing::Changed(version) => conflict(format!(
+            "the game changed through another server meanwhile and is at version {version} now: \
+             nothing of this request was done; look again"
+        )),
         Missing::Full => ApiError {
             retry_after: Some(60),
             status: StatusCode::SERVICE_UNAVAILABLE,
@@ -858,6 +875,11 @@ async fn act(
 ) -> Result<Json<GameState>, ApiError> {
     let game = session(&app, &id)?;
     let mut s = lock(&game);
+    // A move made on a version this server has not seen yet was made after a change another
+    // server stored (sharing a PostgreSQL database), whose notice has not come: read it now.
+    if serde_json::from_slice::<MoveRequest>(&body).ok().and_then(|r| r.version).is_some_and(|v| v > s.version()) {
+        app.games.refresh(&id, &mut s).map_err(|why| missing(&app, &id, why))?;
+    }
     let actor = actor(&s, &headers)?;
     held_move(&mut s, &id, &body, actor)?;
     save(&app, &id, &mut s)?;

@@ -5,8 +5,9 @@
 //! The database is SQLite ([`rusqlite`], in WAL mode: a write is safe from a killed process as
 //! soon as it returns), a file by default or in memory for tests and load runs. The schema is
 //! made and brought up to date by the program ([`MIGRATIONS`], counted in `PRAGMA user_version`).
+//! Several processes share their games in PostgreSQL instead ([`crate::postgres`]).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
 
 use rusqlite::{params, Connection, OptionalExtension};
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::event::{Event, Moment};
+use crate::postgres::{self, Notice, Postgres};
 
 /// Where a server keeps its games.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,6 +24,30 @@ pub enum Database {
     Memory,
     /// An SQLite file, made if it does not exist.
     Sqlite(PathBuf),
+    /// A PostgreSQL database, shared by several servers.
+    Postgres(postgres::Address),
+}
+
+impl Database {
+    /// Reads a `--db` value: a PostgreSQL address (`postgres://…` or `postgresql://…`) or else an
+    /// SQLite file.
+    pub fn parse(text: &std::ffi::OsStr) -> Result<Database, StoreError> {
+        match text.to_str() {
+            Some(url) if postgres::Address::is_meant(url) => postgres::Address::parse(url).map(Database::Postgres),
+            _ => Ok(Database::Sqlite(PathBuf::from(text))),
+        }
+    }
+}
+
+impl std::fmt::Display for Database {
+    /// Writes where the games are: `in memory`, the file, or the address without its password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::Memory => f.write_str("memory"),
+            Database::Sqlite(path) => write!(f, "{}", path.display()),
+            Database::Postgres(address) => write!(f, "{address}"),
+        }
+    }
 }
 
 /// A storage failure.
@@ -38,6 +64,18 @@ pub enum StoreError {
         /// What is wrong.
         why: String,
     },
+    /// PostgreSQL refused or failed (the message with its causes).
+    #[error("the game database failed: {0}")]
+    Postgres(String),
+    /// A `--db` address that cannot be read.
+    #[error("{0}")]
+    Address(String),
+    /// Another server stored a change of game `0` at the place this change was to take.
+    #[error("the game {0} changed through another server meanwhile")]
+    Conflict(String),
+    /// The game `0` is not in the database any more.
+    #[error("the game {0} was deleted")]
+    Gone(String),
     /// A database made by a newer kalah.
     #[error("the game database {0} was made by a newer kalah (schema {1}, this one knows up to {2}): use that kalah or another --db")]
     Newer(String, i64, i64),
@@ -101,7 +139,13 @@ pub const MIGRATIONS: &[&str] = &["CREATE TABLE games (
 
 /// The games' database.
 pub struct Store {
-    connection: Mutex<Connection>,
+    backend: Backend,
+}
+
+/// The database a store keeps its games in.
+enum Backend {
+    Sqlite(Mutex<Connection>),
+    Postgres(Postgres),
 }
 
 impl Store {
@@ -110,6 +154,7 @@ impl Store {
         let connection = match database {
             Database::Memory => Connection::open_in_memory()?,
             Database::Sqlite(path) => Connection::open(path)?,
+            Database::Postgres(address) => return Ok(Store { backend: Backend::Postgres(Postgres::open(address)?) }),
         };
         connection.busy_timeout(std::time::Duration::from_secs(5))?;
         if let Database::Sqlite(_) = database {
@@ -120,18 +165,37 @@ impl Store {
         }
         connection.pragma_update(None, "foreign_keys", "ON")?;
         migrate(&connection, &name(database))?;
-        Ok(Store { connection: Mutex::new(connection) })
+        Ok(Store { backend: Backend::Sqlite(Mutex::new(connection)) })
     }
 
-    fn connection(&self) -> MutexGuard<'_, Connection> {
-        self.connection.lock().unwrap_or_else(|e| e.into_inner())
+    /// Returns the SQLite connection, or the PostgreSQL store.
+    fn sqlite(&self) -> Result<MutexGuard<'_, Connection>, &Postgres> {
+        match &self.backend {
+            Backend::Sqlite(connection) => Ok(connection.lock().unwrap_or_else(|e| e.into_inner())),
+            Backend::Postgres(postgres) => Err(postgres),
+        }
+    }
+
+    /// Returns the notices of the changes stored by every process sharing the database, once
+    /// (PostgreSQL only: with SQLite this process is the only one).
+    pub fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+        self.sqlite().err().and_then(Postgres::notices)
+    }
+
+    /// Tells whether other processes share the database (PostgreSQL).
+    pub fn is_shared(&self) -> bool {
+        self.sqlite().is_err()
     }
 
     /// Stores a new game `id`.
     pub fn create(&self, id: &str, start: &Start) -> Result<(), StoreError> {
+        let connection = match self.sqlite() {
+            Ok(connection) => connection,
+            Err(postgres) => return postgres.create(id, start),
+        };
         let text = serde_json::to_string(start).map_err(|e| damaged(id, e))?;
         let at = start.at.0 as i64;
-        self.connection().execute(
+        connection.execute(
             "INSERT INTO games (id, start, created, updated) VALUES (?1, ?2, ?3, ?3)",
             params![id, text, at],
         )?;
@@ -141,7 +205,10 @@ impl Store {
     /// Appends `events` to game `id` after its first `seq` events, and marks the game finished
     /// (with its result line) or not, in one transaction.
     pub fn append(&self, id: &str, seq: u64, events: &[Event], finished: Option<&str>) -> Result<(), StoreError> {
-        let mut connection = self.connection();
+        let mut connection = match self.sqlite() {
+            Ok(connection) => connection,
+            Err(postgres) => return postgres.append(id, seq, events, finished),
+        };
         let transaction = connection.transaction()?;
         let mut at = None;
         for (i, event) in events.iter().enumerate() {
@@ -163,7 +230,10 @@ impl Store {
 
     /// Returns the start and the events of game `id`, or `None` if there is none.
     pub fn load(&self, id: &str) -> Result<Option<(Start, Vec<Event>)>, StoreError> {
-        let connection = self.connection();
+        let connection = match self.sqlite() {
+            Ok(connection) => connection,
+            Err(postgres) => return postgres.load(id),
+        };
         let start: Option<String> =
             connection.query_row("SELECT start FROM games WHERE id = ?1", [id], |row| row.get(0)).optional()?;
         let Some(start) = start else { return Ok(None) };
@@ -179,12 +249,19 @@ impl Store {
 
     /// Deletes game `id` and its events; returns whether there was one.
     pub fn delete(&self, id: &str) -> Result<bool, StoreError> {
-        Ok(self.connection().execute("DELETE FROM games WHERE id = ?1", [id])? > 0)
+        let connection = match self.sqlite() {
+            Ok(connection) => connection,
+            Err(postgres) => return postgres.delete(id),
+        };
+        Ok(connection.execute("DELETE FROM games WHERE id = ?1", [id])? > 0)
     }
 
     /// Returns the finished games, the last finished first, at most `limit`.
     pub fn archive(&self, limit: usize) -> Result<Vec<Archived>, StoreError> {
-        let connection = self.connection();
+        let connection = match self.sqlite() {
+            Ok(connection) => connection,
+            Err(postgres) => return postgres.archive(limit),
+        };
         let mut statement = connection.prepare(
             "SELECT id, start, result, created, updated FROM games WHERE finished = 1 ORDER BY updated DESC LIMIT ?1",
         )?;
@@ -221,12 +298,8 @@ fn damaged(id: &str, why: impl ToString) -> StoreError {
 fn name(database: &Database) -> String {
     match database {
         Database::Memory => "in memory".to_string(),
-        Database::Sqlite(path) => display(path),
+        other => other.to_string(),
     }
-}
-
-fn display(path: &Path) -> String {
-    path.display().to_string()
 }
 
 /// Brings the schema up to date, one step a transaction.
@@ -286,7 +359,7 @@ mod tests {
         assert!(store.load("a").unwrap().is_none());
         assert!(!store.delete("a").unwrap());
         // A database from a newer kalah is refused, not changed.
-        store.connection().pragma_update(None, "user_version", 99).unwrap();
+        store.sqlite().ok().unwrap().pragma_update(None, "user_version", 99).unwrap();
         drop(store);
         let newer = Store::open(&database).err().unwrap();
         assert!(newer.to_string().contains("newer kalah"), "{newer}");

@@ -1,0 +1,342 @@
+//! Several `kalah serve` processes share their games in PostgreSQL: the test starts a real
+//! PostgreSQL (the Debian package's binaries, `apt-get install postgresql`) on loopback in a
+//! temporary folder, runs two servers on it, and plays a game between friends whose players are
+//! on different servers, each server's live channel seeing every move; moves sent to both servers
+//! at once on one version are played once; then one server is killed (`kill -9`) and the game
+//! goes on through the other with every acknowledged move there.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, ChildStderr, Command, Stdio};
+
+use serde_json::{json, Value};
+
+/// A child process ended when the test ends, however it ends.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A PostgreSQL server in a temporary folder, stopped (fast shutdown) when dropped.
+struct Postgres {
+    server: Child,
+    port: u16,
+    _folder: tempfile::TempDir,
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        // SIGINT: PostgreSQL's fast shutdown, which ends its backends and frees its memory.
+        let _ = Command::new("kill").args(["-INT", &self.server.id().to_string()]).status();
+        let _ = self.server.wait();
+    }
+}
+
+/// Returns the folder of PostgreSQL's programs (initdb, postgres), the newest version's, or fails
+/// saying how to install them.
+fn postgres_programs() -> PathBuf {
+    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .map(|entries| entries.filter_map(|e| e.ok()).map(|e| e.path().join("bin")).collect())
+        .unwrap_or_default();
+    found.retain(|bin| bin.join("initdb").is_file() && bin.join("postgres").is_file());
+    found.sort_by_key(|bin| bin.parent().and_then(|v| v.file_name()?.to_str()?.parse::<u32>().ok()));
+    found.pop().unwrap_or_else(|| {
+        panic!(
+            "this test needs PostgreSQL's programs (initdb, postgres) under /usr/lib/postgresql/VERSION/bin: \
+             install them with `apt-get install postgresql` (as root; .ci/test does so)"
+        )
+    })
+}
+
+/// Returns the user and group ids PostgreSQL runs as: this process's, or when it is root (which
+/// PostgreSQL refuses) the `postgres` user's, or `nobody`'s.
+fn postgres_ids() -> Option<(u32, u32)> {
+    let id = |args: &[&str]| -> Option<u32> {
+        let out = Command::new("id").args(args).output().ok()?;
+        String::from_utf8(out.stdout).ok()?.trim().parse().ok()
+    };
+    if id(&["-u"])? != 0 {
+        return None;
+    }
+    ["postgres", "nobody"].iter().find_map(|user| Some((id(&["-u", user])?, id(&["-g", user])?)))
+}
+
+/// Returns a port free now on loopback.
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port()
+}
+
+/// Reads a server's log until it says it is ready; panics with the log if it ends first.
+fn await_ready(stderr: ChildStderr) {
+    let mut log = String::new();
+    for line in BufReader::new(stderr).lines() {
+        let line = line.expect("PostgreSQL's log");
+        log.push_str(&line);
+        log.push('\n');
+        if line.contains("ready to accept connections") {
+            return;
+        }
+    }
+    panic!("PostgreSQL did not start:\n{log}");
+}
+
+/// Makes a database cluster in a temporary folder and starts PostgreSQL on it, on loopback.
+fn start_postgres() -> Postgres {
+    use std::os::unix::process::CommandExt;
+    let bin = postgres_programs();
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let ids = postgres_ids();
+    if let Some((uid, gid)) = ids {
+        std::os::unix::fs::chown(folder.path(), Some(uid), Some(gid))
+            .expect("the folder is given to PostgreSQL's user");
+    }
+    let as_user = |command: &mut Command| {
+        if let Some((uid, gid)) = ids {
+            command.uid(uid).gid(gid).env("HOME", folder.path());
+        }
+    };
+    let data = folder.path().join("data");
+    let mut initdb = Command::new(bin.join("initdb"));
+    initdb.args(["--auth=trust", "--username=kalah", "--encoding=UTF8", "--locale=C", "--no-sync", "-D"]).arg(&data);
+    as_user(&mut initdb);
+    let made = initdb.output().expect("initdb runs");
+    assert!(made.status.success(), "initdb failed: {}", String::from_utf8_lossy(&made.stderr));
+    let port = free_port();
+    let mut postgres = Command::new(bin.join("postgres"));
+    postgres
+        .arg("-D")
+        .arg(&data)
+        .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1", "-k"])
+        .arg(folder.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    as_user(&mut postgres);
+    let mut server = postgres.spawn().expect("postgres starts");
+    let stderr = server.stderr.take().expect("stderr is piped");
+    let postgres = Postgres { server, port, _folder: folder };
+    await_ready(stderr);
+    postgres
+}
+
+/// Starts `kalah serve` on `db`; returns it and its stdout, from which [`address`] reads.
+fn spawn_kalah(db: &str) -> (Running, BufReader<std::process::ChildStdout>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["serve", "--port", "0", "--no-egdb", "--searches", "1", "--db", db])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("kalah serve starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    (Running(child), BufReader::new(stdout))
+}
+
+/// Reads the `host:port` a starting `kalah serve` prints.
+fn address(stdout: &mut BufReader<std::process::ChildStdout>) -> String {
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("kalah serve prints its address");
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_else(|| panic!("{line:?}"));
+    url.trim_start_matches("http://").trim_end_matches('/').to_string()
+}
+
+/// Sends one request on a new connection and returns the status and the JSON body.
+fn call(address: &str, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+    let mut stream = TcpStream::connect(address).expect("the server listens");
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let authorization = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\n{authorization}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("the request is sent");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer");
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// A live channel (Server-Sent Events) followed on one server.
+struct Live {
+    reader: BufReader<TcpStream>,
+    pending: String,
+}
+
+impl Live {
+    fn open(address: &str, id: &str) -> Live {
+        let mut stream = TcpStream::connect(address).expect("the server listens");
+        write!(stream, "GET /api/games/{id}/live HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n\r\n")
+            .expect("the request is sent");
+        let mut reader = BufReader::new(stream);
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a status line");
+        assert!(line.contains(" 200 "), "{line}");
+        while line != "\r\n" {
+            line.clear();
+            reader.read_line(&mut line).expect("a header");
+        }
+        Live { reader, pending: String::new() }
+    }
+
+    /// Returns the next state the channel sends, passing other events by (the body is chunked:
+    /// each chunk holds whole lines of events).
+    fn next_state(&mut self) -> Value {
+        loop {
+            if let Some(end) = self.pending.find("\n\n") {
+                let event: String = self.pending.drain(..end + 2).collect();
+                // Only `state` events: `presence` events say who is connected.
+                if !event.lines().any(|l| l.trim() == "event: state") {
+                    continue;
+                }
+                if let Some(data) = event.lines().find_map(|l| l.strip_prefix("data:")) {
+                    return serde_json::from_str(data.trim()).expect("a state as JSON");
+                }
+                continue;
+            }
+            let mut size = String::new();
+            self.reader.read_line(&mut size).expect("a chunk's size");
+            let size = usize::from_str_radix(size.trim(), 16).unwrap_or_else(|_| panic!("a chunk size: {size:?}"));
+            assert!(size > 0, "the live channel ended");
+            let mut chunk = vec![0; size + 2];
+            self.reader.read_exact(&mut chunk).expect("a chunk");
+            self.pending.push_str(&String::from_utf8_lossy(&chunk[..size]));
+        }
+    }
+
+    /// Waits for the state at `version` and returns it; a state past it fails the test.
+    fn await_version(&mut self, version: u64) -> Value {
+        loop {
+            let state = self.next_state();
+            let seen = state["version"].as_u64().expect("a version");
+            assert!(seen <= version, "the live channel skipped version {version}: {state}");
+            if seen == version {
+                return state;
+            }
+        }
+    }
+}
+
+fn moves(state: &Value) -> Vec<String> {
+    state["moves"].as_array().expect("moves").iter().map(|m| m["action"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn two_servers_share_a_game_between_friends_through_postgresql() {
+    let postgres = start_postgres();
+    let db = format!("postgres://kalah@127.0.0.1:{}/postgres", postgres.port);
+    // Both start at once: one makes the schema, the other waits for it.
+    let (mut a, mut a_out) = spawn_kalah(&db);
+    let (_b, mut b_out) = spawn_kalah(&db);
+    let (at_a, at_b) = (address(&mut a_out), address(&mut b_out));
+
+    let (status, state) =
+        call(&at_a, "POST", "/api/games", None, Some(json!({"rules": "kalah(4,3) standard", "friend": true})));
+    assert_eq!(status, 201, "{state}");
+    let id = state["id"].as_str().expect("an id").to_string();
+    let south = state["token"].as_str().expect("the creator's token").to_string();
+    let north = state["invite"].as_str().expect("the invitation's token").to_string();
+    let url = format!("/api/games/{id}");
+    // South plays through server A, North through B; each server's live channel sees every move.
+    let mut live_a = Live::open(&at_a, &id);
+    let mut live_b = Live::open(&at_b, &id);
+    assert_eq!(live_a.next_state()["version"], 0);
+    assert_eq!(live_b.next_state()["version"], 0);
+    let mut acknowledged = Vec::new();
+    let mut state = state;
+    let play = |state: &mut Value, servers: [&str; 2], live: &mut [&mut Live], acknowledged: &mut Vec<String>| {
+        let side = state["to_move"].as_str().expect("a side to move");
+        let (server, token) =
+            if side.eq_ignore_ascii_case("south") { (servers[0], &south) } else { (servers[1], &north) };
+        let action = state["legal"][0].as_str().expect("a legal action").to_string();
+        let version = state["version"].as_u64().unwrap();
+        let body = json!({"action": action, "version": version});
+        let (status, next) = call(server, "POST", &format!("{url}/move"), Some(token), Some(body));
+        assert_eq!(status, 200, "{next}");
+        acknowledged.push(action);
+        let version = next["version"].as_u64().unwrap();
+        for channel in live.iter_mut() {
+            let seen = channel.await_version(version);
+            assert_eq!(moves(&seen), *acknowledged, "{seen}");
+        }
+        *state = next;
+    };
+    for _ in 0..4 {
+        play(&mut state, [&at_a, &at_b], &mut [&mut live_a, &mut live_b], &mut acknowledged);
+    }
+
+    // The same move sent to both servers at once on one version, with different request ids, is
+    // played once: the others are refused (409), whichever server they reached.
+    let side = state["to_move"].as_str().unwrap().to_string();
+    let token = if side.eq_ignore_ascii_case("south") { &south } else { &north };
+    let action = state["legal"][0].as_str().unwrap().to_string();
+    let version = state["version"].as_u64().unwrap();
+    let answers: Vec<(u16, Value)> = std::thread::scope(|scope| {
+        let sent: Vec<_> = (0..6)
+            .map(|i| {
+                let (server, url, action) = ([&at_a, &at_b][i % 2].to_string(), url.clone(), action.clone());
+                scope.spawn(move || {
+                    let body = json!({"action": action, "version": version, "request": format!("race-{i}")});
+                    call(&server, "POST", &format!("{url}/move"), Some(token), Some(body))
+                })
+            })
+            .collect();
+        sent.into_iter().map(|t| t.join().expect("a request")).collect()
+    });
+    let played: Vec<_> = answers.iter().filter(|(status, _)| *status == 200).collect();
+    assert_eq!(played.len(), 1, "one of the moves made on one version is played: {answers:?}");
+    for (status, answer) in &answers {
+        assert!(*status == 200 || *status == 409, "{status} {answer}");
+    }
+    acknowledged.push(action);
+    state = played[0].1.clone();
+    let version = state["version"].as_u64().unwrap();
+    assert_eq!(moves(&live_a.await_version(version)), acknowledged);
+    assert_eq!(moves(&live_b.await_version(version)), acknowledged);
+
+    // kill -9 server A in the middle of the game: the game goes on through B, both seats there.
+    a.0.kill().expect("server A is killed");
+    a.0.wait().expect("server A ends");
+    while !state["to_move"].is_null() {
+        play(&mut state, [&at_b, &at_b], &mut [&mut live_b], &mut acknowledged);
+    }
+    let (status, back) = call(&at_b, "GET", &url, None, None);
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(moves(&back), acknowledged, "every acknowledged move is there, in order, once");
+    assert_eq!(back["version"], state["version"]);
+    // A server started again on the database finds the finished game in the archive.
+    let (_c, mut c_out) = spawn_kalah(&db);
+    let at_c = address(&mut c_out);
+    let (status, archive) = call(&at_c, "GET", "/api/archive", None, None);
+    assert_eq!(status, 200, "{archive}");
+    assert!(archive.to_string().contains(&id), "{archive}");
+    assert_eq!(moves(&call(&at_c, "GET", &url, None, None).1), acknowledged);
+}
+
+/// The servers refuse a bad or unreachable PostgreSQL address with one line saying what is
+/// accepted, and exit with an error.
+#[test]
+fn bad_and_unreachable_addresses_are_refused_in_one_line() {
+    let port = free_port();
+    for (db, says) in [
+        ("postgres://kalah@127.0.0.1:port/games", "invalid value for option `port`"),
+        ("postgresql:games", "is not a PostgreSQL URL"),
+        (&format!("postgres://kalah:secret@127.0.0.1:{port}/games") as &str, "error connecting to server"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_kalah"))
+            .args(["serve", "--port", "0", "--no-egdb", "--db", db])
+            .output()
+            .expect("kalah serve runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{db}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(says) && stderr.contains("postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("secret"), "the password is not shown: {stderr}");
+    }
+}

@@ -1,0 +1,558 @@
+//! The games' database in PostgreSQL, so that several `kalah serve` processes behind one address
+//! share their games: each stores every change as it does in SQLite ([`crate::store`]), and
+//! learns of the changes the others store by PostgreSQL's `LISTEN`/`NOTIFY` ([`Notice`]).
+//!
+//! The store is synchronous (its callers hold a game's lock while its change is stored, as with
+//! SQLite), and [`tokio_postgres`] is asynchronous: the store runs its own small runtime, which
+//! drives a few connections and the one that listens, and a call waits for its query there. On
+//! the server's multi-threaded runtime the wait is in [`tokio::task::block_in_place`], so the
+//! server's other tasks go on meanwhile. Two processes that change one game at once both try to
+//! store the change at the same place (the events' key is the game and the change's number):
+//! the second is refused with [`StoreError::Conflict`].
+
+use std::fmt;
+use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use tokio::runtime::{Handle, Runtime, RuntimeFlavor};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{AsyncMessage, Client, Config, NoTls, Statement};
+
+use crate::event::{Event, Moment};
+use crate::store::{Archived, Start, StoreError};
+
+/// The form of a PostgreSQL address, for messages.
+pub const FORM: &str = "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE";
+
+/// The channel the processes notify each other on.
+const CHANNEL: &str = "kalah_events";
+
+/// Connections a process queries on (besides the one that listens).
+const CONNECTIONS: usize = 8;
+
+/// The schema, one step a version, as [`crate::store::MIGRATIONS`] for SQLite: step i brings
+/// the version kept in the table `kalah_schema` from i to i + 1.
+pub const MIGRATIONS: &[&str] = &["CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        start TEXT NOT NULL,
+        created BIGINT NOT NULL,
+        updated BIGINT NOT NULL,
+        finished BOOLEAN NOT NULL DEFAULT FALSE,
+        result TEXT NOT NULL DEFAULT ''
+    );
+    CREATE TABLE events (
+        game TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq BIGINT NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (game, seq)
+    );
+    CREATE INDEX games_finished ON games (finished, updated);"];
+
+/// Appends events, marks the game and notifies the other processes in one statement (one round
+/// trip, one transaction): the new events are numbered on from `$2`; the notice names the game
+/// and its number of events, and carries the new events (`$7`, a JSON array) when they fit in a
+/// notice.
+const APPEND: &str = "WITH added AS (
+        INSERT INTO events (game, seq, event)
+        SELECT $1, $2::BIGINT + n, event FROM unnest($3::TEXT[]) WITH ORDINALITY AS t(event, n)
+    ), game AS (
+        UPDATE games SET updated = $4, finished = $5, result = $6 WHERE id = $1 RETURNING id
+    )
+    SELECT pg_notify('kalah_events', id || ' ' || ($2::BIGINT + cardinality($3::TEXT[]))::TEXT || ' ' || $7)
+    FROM game";
+
+/// The most bytes of events a notice carries (PostgreSQL takes payloads under 8000 bytes).
+const MOST_NOTICED: usize = 7000;
+
+/// A game's start and its events in order (none for a game without events).
+const LOAD: &str = "SELECT g.start, e.event FROM games g LEFT JOIN events e ON e.game = g.id WHERE g.id = $1
+    ORDER BY e.seq";
+
+/// Deletes a game (its events go with it) and tells the other processes.
+const DELETE: &str = "WITH gone AS (DELETE FROM games WHERE id = $1 RETURNING id)
+    SELECT pg_notify('kalah_events', id || ' -') FROM gone";
+
+/// The address of a PostgreSQL database, `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`
+/// (or `postgresql://`); shown without its password.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Address {
+    /// Boxed: a `Database` that is not PostgreSQL stays small.
+    config: Box<Config>,
+}
+
+impl Address {
+    /// Tells whether `text` is meant as a PostgreSQL address rather than a file: it begins
+    /// with `postgres:` or `postgresql:`.
+    pub fn is_meant(text: &str) -> bool {
+        let lower = text.to_ascii_lowercase();
+        lower.starts_with("postgres:") || lower.starts_with("postgresql:")
+    }
+
+    /// Reads an address; a connection waits at most 10 seconds unless it says otherwise
+    /// (`?connect_timeout=SECONDS`).
+    pub fn parse(text: &str) -> Result<Address, StoreError> {
+        let bad = |why: String| StoreError::Address(format!("{why}: write {FORM}"));
+        if !(text.starts_with("postgres://") || text.starts_with("postgresql://")) {
+            return Err(bad(format!("{:?} is not a PostgreSQL URL", hide_password(text))));
+        }
+        let mut config: Config =
+            text.parse().map_err(|e| bad(format!("cannot read {:?}: {}", hide_password(text), describe(&e))))?;
+        if config.get_hosts().is_empty() {
+            return Err(bad(format!("{:?} names no host", hide_password(text))));
+        }
+        if config.get_user().is_none() {
+            return Err(bad(format!("{:?} names no user", hide_password(text))));
+        }
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(Duration::from_secs(10));
+        }
+        Ok(Address { config: Box::new(config) })
+    }
+}
+
+impl fmt::Display for Address {
+    /// Writes `postgres://USER@HOST:PORT/DATABASE`, without the password.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let user = self.config.get_user().unwrap_or("");
+        write!(f, "postgres://{user}@")?;
+        for (i, host) in self.config.get_hosts().iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            match host {
+                tokio_postgres::config::Host::Tcp(name) => f.write_str(name)?,
+                #[cfg(unix)]
+                tokio_postgres::config::Host::Unix(path) => write!(f, "{}", path.display())?,
+            }
+            if let Some(port) = self.config.get_ports().get(i).or(self.config.get_ports().first()) {
+                write!(f, ":{port}")?;
+            }
+        }
+        write!(f, "/{}", self.config.get_dbname().unwrap_or(user))
+    }
+}
+
+impl fmt::Debug for Address {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Address({self})")
+    }
+}
+
+/// Returns a URL with its password, if it has one, written `***`.
+fn hide_password(text: &str) -> String {
+    let Some((scheme, rest)) = text.split_once("://") else { return text.to_string() };
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => match rest[..at].split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***{}", &rest[at..]),
+            None => text.to_string(),
+        },
+        None => text.to_string(),
+    }
+}
+
+/// Returns an error's message with its causes (tokio-postgres's own says only "db error").
+fn describe(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
+/// Translates a failure: a change stored at a place taken is a [`StoreError::Conflict`], one
+/// of a game that is not there [`StoreError::Gone`].
+fn failed(id: &str, e: tokio_postgres::Error) -> StoreError {
+    match e.code() {
+        Some(code) if *code == SqlState::UNIQUE_VIOLATION => StoreError::Conflict(id.to_string()),
+        Some(code) if *code == SqlState::FOREIGN_KEY_VIOLATION => StoreError::Gone(id.to_string()),
+        _ => StoreError::Postgres(describe(&e)),
+    }
+}
+
+fn damaged(id: &str, why: impl ToString) -> StoreError {
+    StoreError::Damaged { id: id.to_string(), why: why.to_string() }
+}
+
+/// What another process (or this one) stored, as the listening connection hears it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// Game `game` has `count` events now.
+    Appended {
+        /// The game's id.
+        game: String,
+        /// Its number of events.
+        count: u64,
+        /// The events stored, the last ones up to `count`, or none when they did not fit.
+        events: Vec<Event>,
+    },
+    /// Game `game` was deleted.
+    Deleted {
+        /// The game's id.
+        game: String,
+    },
+    /// The listening connection was (re)made: notices may have been missed, every game held
+    /// is to be compared with the database.
+    Missed,
+}
+
+impl Notice {
+    /// Reads a notice's payload, `ID COUNT EVENTS` (a JSON array, empty when they did not fit)
+    /// or `ID -`.
+    fn parse(payload: &str) -> Option<Notice> {
+        let (game, what) = payload.split_once(' ')?;
+        let game = game.to_string();
+        if what == "-" {
+            return Some(Notice::Deleted { game });
+        }
+        let (count, events) = what.split_once(' ').unwrap_or((what, ""));
+        let count = count.parse().ok()?;
+        // Events that cannot be read are read from the database instead.
+        let events = serde_json::from_str(events).unwrap_or_default();
+        Some(Notice::Appended { game, count, events })
+    }
+}
+
+/// A connection with its statements prepared.
+struct Connection {
+    client: Client,
+    append: Statement,
+    load: Statement,
+    delete: Statement,
+}
+
+/// What the store's tasks share: the address and the connections, each made when first needed
+/// and made again when it was lost.
+struct Shared {
+    config: Config,
+    connections: Vec<tokio::sync::Mutex<Option<Connection>>>,
+    next: AtomicUsize,
+}
+
+impl Shared {
+    /// Returns a connection, made if need be; connections are taken in turn.
+    async fn connection(&self) -> Result<tokio::sync::MappedMutexGuard<'_, Connection>, StoreError> {
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.connections.len();
+        let mut slot = self.connections[i].lock().await;
+        if slot.as_ref().is_none_or(|c| c.client.is_closed()) {
+            let client = connect(&self.config).await?;
+            let prepare = |sql| client.prepare(sql);
+            let (append, load, delete) = (prepare(APPEND).await, prepare(LOAD).await, prepare(DELETE).await);
+            let fail = |e: tokio_postgres::Error| StoreError::Postgres(describe(&e));
+            *slot = Some(Connection {
+                append: append.map_err(fail)?,
+                load: load.map_err(fail)?,
+                delete: delete.map_err(fail)?,
+                client,
+            });
+        }
+        Ok(tokio::sync::MutexGuard::map(slot, |c| c.as_mut().expect("made above")))
+    }
+}
+
+/// Connects, driving the connection on the current runtime.
+async fn connect(config: &Config) -> Result<Client, StoreError> {
+    let (client, connection) = config.connect(NoTls).await.map_err(|e| StoreError::Postgres(describe(&e)))?;
+    // A connection that fails ends here; the client then reports it closed and is made again.
+    tokio::spawn(connection);
+    Ok(client)
+}
+
+/// The games' database in PostgreSQL.
+pub struct Postgres {
+    runtime: Option<Runtime>,
+    shared: Arc<Shared>,
+    notices: Mutex<Option<UnboundedReceiver<Notice>>>,
+}
+
+impl Postgres {
+    /// Connects to the database at `address`, makes or brings its schema up to date, and
+    /// begins listening for the changes other processes store.
+    pub fn open(address: &Address) -> Result<Postgres, StoreError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("kalah-postgres")
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Postgres(format!("cannot start its runtime: {e}")))?;
+        let shared = Arc::new(Shared {
+            config: (*address.config).clone(),
+            connections: (0..CONNECTIONS).map(|_| tokio::sync::Mutex::new(None)).collect(),
+            next: AtomicUsize::new(0),
+        });
+        let (sender, receiver) = unbounded_channel();
+        let store = Postgres { runtime: Some(runtime), shared, notices: Mutex::new(Some(receiver)) };
+        let (config, name) = ((*address.config).clone(), address.to_string());
+        store.block(async move { migrate(&config, name).await })?;
+        // Listening begins before the first request is served: no change is missed.
+        let config = (*address.config).clone();
+        let (ready, listening) = std::sync::mpsc::sync_channel(1);
+        store.handle().spawn(listen(config, sender, ready));
+        match listening.recv() {
+            Ok(Ok(())) => Ok(store),
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(StoreError::Postgres("the listening connection ended".to_string())),
+        }
+    }
+
+    fn handle(&self) -> &Handle {
+        self.runtime.as_ref().expect("the runtime lives as long as the store").handle()
+    }
+
+    /// Runs `future` on the store's runtime and waits for it.
+    fn block<T: Send + 'static>(
+        &self,
+        future: impl Future<Output = Result<T, StoreError>> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+        self.handle().spawn(async move {
+            let _ = sender.send(future.await);
+        });
+        let wait = move || {
+            receiver.recv().unwrap_or_else(|_| Err(StoreError::Postgres("the database's runtime stopped".to_string())))
+        };
+        match Handle::try_current() {
+            Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => tokio::task::block_in_place(wait),
+            _ => wait(),
+        }
+    }
+
+    /// Returns the notices of changes stored (by any process), once: the caller follows them.
+    pub fn notices(&self) -> Option<UnboundedReceiver<Notice>> {
+        self.notices.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    /// Stores a new game `id`.
+    pub fn create(&self, id: &str, start: &Start) -> Result<(), StoreError> {
+        let text = serde_json::to_string(start).map_err(|e| damaged(id, e))?;
+        let (id, at, shared) = (id.to_string(), start.at.0 as i64, Arc::clone(&self.shared));
+        self.block(async move {
+            let c = shared.connection().await?;
+            let sql = "INSERT INTO games (id, start, created, updated) VALUES ($1, $2, $3, $3)";
+            c.client.execute(sql, &[&id, &text, &at]).await.map_err(|e| failed(&id, e))?;
+            Ok(())
+        })
+    }
+
+    /// Appends `events` to game `id` after its first `seq` events, marks the game finished or
+    /// not and tells the other processes, in one transaction.
+    pub fn append(&self, id: &str, seq: u64, events: &[Event], finished: Option<&str>) -> Result<(), StoreError> {
+        let texts = events
+            .iter()
+            .map(|event| serde_json::to_string(event).map_err(|e| damaged(id, e)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let updated = events.last().map_or_else(Moment::now, |e| e.at).0 as i64;
+        let (id, shared) = (id.to_string(), Arc::clone(&self.shared));
+        let (is_finished, result) = (finished.is_some(), finished.unwrap_or("").to_string());
+        let mut noticed = format!("[{}]", texts.join(","));
+        if noticed.len() > MOST_NOTICED {
+            noticed.clear();
+        }
+        self.block(async move {
+            let c = shared.connection().await?;
+            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 7] =
+                [&id, &(seq as i64), &texts, &updated, &is_finished, &result, &noticed];
+            let marked = c.client.execute(&c.append, &params).await.map_err(|e| failed(&id, e))?;
+            if marked == 0 {
+                return Err(StoreError::Gone(id));
+            }
+            Ok(())
+        })
+    }
+
+    /// Returns the start and the events of game `id`, or `None` if there is none.
+    pub fn load(&self, id: &str) -> Result<Option<(Start, Vec<Event>)>, StoreError> {
+        let (id, shared) = (id.to_string(), Arc::clone(&self.shared));
+        self.block(async move {
+            let c = shared.connection().await?;
+            let rows = c.client.query(&c.load, &[&id]).await.map_err(|e| failed(&id, e))?;
+            let Some(first) = rows.first() else { return Ok(None) };
+            let start: Start = serde_json::from_str(first.get::<_, &str>(0)).map_err(|e| damaged(&id, e))?;
+            let mut events = Vec::with_capacity(rows.len());
+            for row in &rows {
+                if let Some(text) = row.get::<_, Option<&str>>(1) {
+                    events.push(serde_json::from_str(text).map_err(|e| damaged(&id, e))?);
+                }
+            }
+            Ok(Some((start, events)))
+        })
+    }
+
+    /// Deletes game `id` and its events, and tells the other processes; returns whether there
+    /// was one.
+    pub fn delete(&self, id: &str) -> Result<bool, StoreError> {
+        let (id, shared) = (id.to_string(), Arc::clone(&self.shared));
+        self.block(async move {
+            let c = shared.connection().await?;
+            Ok(!c.client.query(&c.delete, &[&id]).await.map_err(|e| failed(&id, e))?.is_empty())
+        })
+    }
+
+    /// Returns the finished games, the last finished first, at most `limit`.
+    pub fn archive(&self, limit: usize) -> Result<Vec<Archived>, StoreError> {
+        let shared = Arc::clone(&self.shared);
+        self.block(async move {
+            let c = shared.connection().await?;
+            let sql = "SELECT id, start, result, created, updated FROM games WHERE finished
+                ORDER BY updated DESC LIMIT $1";
+            let rows = c.client.query(sql, &[&(limit as i64)]).await.map_err(|e| failed("", e))?;
+            rows.iter()
+                .map(|row| {
+                    let id: String = row.get(0);
+                    let start: Start = serde_json::from_str(row.get::<_, &str>(1)).map_err(|e| damaged(&id, e))?;
+                    Ok(Archived {
+                        rules: start.rules,
+                        seats: start.seats,
+                        result: row.get(2),
+                        started: Moment(row.get::<_, i64>(3) as u64),
+                        ended: Moment(row.get::<_, i64>(4) as u64),
+                        id,
+                    })
+                })
+                .collect()
+        })
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        // The store may be dropped inside the server's runtime, where a runtime cannot wait
+        // for its tasks: they are left to end with the process.
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// Brings the schema up to date, under a lock that lets one process at a time do it.
+async fn migrate(config: &Config, name: String) -> Result<(), StoreError> {
+    let fail = |e: tokio_postgres::Error| StoreError::Postgres(describe(&e));
+    let mut client = connect(config).await?;
+    let transaction = client.transaction().await.map_err(fail)?;
+    // Any number, the same in every kalah: processes starting together migrate one by one.
+    transaction.execute("SELECT pg_advisory_xact_lock(5265442)", &[]).await.map_err(fail)?;
+    transaction
+        .batch_execute("CREATE TABLE IF NOT EXISTS kalah_schema (version INTEGER NOT NULL)")
+        .await
+        .map_err(fail)?;
+    let version = match transaction.query_opt("SELECT version FROM kalah_schema", &[]).await.map_err(fail)? {
+        Some(row) => row.get::<_, i32>(0) as i64,
+        None => {
+            transaction.execute("INSERT INTO kalah_schema (version) VALUES (0)", &[]).await.map_err(fail)?;
+            0
+        }
+    };
+    let known = MIGRATIONS.len() as i64;
+    if version > known {
+        return Err(StoreError::Newer(name, version, known));
+    }
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        transaction.batch_execute(step).await.map_err(fail)?;
+        transaction.execute("UPDATE kalah_schema SET version = $1", &[&(i as i32 + 1)]).await.map_err(fail)?;
+    }
+    transaction.commit().await.map_err(fail)
+}
+
+/// Listens for the notices of changes stored and passes them on; a lost connection is made
+/// again (after a second, then every second) and [`Notice::Missed`] passed on. The first
+/// connection's outcome goes to `ready`.
+async fn listen(
+    config: Config,
+    notices: UnboundedSender<Notice>,
+    ready: std::sync::mpsc::SyncSender<Result<(), StoreError>>,
+) {
+    let mut ready = Some(ready);
+    loop {
+        let heard = listen_once(&config, &notices, &mut ready).await;
+        if let (Err(e), Some(ready)) = (heard, ready.take()) {
+            let _ = ready.send(Err(e));
+            return;
+        }
+        if notices.is_closed() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+/// Listens on one connection until it ends.
+async fn listen_once(
+    config: &Config,
+    notices: &UnboundedSender<Notice>,
+    ready: &mut Option<std::sync::mpsc::SyncSender<Result<(), StoreError>>>,
+) -> Result<(), StoreError> {
+    let fail = |e: tokio_postgres::Error| StoreError::Postgres(describe(&e));
+    let (client, mut connection) = config.connect(NoTls).await.map_err(fail)?;
+    let (heard, mut hearing) = unbounded_channel();
+    let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+    let driving = tokio::spawn(async move {
+        while let Some(Ok(message)) = messages.next().await {
+            if let AsyncMessage::Notification(notification) = message {
+                if heard.send(notification.payload().to_string()).is_err() {
+                    break;
+                }
+            }
+        }
+    });
+    client.batch_execute(&format!("LISTEN {CHANNEL}")).await.map_err(fail)?;
+    if let Some(ready) = ready.take() {
+        let _ = ready.send(Ok(()));
+    }
+    let _ = notices.send(Notice::Missed);
+    while let Some(payload) = hearing.recv().await {
+        if let Some(notice) = Notice::parse(&payload) {
+            if notices.send(notice).is_err() {
+                break;
+            }
+        }
+    }
+    driving.abort();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_are_read_and_shown_without_their_password() {
+        assert!(Address::is_meant("postgres://a@b/c") && Address::is_meant("PostgreSQL:x"));
+        assert!(!Address::is_meant("games.sqlite") && !Address::is_meant("./postgres://x"));
+        let address = Address::parse("postgres://kalah:secret@127.0.0.1:5433/games").unwrap();
+        assert_eq!(address.to_string(), "postgres://kalah@127.0.0.1:5433/games");
+        assert_eq!(
+            Address::parse("postgresql://kalah@db.example/kalah").unwrap().to_string(),
+            "postgres://kalah@db.example:5432/kalah"
+        );
+        for (bad, why) in [
+            ("postgres:games", "is not a PostgreSQL URL"),
+            ("postgres://kalah:secret@host:port/db", "cannot read"),
+            ("postgres:///db", "names no host"),
+            ("postgres://host/db", "names no user"),
+        ] {
+            let message = Address::parse(bad).unwrap_err().to_string();
+            assert!(message.contains(why) && message.contains(FORM), "{bad}: {message}");
+            assert!(!message.contains("secret"), "{message}");
+        }
+    }
+
+    #[test]
+    fn notices_are_read() {
+        let appended = |events| Some(Notice::Appended { game: "ab".into(), count: 12, events });
+        assert_eq!(Notice::parse("ab 12"), appended(vec![]));
+        assert_eq!(Notice::parse("ab 12 "), appended(vec![]));
+        let event = r#"{"version":12,"at":5,"change":{"kind":"act","action":"3"}}"#;
+        let read: Event = serde_json::from_str(event).unwrap();
+        assert_eq!(Notice::parse(&format!("ab 12 [{event}]")), appended(vec![read]));
+        assert_eq!(Notice::parse("ab -"), Some(Notice::Deleted { game: "ab".into() }));
+        assert_eq!(Notice::parse("ab"), None);
+        assert_eq!(Notice::parse("ab x"), None);
+    }
+}
