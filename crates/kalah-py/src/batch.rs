@@ -1,11 +1,11 @@
 //! `kalah.Batch` and `kalah.random_playouts`: many games stepped or played out in one call, for
 //! training loops and fast simulation, with NumPy arrays in and out.
 
-use kalah_rules::{Game, Position, Rules};
+use kalah_rules::{CompactPosition, Game, Move, MoveSet, Position, Rules};
 use numpy::{AllowTypeChange, PyArray1, PyArray2, PyArrayLike1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::actions::ActionSpace;
@@ -29,10 +29,14 @@ fn count_arg(count: usize) -> PyResult<usize> {
 /// the games do not depend on how many threads play them.
 const CHUNK: usize = 4096;
 
-/// How random playouts from one start are played: by the position alone where every action is
-/// a sowing (no pie rule, no handicap), else by the rules crate's game.
+/// How random playouts from one start are played: by the compact position where the rules
+/// allow one (counter-clockwise single-lap sowing on boards up to Kalah(7,n), no pie rule, no
+/// handicap), else by the position alone where every action is a sowing, else by the rules
+/// crate's game.
 #[derive(Clone)]
 enum Playout {
+    /// Sowings only, packed in two words: the fast path.
+    Compact(CompactPosition),
     /// Sowings only: the start position and its rules.
     Sowings(Position, Rules),
     /// Any rules: the game from the start.
@@ -44,28 +48,24 @@ impl Playout {
         let rules = *game.rules();
         if rules.pie || rules.handicap {
             Playout::Game(game.clone())
+        } else if let Some(compact) = CompactPosition::new(game.position(), &rules) {
+            Playout::Compact(compact)
         } else {
             Playout::Sowings(*game.position(), rules)
         }
     }
 
     /// Plays uniformly random legal actions to the end; returns the final margin, South minus
-    /// North. Both ways draw the same numbers for the same games: a number below the count of
+    /// North. Every way draws the same numbers for the same games: a number below the count of
     /// legal actions, which are taken in increasing order.
-    fn play(&self, rng: &mut ChaCha8Rng) -> i32 {
+    fn play(&self, rng: &mut fastrand::Rng) -> i32 {
         match self {
+            Playout::Compact(start) => start.play_out(|moves| pick(moves, rng)),
             Playout::Sowings(start, rules) => {
                 // Sown in place, without the history's bookkeeping.
                 let mut position = *start;
                 if !position.is_over(rules) {
-                    loop {
-                        let moves = position.legal_moves();
-                        let pick = rng.gen_range(0..moves.len() as u32) as usize;
-                        let mv = moves.into_iter().nth(pick).expect("a move of the set");
-                        if position.sow(rules, mv).ended {
-                            break;
-                        }
-                    }
+                    while !position.sow(rules, pick(position.legal_moves(), rng)).ended {}
                 }
                 position.final_difference(rules)
             }
@@ -77,7 +77,7 @@ impl Playout {
                         return game.position().final_difference(game.rules());
                     }
                     legal.sort_by_key(|&a| ActionSpace::of(game.rules()).encode(a));
-                    let action = legal[rng.gen_range(0..legal.len() as u32) as usize];
+                    let action = legal[rng.usize(..legal.len())];
                     game.act(action).expect("a legal action plays");
                 }
             }
@@ -85,11 +85,20 @@ impl Playout {
     }
 }
 
-/// Returns the random stream of chunk `chunk` of the games of `seed`.
-fn stream(seed: u64, chunk: usize) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(chunk as u64);
-    rng
+/// Returns a uniformly random move of a set that is not empty.
+#[inline(always)]
+fn pick(moves: MoveSet, rng: &mut fastrand::Rng) -> Move {
+    let mut moves = moves;
+    moves.nth(rng.usize(..moves.len())).expect("a move of the set")
+}
+
+/// Returns the random stream of chunk `chunk` of the games of `seed`: a wyrand generator
+/// (fastrand's, a few instructions a number), seeded from ChaCha8's stream `chunk` of `seed` so
+/// that the streams of the chunks are independent.
+fn stream(seed: u64, chunk: usize) -> fastrand::Rng {
+    let mut seeder = ChaCha8Rng::seed_from_u64(seed);
+    seeder.set_stream(chunk as u64);
+    fastrand::Rng::with_seed(seeder.next_u64())
 }
 
 /// Plays `count` games from the start (or from `position`) to the end with uniformly random
@@ -340,14 +349,36 @@ mod tests {
 
     #[test]
     fn the_positions_alone_play_the_same_games_as_the_rules() {
-        for rules in Rules::variants(4, 3).unwrap().into_iter().step_by(7).chain([Rules::standard(6, 4).unwrap()]) {
+        let sizes = [(4, 3), (6, 4), (7, 7), (8, 2)];
+        let every = sizes.iter().flat_map(|&(m, n)| Rules::variants(m, n).unwrap().into_iter().step_by(5));
+        let (mut compact, mut sowings) = (0, 0);
+        for rules in every.chain([Rules::standard(6, 4).unwrap()]) {
             let game = Game::new(rules);
             let fast = Playout::of(&game);
-            assert!(matches!(fast, Playout::Sowings(..)));
             let slow = Playout::Game(game.clone());
+            let alone = Playout::Sowings(*game.position(), rules);
+            match fast {
+                Playout::Compact(_) => compact += 1,
+                Playout::Sowings(..) => sowings += 1,
+                Playout::Game(_) => unreachable!("no pie rule, no handicap"),
+            }
             for seed in 0..50 {
-                assert_eq!(fast.play(&mut stream(seed, 0)), slow.play(&mut stream(seed, 0)), "{rules} seed {seed}");
+                let margin = slow.play(&mut stream(seed, 0));
+                assert_eq!(fast.play(&mut stream(seed, 0)), margin, "{rules} seed {seed}");
+                assert_eq!(alone.play(&mut stream(seed, 0)), margin, "{rules} seed {seed}");
             }
         }
+        assert!(compact > 20 && sowings > 20, "both fast paths tried: {compact} compact, {sowings} not");
+    }
+
+    #[test]
+    fn chunks_draw_different_streams() {
+        let draws = |seed, chunk| {
+            let mut rng = stream(seed, chunk);
+            [rng.u64(..), rng.u64(..)]
+        };
+        assert_eq!(draws(1, 0), draws(1, 0));
+        assert_ne!(draws(1, 0), draws(1, 1));
+        assert_ne!(draws(1, 0), draws(2, 0));
     }
 }
