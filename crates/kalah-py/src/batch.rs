@@ -1,16 +1,16 @@
 //! `kalah.Batch` and `kalah.random_playouts`: many games stepped or played out in one call, for
 //! training loops and fast simulation, with NumPy arrays in and out.
 
-use kalah_rules::{CompactPosition, Game, Move, MoveSet, Position, Rules};
+use kalah_rules::{Action, CompactPosition, Game, Move, MoveSet, Position, Rules, Side};
 use numpy::{AllowTypeChange, PyArray1, PyArray2, PyArrayLike1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::actions::ActionSpace;
 use crate::error::{self, ActionError};
-use crate::game::{game_of, PyGame};
+use crate::game::{game_of, observe, PyGame};
 use crate::rules::PyRules;
 
 /// The most games one batch or call holds.
@@ -148,6 +148,16 @@ pub fn random_playouts<'py>(
 /// What `Batch.step` returns: the rewards and which games are over.
 type Step<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
 
+/// The games of a batch. Where the rules have a compact form (see [`Playout`]) each game is a
+/// compact position and the moves that led there, sown with the fast path and replayed into a
+/// full game only when `Batch.game` asks for one; otherwise each is a full game with its history.
+enum Games {
+    /// Sowings only: each game's compact position and its moves from the start.
+    Compact { start: CompactPosition, positions: Vec<CompactPosition>, moves: Vec<Vec<Move>> },
+    /// Any rules: the games.
+    Full(Vec<PyGame>),
+}
+
 /// Many games of one rule set, stepped together: the observations and action masks of all of
 /// them as 2-D NumPy arrays, and one `step` call that plays an action in each.
 ///
@@ -155,7 +165,7 @@ type Step<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
 /// `observations()`, from the view of the player who decides there (see Game.observation).
 #[pyclass(module = "kalah", name = "Batch")]
 pub struct PyBatch {
-    games: Vec<PyGame>,
+    games: Games,
     start: PyGame,
 }
 
@@ -163,6 +173,20 @@ impl PyBatch {
     fn width(&self) -> usize {
         2 * usize::from(self.start.game.rules().houses()) + 2
     }
+
+    fn len(&self) -> usize {
+        match &self.games {
+            Games::Compact { positions, .. } => positions.len(),
+            Games::Full(games) => games.len(),
+        }
+    }
+}
+
+/// Returns the rewards of a finished game whose final margin from the first player's side is
+/// `difference`, as Game.returns gives them.
+fn rewards_of(difference: i32, margin: bool) -> [f32; 2] {
+    let value = if margin { difference } else { difference.signum() } as f32;
+    [value, -value]
 }
 
 #[pymethods]
@@ -177,11 +201,17 @@ impl PyBatch {
     ) -> PyResult<PyBatch> {
         let count = count_arg(count)?;
         let start = PyGame::wrap(game_of(rules, position, flags, &[])?);
-        Ok(PyBatch { games: vec![start.clone(); count], start })
+        let games = match Playout::of(&start.game) {
+            Playout::Compact(compact) => {
+                Games::Compact { start: compact, positions: vec![compact; count], moves: vec![Vec::new(); count] }
+            }
+            _ => Games::Full(vec![start.clone(); count]),
+        };
+        Ok(PyBatch { games, start })
     }
 
     fn __len__(&self) -> usize {
-        self.games.len()
+        self.len()
     }
 
     /// The rules of the games.
@@ -198,28 +228,57 @@ impl PyBatch {
 
     /// Starts every game again.
     fn reset(&mut self) {
-        for game in &mut self.games {
-            game.clone_from(&self.start);
+        match &mut self.games {
+            Games::Compact { start, positions, moves } => {
+                positions.fill(*start);
+                moves.iter_mut().for_each(Vec::clear);
+            }
+            Games::Full(games) => {
+                for game in games {
+                    game.clone_from(&self.start);
+                }
+            }
         }
     }
 
     /// A copy of game `index`, with its history.
     fn game(&self, index: usize) -> PyResult<PyGame> {
-        self.games.get(index).cloned().ok_or_else(|| {
-            error::bad(format!("game {index} is out of range: the batch holds games 0 to {}", self.games.len() - 1))
-        })
+        let out_of_range =
+            || error::bad(format!("game {index} is out of range: the batch holds games 0 to {}", self.len() - 1));
+        match &self.games {
+            Games::Compact { moves, .. } => {
+                let moves = moves.get(index).ok_or_else(out_of_range)?;
+                let mut game = self.start.clone();
+                for &mv in moves {
+                    game.act(Action::Sow(mv))?;
+                }
+                Ok(game)
+            }
+            Games::Full(games) => games.get(index).cloned().ok_or_else(out_of_range),
+        }
     }
 
     /// Every game's board as its deciding player sees it: a float32 array of shape
     /// (count, 2m + 2), rows as Game.observation gives them.
     fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
         let width = self.width();
-        let array = PyArray2::<f32>::zeros(py, [self.games.len(), width], false);
+        let array = PyArray2::<f32>::zeros(py, [self.len(), width], false);
         {
             let mut view = array.readwrite();
             let cells = view.as_slice_mut().expect("a new array is contiguous");
-            for (game, row) in self.games.iter().zip(cells.chunks_mut(width)) {
-                game.observe(game.player().unwrap_or(0), row);
+            match &self.games {
+                Games::Compact { positions, .. } => {
+                    for (compact, row) in positions.iter().zip(cells.chunks_mut(width)) {
+                        // Seat 0 plays South (no pie rule here); a finished game is seen from seat 0.
+                        let side = if compact.is_over() { Side::South } else { compact.mover() };
+                        observe(&compact.to_position(), side, row);
+                    }
+                }
+                Games::Full(games) => {
+                    for (game, row) in games.iter().zip(cells.chunks_mut(width)) {
+                        game.observe(game.player().unwrap_or(0), row);
+                    }
+                }
             }
         }
         array
@@ -228,12 +287,24 @@ impl PyBatch {
     /// Every game's legal actions: an int8 array of shape (count, num_actions), 1 where legal.
     fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
         let width = self.start.space.len();
-        let array = PyArray2::<i8>::zeros(py, [self.games.len(), width], false);
+        let array = PyArray2::<i8>::zeros(py, [self.len(), width], false);
         {
             let mut view = array.readwrite();
             let cells = view.as_slice_mut().expect("a new array is contiguous");
-            for (game, row) in self.games.iter().zip(cells.chunks_mut(width)) {
-                game.mask(row);
+            match &self.games {
+                Games::Compact { positions, .. } => {
+                    for (compact, row) in positions.iter().zip(cells.chunks_mut(width)) {
+                        if !compact.is_over() {
+                            // Without a pie rule or a handicap a sowing's number is its house index.
+                            compact.legal_moves().for_each(|mv| row[mv.index()] = 1);
+                        }
+                    }
+                }
+                Games::Full(games) => {
+                    for (game, row) in games.iter().zip(cells.chunks_mut(width)) {
+                        game.mask(row);
+                    }
+                }
             }
         }
         array
@@ -241,7 +312,12 @@ impl PyBatch {
 
     /// The player (0 or 1) who decides in each game, -1 where the game is over: an int8 array.
     fn current_players<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        let players = self.games.iter().map(|g| g.player().map_or(-1, |p| p as i8)).collect();
+        let players = match &self.games {
+            Games::Compact { positions, .. } => {
+                positions.iter().map(|c| if c.is_over() { -1 } else { c.mover().index() as i8 }).collect()
+            }
+            Games::Full(games) => games.iter().map(|g| g.player().map_or(-1, |p| p as i8)).collect(),
+        };
         PyArray1::from_vec(py, players)
     }
 
@@ -261,46 +337,93 @@ impl PyBatch {
         margin: bool,
         auto_reset: bool,
     ) -> PyResult<Step<'py>> {
-        if actions.len() != self.games.len() {
+        let count = self.len();
+        if actions.len() != count {
             return Err(error::bad(format!(
-                "{} actions for {} games: give one action for each game",
-                actions.len(),
-                self.games.len()
+                "{} actions for {count} games: give one action for each game",
+                actions.len()
             )));
         }
         let actions = actions.as_array();
-        let mut decoded = Vec::with_capacity(self.games.len());
-        for (i, (game, &id)) in self.games.iter().zip(actions.iter()).enumerate() {
-            if game.game.is_over() {
-                decoded.push(None);
-                continue;
-            }
-            let action = game.decode(id).map_err(|e| ActionError::new_err(format!("game {i}: {}", e.value(py))))?;
-            if !game.allows(action) {
-                return Err(ActionError::new_err(format!(
-                    "game {i}: action {id} ({action}) is not legal now: the legal actions are {:?}",
-                    game.legal_ids()
-                )));
-            }
-            decoded.push(Some(action));
-        }
-        let mut rewards = vec![0f32; 2 * self.games.len()];
-        let mut done = vec![false; self.games.len()];
-        for (i, (game, action)) in self.games.iter_mut().zip(decoded).enumerate() {
-            if let Some(action) = action {
-                game.act(action)?;
-                if game.game.is_over() {
-                    let [first, second] = game.rewards(margin);
-                    rewards[2 * i] = first as f32;
-                    rewards[2 * i + 1] = second as f32;
+        let mut rewards = vec![0f32; 2 * count];
+        let mut done = vec![false; count];
+        match &mut self.games {
+            Games::Compact { start, positions, moves } => {
+                let m = self.start.space.len();
+                let mut decoded = Vec::with_capacity(count);
+                for (i, (compact, &id)) in positions.iter().zip(actions.iter()).enumerate() {
+                    if compact.is_over() {
+                        decoded.push(None);
+                        continue;
+                    }
+                    let legal = compact.legal_moves();
+                    let mv = usize::try_from(id).ok().filter(|&id| id < m).map(Move::from_index);
+                    match mv {
+                        Some(mv) if legal.contains(mv) => decoded.push(Some(mv)),
+                        Some(mv) => {
+                            return Err(ActionError::new_err(format!(
+                                "game {i}: action {id} ({}) is not legal now: the legal actions are {:?}",
+                                Action::Sow(mv),
+                                legal.map(|mv| mv.index()).collect::<Vec<_>>()
+                            )))
+                        }
+                        None => {
+                            let e = self.start.decode(id).expect_err("only the houses are actions");
+                            return Err(ActionError::new_err(format!("game {i}: {}", e.value(py))));
+                        }
+                    }
+                }
+                for (i, mv) in decoded.into_iter().enumerate() {
+                    if let Some(mv) = mv {
+                        let compact = &mut positions[i];
+                        if compact.sow(mv).ended {
+                            let [first, second] = rewards_of(compact.final_difference(), margin);
+                            rewards[2 * i] = first;
+                            rewards[2 * i + 1] = second;
+                        }
+                        moves[i].push(mv);
+                    }
+                    done[i] = positions[i].is_over();
+                    if done[i] && auto_reset {
+                        positions[i] = *start;
+                        moves[i].clear();
+                    }
                 }
             }
-            done[i] = game.game.is_over();
-            if done[i] && auto_reset {
-                game.clone_from(&self.start);
+            Games::Full(games) => {
+                let mut decoded = Vec::with_capacity(count);
+                for (i, (game, &id)) in games.iter().zip(actions.iter()).enumerate() {
+                    if game.game.is_over() {
+                        decoded.push(None);
+                        continue;
+                    }
+                    let action =
+                        game.decode(id).map_err(|e| ActionError::new_err(format!("game {i}: {}", e.value(py))))?;
+                    if !game.allows(action) {
+                        return Err(ActionError::new_err(format!(
+                            "game {i}: action {id} ({action}) is not legal now: the legal actions are {:?}",
+                            game.legal_ids()
+                        )));
+                    }
+                    decoded.push(Some(action));
+                }
+                for (i, (game, action)) in games.iter_mut().zip(decoded).enumerate() {
+                    if let Some(action) = action {
+                        game.act(action)?;
+                        if game.game.is_over() {
+                            let [first, second] = game.rewards(margin);
+                            rewards[2 * i] = first as f32;
+                            rewards[2 * i + 1] = second as f32;
+                        }
+                    }
+                    done[i] = game.game.is_over();
+                    if done[i] && auto_reset {
+                        game.clone_from(&self.start);
+                    }
+                }
             }
         }
-        let rewards = PyArray1::from_vec(py, rewards).reshape([self.games.len(), 2])?;
+        let rewards = PyArray1::from_vec(py, rewards).reshape([count, 2])?;
         Ok((rewards, PyArray1::from_vec(py, done)))
     }
 
@@ -308,30 +431,24 @@ impl PyBatch {
     /// same actions), -1 where the game is over: an int64 array to pass to `step`.
     #[pyo3(signature = (seed=0))]
     fn random_actions<'py>(&self, py: Python<'py>, seed: u64) -> Bound<'py, PyArray1<i64>> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let picks = self
-            .games
-            .iter()
-            .map(|game| {
-                let rules = game.game.rules();
-                let position = game.game.position();
-                if !rules.pie && !rules.handicap {
-                    // Every action is a sowing: pick one of the position's moves without a list.
-                    if position.is_over(rules) {
-                        return -1;
+        let mut rng = stream(seed, 0);
+        let picks = match &self.games {
+            Games::Compact { positions, .. } => positions
+                .iter()
+                .map(|c| if c.is_over() { -1 } else { pick(c.legal_moves(), &mut rng).index() as i64 })
+                .collect(),
+            Games::Full(games) => games
+                .iter()
+                .map(|game| {
+                    let legal = game.legal_ids();
+                    if legal.is_empty() {
+                        -1
+                    } else {
+                        legal[rng.usize(..legal.len())] as i64
                     }
-                    let moves = position.legal_moves();
-                    let pick = rng.gen_range(0..moves.len() as u32) as usize;
-                    return moves.into_iter().nth(pick).map_or(-1, |mv| mv.index() as i64);
-                }
-                let legal = game.legal_ids();
-                if legal.is_empty() {
-                    -1
-                } else {
-                    legal[rng.gen_range(0..legal.len() as u32) as usize] as i64
-                }
-            })
-            .collect();
+                })
+                .collect(),
+        };
         PyArray1::from_vec(py, picks)
     }
 }
