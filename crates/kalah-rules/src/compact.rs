@@ -111,7 +111,7 @@ impl CompactPosition {
     /// Returns the position as the rules crate's [`Position`].
     pub fn to_position(&self) -> Position {
         let m = usize::from(self.houses);
-        let unpack = |word: u64| -> Vec<u16> { (0..=m).map(|i| byte(word, i) as u16).collect() };
+        let unpack = |word: u64| -> [u16; 8] { std::array::from_fn(|i| byte(word, i) as u16) };
         let (south, north) = match self.mover {
             Side::South => (unpack(self.mine), unpack(self.theirs)),
             Side::North => (unpack(self.theirs), unpack(self.mine)),
