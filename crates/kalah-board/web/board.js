@@ -17,19 +17,29 @@
   }
 
   // Lays the cells out across where a row of m houses and two stores fits with houses of
-  // MIN_HOUSE pixels, else down the screen (North's store at the top, South's houses down the
-  // left, South's store at the bottom, North's houses up the right): sowing still goes
+  // MIN_HOUSE pixels; else, where a row of m houses alone fits (a phone's Kalah(6,n)), stacked:
+  // North's store across the top, North's houses, South's houses, South's store across the
+  // bottom; else down the screen (North's store at the top, South's houses down the left,
+  // South's store at the bottom, North's houses up the right). Sowing still goes
   // counter-clockwise, and every board fits a phone.
   function layout(board) {
     const m = Number(board.dataset.houses);
     if (!m) return;
     const room = board.parentElement ? board.parentElement.clientWidth : 0;
-    const vertical = room > 0 && room < (m + 2) * (MIN_HOUSE + 8) + 24;
+    const wide = room === 0 || room >= (m + 2) * (MIN_HOUSE + 8) + 24;
+    const stacked = !wide && room >= m * (MIN_HOUSE + 6) + 24;
+    const vertical = !wide && !stacked;
     board.classList.toggle('vertical', vertical);
+    board.classList.toggle('stacked', stacked);
     for (const el of board.querySelectorAll('.pit')) {
       const cell = Number(el.dataset.cell);
       let column, row;
-      if (cell === 2 * m + 1) [column, row] = vertical ? ['1 / span 2', '1'] : ['1', '1 / span 2'];
+      if (stacked) {
+        if (cell === 2 * m + 1) [column, row] = [`1 / span ${m}`, '1'];
+        else if (cell === m) [column, row] = [`1 / span ${m}`, '4'];
+        else if (cell < m) [column, row] = [`${cell + 1}`, '3'];
+        else [column, row] = [`${2 * m - cell + 1}`, '2'];
+      } else if (cell === 2 * m + 1) [column, row] = vertical ? ['1 / span 2', '1'] : ['1', '1 / span 2'];
       else if (cell === m) [column, row] = vertical ? ['1 / span 2', `${m + 2}`] : [`${m + 2}`, '1 / span 2'];
       else if (cell < m) [column, row] = vertical ? ['1', `${cell + 2}`] : [`${cell + 2}`, '2'];
       else [column, row] = vertical ? ['2', `${2 * m + 2 - cell}`] : [`${2 * m - cell + 2}`, '1'];

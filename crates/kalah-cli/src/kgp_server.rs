@@ -226,6 +226,12 @@ fn record(args: RecordArgs) -> Result<()> {
 
 /// The database's default place: the user's data folder.
 fn default_db() -> Result<PathBuf> {
+    data_file("kgp.sqlite")
+}
+
+/// Returns the path of `name` in the user's data folder (`$XDG_DATA_HOME/kalah`, or
+/// `~/.local/share/kalah`), making the folder if needed.
+pub(crate) fn data_file(name: &str) -> Result<PathBuf> {
     let data = std::env::var_os("XDG_DATA_HOME")
         .filter(|d| !d.is_empty())
         .map(PathBuf::from)
@@ -236,7 +242,7 @@ fn default_db() -> Result<PathBuf> {
         })?
         .join("kalah");
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create the data folder {}", dir.display()))?;
-    Ok(dir.join("kgp.sqlite"))
+    Ok(dir.join(name))
 }
 
 fn millis(flag: &str, value: u64, low: u64) -> Result<Duration> {
@@ -352,24 +358,45 @@ fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
         let server = Server::start(config, events).await.map_err(|e| bad(e.to_string()))?;
         println!("{name}: games are stored in {} (Ctrl-C stops)", db.display());
         let (over, mut ended) = tokio::sync::mpsc::unbounded_channel();
+        // The printer is told to finish once the server has stopped: it prints every event still
+        // queued first, so that the last games' ends are not lost.
+        let (flush, mut flushed) = tokio::sync::oneshot::channel::<()>();
         let printer = tokio::spawn(async move {
-            while let Some(event) = log.recv().await {
-                // A log whose reader has gone (a closed pipe) does not stop the server.
-                let _ = writeln!(std::io::stdout(), "{name}: {event}");
-                if let Event::TournamentOver(id) = event {
-                    let db = db.clone();
-                    let table = tokio::task::spawn_blocking(move || {
-                        Reader::open(&db)
-                            .and_then(|r| r.games(None, Some(id)))
-                            .map(|games| Standings::from_games(&games))
-                    })
-                    .await;
-                    let _ = match table {
-                        Ok(Ok(table)) => write!(std::io::stdout(), "{table}"),
-                        Ok(Err(error)) => writeln!(std::io::stdout(), "{name}: the table cannot be read: {error}"),
-                        Err(error) => writeln!(std::io::stdout(), "{name}: the table cannot be read: {error}"),
-                    };
-                    let _ = over.send(());
+            let print = |event: Event| {
+                let db = db.clone();
+                let over = over.clone();
+                async move {
+                    // A log whose reader has gone (a closed pipe) does not stop the server.
+                    let _ = writeln!(std::io::stdout(), "{name}: {event}");
+                    if let Event::TournamentOver(id) = event {
+                        let table = tokio::task::spawn_blocking(move || {
+                            Reader::open(&db)
+                                .and_then(|r| r.games(None, Some(id)))
+                                .map(|games| Standings::from_games(&games))
+                        })
+                        .await;
+                        let _ = match table {
+                            Ok(Ok(table)) => write!(std::io::stdout(), "{table}"),
+                            Ok(Err(error)) => writeln!(std::io::stdout(), "{name}: the table cannot be read: {error}"),
+                            Err(error) => writeln!(std::io::stdout(), "{name}: the table cannot be read: {error}"),
+                        };
+                        let _ = over.send(());
+                    }
+                }
+            };
+            loop {
+                tokio::select! {
+                    biased;
+                    event = log.recv() => match event {
+                        Some(event) => print(event).await,
+                        None => break,
+                    },
+                    _ = &mut flushed => {
+                        while let Ok(event) = log.try_recv() {
+                            print(event).await;
+                        }
+                        break;
+                    }
                 }
             }
         });
@@ -379,7 +406,8 @@ fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
         }
         println!("{name}: stopping: goodbye to every connection");
         server.shutdown().await;
-        printer.abort();
+        let _ = flush.send(());
+        let _ = printer.await;
         println!("{name}: stopped");
         Ok(())
     })

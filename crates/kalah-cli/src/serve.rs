@@ -8,10 +8,11 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 use kalah_engine::databases::Memory;
-use kalah_web::{App, Config};
+use kalah_web::{App, ClientLimits, Config, ConnectionLimits, Database};
 
 use crate::engine::{egdb_folder, shared_databases};
 use crate::error::bad;
+use crate::kgp_server::data_file;
 
 /// Flags of `kalah serve`.
 #[derive(Args, Debug)]
@@ -31,12 +32,24 @@ pub struct ServeArgs {
     /// Transposition table of each engine in MiB (1-4096)
     #[arg(long, value_name = "MIB", default_value_t = 16)]
     pub hash: usize,
-    /// Most games held at once (1-100000); more are refused until some expire or close
+    /// Most games held in memory at once (1-100000); more are refused until some are idle or deleted
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub max_games: usize,
-    /// A game with no request for this many minutes is closed (1-10080)
+    /// A game with no request for this many minutes leaves memory, not the database (1-10080)
     #[arg(long, value_name = "MINUTES", default_value_t = 30)]
     pub idle_minutes: u64,
+    /// Requests a second one client (an IP address) may send, on average (1-100000)
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub client_requests: u32,
+    /// New games a minute one client (an IP address) may start, on average (1-100000)
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    pub client_games: u32,
+    /// Most connections open at once (1-100000); more are answered 503
+    #[arg(long, value_name = "N", default_value_t = 4096)]
+    pub max_connections: usize,
+    /// Where games are kept: an SQLite file (made if missing) [default: the user's data folder, kalah/games.sqlite]
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
     /// Folder of the endgame databases [default: the user's cache folder, kalah/egdb]
     #[arg(long, value_name = "DIR")]
     pub egdb_dir: Option<PathBuf>,
@@ -62,6 +75,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
     check("hash", args.hash, 1, 4096, "MiB")?;
     check("max-games", args.max_games, 1, 100_000, "games")?;
     check("idle-minutes", args.idle_minutes, 1, 10_080, "minutes")?;
+    check("client-requests", args.client_requests, 1, 100_000, "requests a second")?;
+    check("client-games", args.client_games, 1, 100_000, "games a minute")?;
+    check("max-connections", args.max_connections, 1, 100_000, "connections")?;
     // The databases keep within what the machine can spare beside every engine's table.
     let tables = Memory::mib((searches * args.hash) as u64);
     let databases = shared_databases(egdb_folder(args.egdb_dir.as_ref(), args.no_egdb), tables);
@@ -70,10 +86,20 @@ pub fn run(args: ServeArgs) -> Result<()> {
         searches,
         table_bytes: args.hash << 20,
         databases,
+        database: Database::Sqlite(match args.db {
+            Some(path) => path,
+            None => data_file("games.sqlite")?,
+        }),
         max_games: args.max_games,
         idle: Duration::from_secs(args.idle_minutes * 60),
+        clients: ClientLimits { requests_per_second: args.client_requests, games_per_minute: args.client_games },
+        connections: ConnectionLimits { max: args.max_connections, ..ConnectionLimits::default() },
     };
-    let app = Arc::new(App::new(&config));
+    let db = match &config.database {
+        Database::Sqlite(path) => path.display().to_string(),
+        Database::Memory => "memory".to_string(),
+    };
+    let app = Arc::new(App::new(&config).map_err(|e| bad(format!("cannot open the game database {db}: {e}")))?);
     let runtime =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server")?;
     runtime.block_on(async move {
@@ -82,7 +108,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
             bad(format!("cannot listen on {address}: {e}; pick another --port (0 picks a free one) or --host"))
         })?;
         let bound: SocketAddr = listener.local_addr().context("cannot read the address listened on")?;
-        println!("kalah serve: play at http://{bound}/ (Ctrl-C stops)");
+        println!("kalah serve: play at http://{bound}/ (Ctrl-C stops); games are kept in {db}");
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };

@@ -1,13 +1,16 @@
 //! End to end in a real browser: starts `kalah serve` from an empty folder and headless Chromium
 //! through chromedriver, starts a Kalah(3,2) game against the engine from the new-game form,
 //! plays it to the end by clicking houses, and checks the end screen and the board; then opens a
-//! link to a game between two people and plays it from the keyboard alone.
+//! link to a game between two people and plays it from the keyboard alone. Two browsers play a
+//! game against a friend from an invitation link while a third watches, through a `kill -9` and
+//! a restart of the server.
 //!
 //! The static site (scripts/site.sh, docs/site.md) is tested the same way with no kalah process:
 //! built into a temporary folder and served by `python3 -m http.server`, the page plays with the
 //! engine in its Web Worker: a whole game at each level, a hint, the evaluation, a solve equal to
 //! `kalah solve`'s, saving and loading, clicks during a long search on twelve houses, and play
-//! offline once the static server is stopped.
+//! offline once the static server is stopped; it offers no game against a friend, which needs a
+//! server.
 //!
 //! Chromium and chromedriver must be installed (`.ci/run` installs them on Debian); without them
 //! the test fails and says how to install them. With `KALAH_SCREENSHOT=1` it also plays a few
@@ -48,8 +51,14 @@ fn free_port() -> u16 {
 
 /// Starts `kalah serve` in `dir` on a port it picks, and returns it with the address it prints.
 fn start_server(dir: &Path) -> (Running, String) {
+    start_server_at(dir, 0)
+}
+
+/// Starts `kalah serve` in `dir` on `port` (0: one it picks), its games in `dir`/games.sqlite.
+fn start_server_at(dir: &Path, port: u16) -> (Running, String) {
+    let port = port.to_string();
     let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
-        .args(["serve", "--port", "0", "--engine-time", "50", "--no-egdb", "--searches", "2"])
+        .args(["serve", "--port", &port, "--db", "games.sqlite", "--engine-time", "50", "--no-egdb", "--searches", "2"])
         .current_dir(dir)
         .stdout(Stdio::piped())
         .spawn()
@@ -110,6 +119,12 @@ fn start_site(dir: &Path) -> (Running, String) {
 
 /// Starts chromedriver and connects to a new headless Chromium session.
 async fn start_browser(driver: &Path, chromium: &Path) -> (Running, Client) {
+    start_browser_as(driver, chromium, None).await
+}
+
+/// Starts chromedriver and connects to a new headless Chromium session, a phone with a touch
+/// screen and no mouse when `phone` gives its width and height.
+async fn start_browser_as(driver: &Path, chromium: &Path, phone: Option<(u32, u32)>) -> (Running, Client) {
     let port = free_port();
     let child = Command::new(driver)
         .arg(format!("--port={port}"))
@@ -126,6 +141,10 @@ async fn start_browser(driver: &Path, chromium: &Path) -> (Running, Client) {
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1100,760"],
         }),
     );
+    if let Some((width, height)) = phone {
+        capabilities["goog:chromeOptions"]["mobileEmulation"] =
+            json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 3.0, "touch": true } });
+    }
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let connector = hyper_util::client::legacy::connect::HttpConnector::new();
@@ -213,7 +232,7 @@ async fn press(client: &Client, keys: &str) {
 async fn keys_alone(client: &Client, url: &str) {
     client.goto(&format!("{url}?rules=kalah(4,3)%20standard%20pie&south=human&north=human")).await.expect("the link");
     idle(client).await;
-    assert_eq!(text(client, "#rules-line").await, "kalah(4,3) standard pie · South: human · North: human");
+    assert_eq!(text(client, "#rules-line").await, "kalah(4,3) standard pie · South: a person · North: a person");
     // House 2 ends in South's store (an extra move), then house 1 ends South's first turn.
     press(client, "2").await;
     assert!(text(client, "#note").await.contains("extra move, South moves again"));
@@ -352,7 +371,7 @@ async fn links_reloads_and_the_engine(client: &Client, url: &str) {
     client.goto(&link).await.expect("the link");
     idle(client).await;
     let status = text(client, "#status").await;
-    assert!(status.contains("North (engine:1) to move") && status.contains("Engine, move"), "{status}");
+    assert!(status.contains("North (engine level 1) to move") && status.contains("Engine, move"), "{status}");
     assert!(!status.contains("thinking"), "{status}");
     assert_eq!(count(client, 0).await, 0, "the link's position, not the engine's reply");
     assert_eq!(count(client, 5).await, 3);
@@ -370,7 +389,7 @@ async fn links_reloads_and_the_engine(client: &Client, url: &str) {
     // Back to where the engine was to move: it waits for the line to be stepped forward.
     press(client, "\u{E012}").await;
     let status = text(client, "#status").await;
-    assert!(status.contains("North (engine:1) to move") && !status.contains("thinking"), "{status}");
+    assert!(status.contains("North (engine level 1) to move") && !status.contains("thinking"), "{status}");
     press(client, "\u{E014}").await;
     wait_for(client, "#eval-text", |t| !t.starts_with("Evaluating")).await;
     let refused = script(
@@ -433,7 +452,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     idle(&client).await;
     client.find(Locator::Id("speed")).await.expect("the speed").select_by_value("60").await.expect("fast sowing");
     new_game(&client, "3", "2", "engine:1").await;
-    assert_eq!(text(&client, "#rules-line").await, "kalah(3,2) standard · South: human · North: engine:1");
+    assert_eq!(text(&client, "#rules-line").await, "kalah(3,2) standard · South: a person · North: engine level 1");
     assert_eq!(text(&client, "#status").await, "South (human) to move");
 
     let mut clicks = 0;
@@ -455,7 +474,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     assert_eq!(south + north, 12, "{status}");
     let verdict = match south.cmp(&north) {
         std::cmp::Ordering::Greater => format!("South (human) wins by {}", south - north),
-        std::cmp::Ordering::Less => format!("North (engine:1) wins by {}", north - south),
+        std::cmp::Ordering::Less => format!("North (engine level 1) wins by {}", north - south),
         std::cmp::Ordering::Equal => "The game is a draw".to_string(),
     };
     assert!(status.contains(&verdict), "{status:?} should say {verdict:?}");
@@ -467,6 +486,19 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     assert!(client.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty());
     let moves = client.find_all(Locator::Css("#moves button")).await.expect("the move list").len();
     assert!(moves > clicks, "the move list holds the start and every action ({moves} entries, {clicks} clicks)");
+    // The end: a panel with the result and a way on; "Play again" starts the same game.
+    let end = text(&client, "#game-end-text").await;
+    let said = match south.cmp(&north) {
+        std::cmp::Ordering::Greater => "South (a person) won.".to_string(),
+        std::cmp::Ordering::Less => "North (engine level 1) won.".to_string(),
+        std::cmp::Ordering::Equal => "A draw.".to_string(),
+    };
+    assert_eq!(end, format!("{said} {south}–{north}."));
+    client.find(Locator::Id("play-again")).await.expect("Play again").click().await.expect("a click");
+    idle(&client).await;
+    assert_eq!(text(&client, "#status").await, "South (human) to move", "a new game");
+    assert_eq!(text(&client, "#rules-line").await, "kalah(3,2) standard · South: a person · North: engine level 1");
+    assert!(!client.find(Locator::Id("game-end")).await.unwrap().is_displayed().await.unwrap(), "the panel goes");
 
     keys_alone(&client, &url).await;
     links_reloads_and_the_engine(&client, &url).await;
@@ -502,6 +534,193 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     client.close().await.expect("the browser closes");
 }
 
+/// Starts `kalah serve` in `dir` on `port` with `flags` added, its games in `dir`/games.sqlite.
+fn start_server_with(dir: &Path, port: u16, flags: &[&str]) -> (Running, String) {
+    let port = port.to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["serve", "--port", &port, "--db", "games.sqlite", "--no-egdb", "--searches", "2"])
+        .args(flags)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("kalah serve starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let running = Running(child);
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).expect("kalah serve prints its address");
+    let url =
+        line.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_else(|| panic!("no address in {line:?}"));
+    (running, url.trim_end_matches('/').to_string())
+}
+
+/// Sends one HTTP request to the server at `url` as a program would (no browser), and returns
+/// the status and the body.
+fn http(url: &str, method: &str, path: &str, body: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let host = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = std::net::TcpStream::connect(host).expect("the server listens");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("the request is sent");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("the answer");
+    let status = answer.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("a status");
+    let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+    (status, body)
+}
+
+/// Returns the bottom and the right of the element `css` and the viewport's height and width.
+async fn rect(client: &Client, css: &str) -> [f64; 4] {
+    let code = format!(
+        "const r = document.querySelector('{css}').getBoundingClientRect();
+         return JSON.stringify([r.bottom, r.right, window.innerHeight, window.innerWidth]);"
+    );
+    serde_json::from_str(&script(client, &code).await).expect("four numbers")
+}
+
+/// What a player trusts the page for (issue 30): a full server says so and offers a way on
+/// rather than "Loading…" for ever; a stopped server is said so in words; after a restart a
+/// reload goes on with the same game, and a game that is gone is said to be; a game opened from
+/// a link lets the engine answer once the person moves; moves made during an analysis cancel it
+/// rather than have the server refuse it (409); the evaluation names no best move against the
+/// engine; on a 390 × 844 phone Kalah(6,6) and its Undo, Hint and New game fit the screen.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_a_player_trusts() {
+    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
+    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
+        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let port = free_port();
+    // A server with room for one game, which a program takes first.
+    let (server, url) = start_server_with(folder.path(), port, &["--max-games", "1", "--engine-time", "50"]);
+    let (status, body) = http(&url, "POST", "/api/games", "{}");
+    assert_eq!(status, 201, "{body}");
+    let taken: serde_json::Value = serde_json::from_str(&body).expect("a game");
+    let taken = taken["id"].as_str().expect("its id").to_string();
+    let (_driver, client) = start_browser(&driver, &chromium).await;
+    client.goto(&url).await.expect("the page opens");
+    let full = wait_for(&client, "#status", |s| s.starts_with("Cannot start")).await;
+    assert!(full.contains("most games") && full.contains("Trying again in"), "{full}");
+    assert!(client.find(Locator::Id("retry")).await.unwrap().is_displayed().await.unwrap(), "a Try again button");
+    assert_eq!(http(&url, "DELETE", &format!("/api/games/{taken}"), "").0, 204);
+    client.find(Locator::Id("retry")).await.unwrap().click().await.expect("Try again");
+    wait_for(&client, "#status", |s| s == "South (human) to move").await;
+    idle(&client).await;
+    let game = script(&client, "return sessionStorage.getItem('kalah-game')").await;
+    // A stopped server is said so in words, and the page keeps its game.
+    drop(server);
+    client.find(Locator::Id("hint")).await.unwrap().click().await.expect("a click on Hint");
+    let down = wait_for(&client, "#note", |t| t.contains("does not answer")).await;
+    assert!(!down.contains("Failed to fetch"), "{down}");
+    // The same server again, with room: a reload goes on with the same game.
+    let (_server, url) = start_server_with(folder.path(), port, &["--engine-time", "2000"]);
+    client.refresh().await.expect("a reload");
+    idle(&client).await;
+    assert_eq!(script(&client, "return sessionStorage.getItem('kalah-game')").await, game, "the same game");
+    assert!(!text(&client, "#note").await.contains("no longer"));
+    // Deleted meanwhile: a reload says so with the new game it starts.
+    assert_eq!(http(&url, "DELETE", &format!("/api/games/{game}"), "").0, 204);
+    client.refresh().await.expect("a reload");
+    idle(&client).await;
+    assert!(text(&client, "#note").await.contains("no longer on the server"), "{}", text(&client, "#note").await);
+    assert_ne!(script(&client, "return sessionStorage.getItem('kalah-game')").await, game);
+
+    // Against the engine the evaluation gives no best move (a hint on every turn).
+    client.find(Locator::Id("speed")).await.unwrap().select_by_value("0").await.unwrap();
+    press(&client, "1").await;
+    let eval = wait_for(&client, "#eval-text", |t| !t.starts_with("Evaluating")).await;
+    assert!(!eval.contains("best for"), "{eval}");
+
+    // A game opened from a link: the engine waits at first, and answers once the person moves.
+    client.goto(&format!("{url}/?rules=kalah(4,3)%20standard&south=human&north=engine:1")).await.unwrap();
+    idle(&client).await;
+    press(&client, "1").await;
+    let status = wait_for(&client, "#status", |s| s.starts_with("South (human) to move")).await;
+    assert!(!status.contains("Engine, move"), "{status}");
+
+    // Moves made while the evaluation runs (two seconds a search here) cancel it: the server
+    // refuses none of the analyses for a game that changed under them.
+    client.goto(&format!("{url}/?rules=kalah(6,6)%20standard&south=human&north=human")).await.unwrap();
+    idle(&client).await;
+    for key in ["1", "2", "3", "4"] {
+        wait_for(&client, "#eval-text", |t| t.starts_with("Evaluating")).await;
+        press(&client, key).await;
+    }
+    wait_for(&client, "#eval-text", |t| !t.starts_with("Evaluating")).await;
+    let refused = script(
+        &client,
+        "return String(performance.getEntriesByType('resource')
+            .filter((e) => e.name.includes('/analysis') && e.responseStatus === 409).length)",
+    )
+    .await;
+    assert_eq!(refused, "0", "analyses refused because the game changed under them");
+
+    // A phone: Kalah(6,6), its board and Undo, Hint and New game on one screen; the stores hold
+    // twelve seeds each, none of them under the store's count.
+    client.set_window_size(390, 844).await.expect("a phone's size");
+    let stores = "position=4,4,4,4,4,4:12/4,4,4,4,4,4:12/S";
+    client.goto(&format!("{url}/?rules=kalah(6,6)%20standard&{stores}&south=human&north=engine:3")).await.unwrap();
+    idle(&client).await;
+    for css in ["#board", "#undo", "#hint", "#new"] {
+        let [bottom, right, height, width] = rect(&client, css).await;
+        assert!(bottom <= height && right <= width, "{css} ends at ({right}, {bottom}) of a {width} × {height} screen");
+    }
+    let hidden = "return String([...document.querySelectorAll('.pit.store')].map((store) => {
+            const c = store.querySelector('.count').getBoundingClientRect();
+            return [...store.querySelectorAll('.stones i')].map((i) => i.getBoundingClientRect())
+                .filter((s) => s.left < c.right && s.right > c.left && s.top < c.bottom && s.bottom > c.top).length;
+        }).reduce((a, b) => a + b, 0))";
+    assert_eq!(script(&client, hidden).await, "0", "stones under a store's count on a phone");
+    // A desktop: the board takes most of the width (the controls beside it take the rest).
+    client.set_window_size(1280, 800).await.expect("a desktop's size");
+    idle(&client).await;
+    assert_eq!(script(&client, hidden).await, "0", "stones under a store's count on a desktop");
+    // The marks on the board and the ends of the evaluation bar are explained.
+    let legend = text(&client, "#legend").await;
+    assert!(legend.contains("South's last turn") && legend.contains("capture"), "{legend}");
+    assert!(text(&client, ".eval-ends").await.contains("South ahead"));
+    // Keys are hinted where there is a keyboard's pointer, not on a touch screen alone.
+    let kbd = "return getComputedStyle(document.querySelector('kbd')).display + ' '
+        + getComputedStyle(document.querySelector('.keys')).display";
+    assert_eq!(script(&client, kbd).await, "inline block", "a desktop shows the keys");
+    let (_phone_driver, phone) = start_browser_as(&driver, &chromium, Some((390, 844))).await;
+    phone.goto(&url).await.expect("the page on a phone");
+    idle(&phone).await;
+    assert_eq!(script(&phone, kbd).await, "none none", "a touch screen shows no keys");
+    phone.close().await.expect("the phone's browser closes");
+    let width = script(
+        &client,
+        "return String(document.getElementById('board').getBoundingClientRect().width / window.innerWidth)",
+    )
+    .await;
+    assert!(width.parse::<f64>().unwrap() >= 0.7, "the board takes {width} of a 1280-pixel screen");
+    client.close().await.expect("the browser closes");
+}
+
+/// Returns the number of changes of the game a page shows (`seq`), or -1 before it has one.
+async fn seq(client: &Client) -> i64 {
+    script(client, "return document.body.dataset.seq || '-1'").await.parse().expect("a number")
+}
+
+/// Waits until every page shows the game at the same number of changes, and returns it.
+async fn in_step(clients: &[&Client]) -> i64 {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let mut seen = Vec::new();
+        for client in clients {
+            idle(client).await;
+            seen.push(seq(client).await);
+        }
+        if seen.iter().all(|s| *s == seen[0]) {
+            return seen[0];
+        }
+        assert!(Instant::now() < deadline, "the pages disagree: {seen:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Waits until a script's result is accepted by `done`, and returns it.
 async fn wait_script(client: &Client, code: &str, done: impl Fn(&str) -> bool) -> String {
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -515,12 +734,102 @@ async fn wait_script(client: &Client, code: &str, done: impl Fn(&str) -> bool) -
     }
 }
 
+#[tokio::test]
+async fn two_friends_play_from_an_invitation_link_with_a_spectator_through_a_restart() {
+    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
+    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
+        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let port = free_port();
+    let (server, url) = start_server_at(folder.path(), port);
+    // Three browsers with their own storage: two devices and a spectator.
+    let (_da, a) = start_browser(&driver, &chromium).await;
+    let (_db, b) = start_browser(&driver, &chromium).await;
+    let (_dc, c) = start_browser(&driver, &chromium).await;
+    a.goto(&url).await.expect("the page opens");
+    idle(&a).await;
+    a.find(Locator::Id("speed")).await.expect("the speed").select_by_value("60").await.expect("fast sowing");
+    new_game(&a, "3", "2", "friend").await;
+    assert_eq!(text(&a, "#friends-who").await, "You play South.");
+    let invite = script(&a, "return document.getElementById('invite-link').value").await;
+    let watch = script(&a, "return document.getElementById('watch-link').value").await;
+    assert!(invite.contains("#seat="), "{invite}");
+    assert!(!watch.contains("seat"), "a watch link holds no token: {watch}");
+    b.goto(&invite).await.expect("the invitation opens");
+    idle(&b).await;
+    assert_eq!(text(&b, "#friends-who").await, "You play North.");
+    assert!(!b.current_url().await.expect("an address").as_str().contains("seat"), "the token leaves the address bar");
+    c.goto(&watch).await.expect("the watch link opens");
+    idle(&c).await;
+    assert_eq!(text(&c, "#friends-who").await, "You are watching this game.");
+    assert!(
+        c.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty(),
+        "a spectator plays nothing"
+    );
+    // Who is here, live: each player sees the other, the spectator both; a page that goes away
+    // leaves its player away.
+    wait_for(&a, "#presence", |t| t == "North is here.").await;
+    wait_for(&b, "#presence", |t| t == "South is here.").await;
+    wait_for(&c, "#presence", |t| t == "South is here · North is here.").await;
+    b.goto("about:blank").await.expect("North's page goes away");
+    wait_for(&a, "#presence", |t| t == "North is away.").await;
+    wait_for(&c, "#presence", |t| t == "South is here · North is away.").await;
+    b.goto(&watch).await.expect("North comes back (the token is kept in North's browser)");
+    idle(&b).await;
+    assert_eq!(text(&b, "#friends-who").await, "You play North.");
+    wait_for(&a, "#presence", |t| t == "North is here.").await;
+    // A person is at stake: no hint and no evaluation while the game goes on.
+    assert!(!a.find(Locator::Id("hint")).await.unwrap().is_enabled().await.unwrap(), "no hint");
+    assert_eq!(text(&a, "#eval-text").await, "No evaluation while a game between friends goes on");
+    let players = [&a, &b];
+    let mut moves = 0;
+    let mut restarted = false;
+    let mut server = Some(server);
+    loop {
+        let before = in_step(&[&a, &b, &c]).await;
+        if script(&a, "return document.body.dataset.phase").await == "over" {
+            break;
+        }
+        if moves == 2 && !restarted {
+            // kill -9 in the middle of the game, and the same server again on the same port.
+            drop(server.take());
+            server = Some(start_server_at(folder.path(), port).0);
+            restarted = true;
+        }
+        // Exactly one of the players may move: its page lights the houses of its side only.
+        let mut mover = None;
+        for player in players {
+            if !player.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty() {
+                assert!(mover.is_none(), "both players may move");
+                mover = Some(player);
+            }
+        }
+        let mover = mover.expect("one player may move");
+        click_a_house(mover).await;
+        moves += 1;
+        assert!(moves < 60, "a Kalah(3,2) game lasts fewer moves");
+        // The move reaches the other player and the spectator, live.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while in_step(&[&a, &b, &c]).await <= before {
+            assert!(Instant::now() < deadline, "the move never reached every page");
+        }
+    }
+    assert!(restarted, "the game went on after the restart");
+    let over = text(&c, "#status").await;
+    assert!(over.starts_with("Game over"), "{over}");
+    assert_eq!(text(&a, "#status").await, over);
+    assert_eq!(text(&b, "#status").await, over);
+}
+
 /// Plays a Kalah(3,2) game against the engine at `level` to the end by clicking, and checks the
 /// end screen.
 async fn a_game_at(client: &Client, level: u8) {
     let north = format!("engine:{level}");
     new_game(client, "3", "2", &north).await;
-    assert_eq!(text(client, "#rules-line").await, format!("kalah(3,2) standard · South: human · North: {north}"));
+    assert_eq!(
+        text(client, "#rules-line").await,
+        format!("kalah(3,2) standard · South: a person · North: engine level {level}")
+    );
     let mut clicks = 0;
     while idle(client).await != "over" {
         click_a_house(client).await;
@@ -597,7 +906,7 @@ async fn save_and_load(client: &Client, url: &str) {
     input.send_keys(&file.to_string_lossy()).await.expect("a file chosen");
     wait_for(client, "#note", |t| t.starts_with("Loaded game.kalah")).await;
     idle(client).await;
-    assert_eq!(text(client, "#rules-line").await, "kalah(4,3) standard · South: human · North: human");
+    assert_eq!(text(client, "#rules-line").await, "kalah(4,3) standard · South: a person · North: a person");
     assert_eq!(script(client, "return document.querySelector('#moves').innerText").await, position);
 }
 
@@ -609,10 +918,8 @@ async fn clicks_during_a_search(client: &Client, url: &str) {
     idle(client).await;
     let body = client.find(Locator::Css("body")).await.expect("the page");
     body.send_keys("1").await.expect("South sows house 1");
-    // A game opened from a link waits for "Engine, move".
-    wait_for(client, "#status", |s| s.contains("Engine, move")).await;
-    body.send_keys("e").await.expect("the engine is let move");
-    wait_for(client, "#status", |s| s.contains("North (engine:5) to move (thinking…)")).await;
+    // A game opened from a link waits for "Engine, move" only until the person moves.
+    wait_for(client, "#status", |s| s.contains("North (engine level 5) to move (thinking…)")).await;
     let started = Instant::now();
     client.find(Locator::Id("new")).await.expect("the New game button").click().await.expect("a click");
     assert_eq!(
@@ -646,13 +953,14 @@ async fn offline(client: &Client, url: &str, server: Running) {
     assert_eq!(script(client, "return document.body.dataset.engine").await, "browser");
     let before = client.find_all(Locator::Css("#moves button")).await.expect("the move list").len();
     click_a_house(client).await;
-    // A game opened from a link waits for "Engine, move".
-    wait_for(client, "#status", |s| s.contains("Engine, move")).await;
-    press(client, "e").await;
-    let status =
-        wait_for(client, "#status", |s| s.starts_with("South (human) to move") || s.starts_with("Game over")).await;
-    let after = client.find_all(Locator::Css("#moves button")).await.expect("the move list").len();
-    assert!(after >= before + 2, "offline, South's move and the engine's reply landed ({before} -> {after}): {status}");
+    // A game opened from a link lets the engine answer once the person has moved.
+    wait_script(client, "return String(document.querySelectorAll('#moves button').length)", |n| {
+        n.parse::<usize>().is_ok_and(|n| n >= before + 2)
+    })
+    .await;
+    idle(client).await;
+    let status = text(client, "#status").await;
+    assert!(status.starts_with("South (human) to move") || status.starts_with("Game over"), "offline: {status}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -667,6 +975,8 @@ async fn the_static_site_plays_every_level_with_no_kalah_process() {
     client.goto(&format!("{url}/?engine-time=50")).await.expect("the page opens");
     idle(&client).await;
     assert_eq!(script(&client, "return document.body.dataset.engine").await, "browser");
+    let friend = "return String(document.querySelectorAll('#north option[value=friend]').length)";
+    assert_eq!(script(&client, friend).await, "0", "a game against a friend needs kalah serve");
     client.find(Locator::Id("speed")).await.expect("the speed").select_by_value("60").await.expect("fast sowing");
     for level in 1..=5 {
         a_game_at(&client, level).await;

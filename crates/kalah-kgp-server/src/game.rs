@@ -91,7 +91,7 @@ fn record(game: &Game, id: GameId, south: &str, north: &str, termination: Option
         ("North".to_string(), north.to_string()),
     ];
     tags.extend(termination.map(|t| ("Termination".to_string(), t.to_string())));
-    Record { tags, game: game.clone() }.to_text()
+    Record { tags, game: game.clone(), decided: None }.to_text()
 }
 
 async fn run(

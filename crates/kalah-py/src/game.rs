@@ -565,7 +565,7 @@ impl PyGame {
                 }
             }
         }
-        Ok(Record { tags: all, game: self.game.clone() }.to_text())
+        Ok(Record { tags: all, game: self.game.clone(), decided: None }.to_text())
     }
 
     /// Reads a game record, replaying and checking every move; its tags are kept (see `tags`).
@@ -595,7 +595,7 @@ impl PyGame {
     }
 
     fn __getstate__(&self) -> String {
-        Record { tags: self.tags.clone(), game: self.game.clone() }.to_text()
+        Record { tags: self.tags.clone(), game: self.game.clone(), decided: None }.to_text()
     }
 
     fn __setstate__(&mut self, state: &str) -> PyResult<()> {

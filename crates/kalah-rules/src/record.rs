@@ -17,15 +17,18 @@
 //!
 //! * Tag pairs `[Name "value"]` come first, one a line. `Rules` is required (the text of
 //!   [`Rules`]'s `Display`); `Start` gives the start position in the position notation when it is
-//!   not the rules' start; `Result` is the final stores, South first, or `*` while the game goes on;
+//!   not the rules' start; `Result` is the final stores, South first, `*` while the game goes on,
+//!   or `south-wins` / `north-wins` for a game decided before its moves ended it (a loss on time,
+//!   a resignation: a `Termination` tag may say which);
 //!   `End` is the position the moves reach, in the position notation (in a game that a sowing
 //!   ended, the leftover seeds are already dealt out). Other tags are kept as they are.
 //! * Then the moves: one token per turn, its sowings joined by commas (`3,6` is house 3, an extra
 //!   move, then house 6). Move numbers `1.` (South's turn first) and `1...` (a line that starts with
 //!   North) are for the reader and are skipped. `swap`, `keep` and handicap moves such as `S3>N2` are
 //!   turns of their own. `{…}` and `;` to the end of the line are comments.
-//! * The moves end with the result token, as in PGN: the final stores (`31-17`) or `*` for a game
-//!   that goes on. Nothing but comments may follow it.
+//! * The moves end with the result token, as in PGN: the final stores (`31-17`), `*` for a game
+//!   that goes on, or `south-wins` / `north-wins` for a game decided before its end. Nothing but
+//!   comments may follow it.
 //!
 //! Reading replays every action; any error names its line, and no half-read game is returned. A
 //! damaged record cannot load as another game: a record without its result token (cut short) is
@@ -47,6 +50,10 @@ pub struct Record {
     pub tags: Vec<(String, String)>,
     /// The game.
     pub game: Game,
+    /// The winner of a game decided before its moves ended it (a loss on time, a resignation),
+    /// written as the result `south-wins` or `north-wins`; `None` for a game that ended by its
+    /// moves or goes on.
+    pub decided: Option<Side>,
 }
 
 /// A record read from text, with what the reader noticed but accepted.
@@ -111,7 +118,7 @@ pub enum Problem {
     #[error("{0} is joined to the turn before by a comma, but that turn ended without an extra move")]
     TurnEnded(Action),
     /// The moves do not end with the result token: the record was cut short.
-    #[error("the moves do not end with the result token (* for a game that goes on, or the final stores such as 31-17): the record is cut short or damaged")]
+    #[error("the moves do not end with the result token (* for a game that goes on, the final stores such as 31-17, or south-wins / north-wins): the record is cut short or damaged")]
     NoTerminator,
     /// Something other than a comment after the result token that ends the moves.
     #[error("{0:?} follows the result token that ends the moves: only comments may follow it")]
@@ -140,14 +147,16 @@ pub enum Problem {
 impl Record {
     /// Wraps a game with no tags.
     pub fn new(game: Game) -> Record {
-        Record { tags: Vec::new(), game }
+        Record { tags: Vec::new(), game, decided: None }
     }
 
-    /// Returns the result text: final stores `S-N`, or `*` while the game goes on.
+    /// Returns the result text: final stores `S-N`, `*` while the game goes on, or
+    /// `south-wins` / `north-wins` for a game decided before its end.
     pub fn result_text(&self) -> String {
-        match self.game.result() {
-            Some(stores) => format!("{}-{}", stores.south, stores.north),
-            None => "*".to_string(),
+        match (self.game.result(), self.decided) {
+            (Some(stores), _) => format!("{}-{}", stores.south, stores.north),
+            (None, Some(winner)) => decided_text(winner).to_string(),
+            (None, None) => "*".to_string(),
         }
     }
 
@@ -264,7 +273,7 @@ impl Record {
                 Some((line, Position::parse(&end, &rules).map_err(|e| RecordError { line, problem: Problem::End(e) })?))
             }
         };
-        let mut record = Record { tags, game };
+        let mut record = Record { tags, game, decided: None };
         let mut terminator: Option<(usize, String)> = None;
         // A record cut short is refused at the line where it stops.
         let last_line = text.lines().count().max(1);
@@ -279,7 +288,7 @@ impl Record {
                 if token.is_empty() {
                     continue;
                 }
-                if token == "*" || is_score(token) {
+                if token == "*" || is_score(token) || decided_winner(token).is_some() {
                     terminator = Some((line, token.to_string()));
                     continue;
                 }
@@ -296,6 +305,10 @@ impl Record {
         let Some(terminator) = terminator else {
             return Err(RecordError { line: last_line, problem: Problem::NoTerminator });
         };
+        // A decided result stands for a game its moves have not ended; one they ended has its stores.
+        if record.game.result().is_none() {
+            record.decided = decided_winner(&terminator.1);
+        }
         let actual = record.result_text();
         for (line, said) in result_tag.into_iter().chain([terminator]) {
             if said != actual {
@@ -395,6 +408,19 @@ fn skip_move_number(token: &str) -> &str {
     } else {
         token
     }
+}
+
+/// The result text of a game that `winner` won before its moves ended it.
+fn decided_text(winner: Side) -> &'static str {
+    match winner {
+        Side::South => "south-wins",
+        Side::North => "north-wins",
+    }
+}
+
+/// Reads a decided result (`south-wins`, `north-wins`).
+fn decided_winner(token: &str) -> Option<Side> {
+    [Side::South, Side::North].into_iter().find(|&side| decided_text(side) == token)
 }
 
 fn is_score(token: &str) -> bool {
@@ -579,5 +605,27 @@ mod tests {
         let err = parse(&text.replace("2. 1 2", "2. 3 2")).unwrap_err();
         assert!(matches!(err.problem, Problem::EndMismatch { .. }), "{err}");
         assert_eq!(err.line, 3);
+    }
+
+    #[test]
+    fn a_game_decided_before_its_end_says_its_winner_and_reads_back_decided() {
+        let mut record = Record::new(sample());
+        record.decided = Some(Side::North);
+        record.tags.push(("Termination".to_string(), "South ran out of time".to_string()));
+        let text = record.to_text();
+        assert!(text.contains("[Result \"north-wins\"]"), "{text}");
+        assert!(text.trim_end().ends_with("north-wins"), "{text}");
+        let back = parse(&text).unwrap();
+        assert_eq!(back, record);
+        // The tag and the token must agree, as for stores.
+        let err = parse(&text.replace("[Result \"north-wins\"]", "[Result \"south-wins\"]")).unwrap_err();
+        assert!(matches!(err.problem, Problem::Result { .. }), "{err}");
+        // A game its moves ended has its stores: a decided result there is refused.
+        let over = long_game(400);
+        assert!(over.is_over());
+        let text = Record::new(over).to_text();
+        let result = Record::new(long_game(400)).result_text();
+        let err = parse(&text.replace(&result, "south-wins")).unwrap_err();
+        assert!(matches!(err.problem, Problem::Result { .. }), "{err}");
     }
 }

@@ -319,9 +319,12 @@ pub fn state(session: &Session, now: Instant) -> GameState {
     }
 }
 
-/// Names a side with its player, e.g. `North (engine:3)`.
+/// Names a side with its player as people read it, e.g. `North (engine level 3)`.
 fn who(session: &Session, side: Side) -> String {
-    format!("{side} ({})", session.seat_of(side))
+    match session.seat_of(side) {
+        crate::session::Player::Engine(level) => format!("{side} (engine level {level})"),
+        player => format!("{side} ({player})"),
+    }
 }
 
 fn status(session: &Session, result: Option<&Finish>) -> String {

@@ -171,12 +171,15 @@ fn main() {
         databases: None,
         max_games: 1000,
         idle: Duration::from_secs(1800),
+        // One loopback address plays every game.
+        clients: kalah_web::ClientLimits { requests_per_second: 100_000, games_per_minute: 100_000 },
+        ..Config::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime");
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
         let address = listener.local_addr().expect("an address");
-        let app = Arc::new(App::new(&config));
+        let app = Arc::new(App::new(&config).unwrap());
         tokio::spawn(kalah_web::serve(listener, app, std::future::pending()));
         let tally = Arc::new(Mutex::new(Tally::default()));
         let started = Instant::now();

@@ -1,7 +1,7 @@
 //! The JSON of the API: what requests carry and what the server answers (documented in docs/web.md).
 
 use std::cmp::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use kalah_rules::{Action, Game, Outcome, Phase, Position, Rules, Side, Step};
 use serde::{Deserialize, Serialize};
@@ -24,6 +24,12 @@ pub struct NewGame {
     pub north: Option<String>,
     /// A clock for each player, for the whole game: `{"seconds": 300, "increment": 3}`.
     pub clock: Option<ClockRequest>,
+    /// A game against a friend: both seats are people, each held by a secret token; the
+    /// answer gives the creator's token and the invitation (the other seat's token).
+    #[serde(default)]
+    pub friend: bool,
+    /// In a game against a friend, the side the creator plays: `south` (default) or `north`.
+    pub side: Option<String>,
 }
 
 /// A game clock asked for: seconds for the whole game, and seconds added after each action.
@@ -56,6 +62,19 @@ pub struct ClockState {
 pub struct MoveRequest {
     /// `3`, `"3"`, `"swap"`, `"keep"` or `"S3>N2"`.
     pub action: ActionText,
+    /// The version of the game the move was made on: a move on another version is refused.
+    pub version: Option<u64>,
+    /// The client's id of the request: a request sent again with the same id is answered,
+    /// not played again.
+    pub request: Option<String>,
+}
+
+/// `POST /api/games/{id}/takeback`: without `answer`, ask; with it, answer the opponent's.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakebackRequest {
+    /// `accept` or `refuse`.
+    pub answer: Option<String>,
 }
 
 /// An action written as a number or as text.
@@ -66,6 +85,14 @@ pub enum ActionText {
     Number(u64),
     /// Any action's text.
     Text(String),
+}
+
+/// `POST /api/games/{id}/shown`: the version of the game the page has shown.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shown {
+    /// The game's version as shown.
+    pub version: u64,
 }
 
 /// `POST /api/games/{id}/undo` and `/redo`: how many actions (optional).
@@ -197,6 +224,8 @@ pub struct Finish {
     /// The side whose player ran out of time, when that ended the game (the stores are then
     /// those of the position, and the other side wins).
     pub lost_on_time: Option<&'static str>,
+    /// The side whose player resigned, when that ended the game.
+    pub resigned: Option<&'static str>,
 }
 
 /// A game as the page draws it: `GET /api/games/{id}` and the answer of every change.
@@ -249,6 +278,24 @@ pub struct GameState {
     /// What loading a record warns of (only in the answer to a new game from a record).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// A game against a friend: each seat is held by a secret token.
+    pub friends: bool,
+    /// The side whose player asks to take back its last turn, if one does.
+    pub takeback: Option<&'static str>,
+    /// The number of changes stored: the live channel's event id.
+    pub seq: u64,
+    /// The side whose player offers a rematch, once the game is over.
+    pub rematch_offer: Option<&'static str>,
+    /// The rematch's game id, once both players wanted it (the sides are swapped there).
+    pub rematch: Option<String>,
+    /// In the answer that creates a game against a friend: the creator's token (kept by the
+    /// creator's browser, sent as `Authorization: Bearer TOKEN`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    /// In the answer that creates a game against a friend: the other seat's token, for the
+    /// invitation link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
 }
 
 /// Who holds each side.
@@ -377,14 +424,17 @@ pub fn state(id: &str, session: &Session) -> GameState {
         }
     });
     let decider = session.decider();
-    let flagged =
-        session.lost_on_time().map(|seat| if game.seat_of(Side::South) == seat { Side::South } else { Side::North });
+    let side_of = |seat: kalah_rules::Seat| if game.seat_of(Side::South) == seat { Side::South } else { Side::North };
+    let timed_out = session.lost_on_time().map(side_of);
+    let resigned = session.resigned().map(side_of);
+    let flagged = timed_out.or(resigned);
     let result = match flagged {
         Some(side) => Some(Finish {
             south: position.store(Side::South),
             north: position.store(Side::North),
             winner: Some((!side).name()),
-            lost_on_time: Some(side.name()),
+            lost_on_time: timed_out.map(Side::name),
+            resigned: resigned.map(Side::name),
         }),
         None => game.result().map(|stores| Finish {
             south: stores.south,
@@ -395,9 +445,10 @@ pub fn state(id: &str, session: &Session) -> GameState {
                 Ordering::Equal => None,
             },
             lost_on_time: None,
+            resigned: None,
         }),
     };
-    let clock = session.time_left(Instant::now()).map(|left| {
+    let clock = session.time_left(crate::event::Moment::now()).map(|left| {
         let of = |side: Side| left[game.seat_of(side).index()].as_millis() as u64;
         let increment = session.increment().unwrap_or(Duration::ZERO);
         ClockState {
@@ -438,18 +489,32 @@ pub fn state(id: &str, session: &Session) -> GameState {
         result,
         clock,
         warnings: Vec::new(),
+        friends: session.is_friends(),
+        takeback: session.takeback().map(|seat| side_of(seat).name()),
+        seq: session.saved() + session.unsaved().1.len() as u64,
+        rematch_offer: session.rematch().0.map(|seat| side_of(seat).name()),
+        rematch: session.rematch().1.map(str::to_string),
+        token: None,
+        invite: None,
     }
 }
 
-/// Names a side with its player, e.g. `North (engine:3)`.
+/// Names a side with its player as people read it, e.g. `North (engine level 3)`.
 fn who(session: &Session, side: Side) -> String {
-    format!("{side} ({})", session.seat_of(side))
+    match session.seat_of(side) {
+        crate::games::Seat::Engine(level) => format!("{side} (engine level {level})"),
+        seat => format!("{side} ({seat})"),
+    }
 }
 
 fn status(session: &Session, result: Option<&Finish>) -> String {
     if let Some(side) = result.and_then(|r| r.lost_on_time) {
         let side = if side == "South" { Side::South } else { Side::North };
         return format!("Game over: {} ran out of time; {} wins.", who(session, side), who(session, !side));
+    }
+    if let Some(side) = result.and_then(|r| r.resigned) {
+        let side = if side == "South" { Side::South } else { Side::North };
+        return format!("Game over: {} resigned; {} wins.", who(session, side), who(session, !side));
     }
     if let Some(r) = result {
         let score = format!("Game over: South {}, North {}.", r.south, r.north);
@@ -467,4 +532,37 @@ fn status(session: &Session, result: Option<&Finish>) -> String {
         Phase::PieOffer => format!("{} to move: sow a house, or swap sides", who(session, side)),
         _ => format!("{} to move", who(session, side)),
     }
+}
+
+/// A request body: what it accepts, said in a refusal of a body that cannot be read.
+pub trait Accepts {
+    /// The fields the body takes and their values, in one line.
+    const ACCEPTS: &'static str;
+}
+
+impl Accepts for NewGame {
+    const ACCEPTS: &'static str = "a new game takes a JSON object with any of rules (text), position (text), \
+        record (text), south and north (\"human\", \"engine\" or \"engine:LEVEL\"), clock \
+        ({\"seconds\": 1 to 86400, \"increment\": 0 to 3600}), friend (true or false) and side (\"south\" or \"north\")";
+}
+
+impl Accepts for MoveRequest {
+    const ACCEPTS: &'static str = "a move is {\"action\": A} with A a house number (3) or an action's text \
+        (\"3\", \"swap\", \"keep\", \"S3>N2\"), and optionally \"version\" (a whole number) and \"request\" (text)";
+}
+
+impl Accepts for TakebackRequest {
+    const ACCEPTS: &'static str = "a takeback is {} to ask, or {\"answer\": \"accept\"} or {\"answer\": \"refuse\"}";
+}
+
+impl Accepts for Shown {
+    const ACCEPTS: &'static str = "write {\"version\": V} with V the version of the game shown (a whole number)";
+}
+
+impl Accepts for Plies {
+    const ACCEPTS: &'static str = "write {} or {\"plies\": N} with N a whole number of actions, 1 or more";
+}
+
+impl Accepts for Goto {
+    const ACCEPTS: &'static str = "write {\"ply\": N} with N the number of actions to have played, 0 for the start";
 }

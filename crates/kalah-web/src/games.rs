@@ -5,20 +5,24 @@
 //! the session refuses with a [`Refused`] what the game's state, the seat's holder or the
 //! engine's thinking does not allow. The HTTP layer only translates requests and refusals.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use sha2::{Digest, Sha256};
 use thiserror::Error;
+use tokio::sync::watch;
 
 use kalah_engine::level::Level;
 use kalah_engine::time::{Clock, GameClock};
 use kalah_rules::{Action, Game, History, HistoryError, PlayError, Side};
 
 use crate::api::Analysis;
+use crate::event::{Change, Event, Moment};
+use crate::store::{Archived, Database, Start, Store, StoreError};
 
 /// Who holds a seat: a person at the page, or the engine at a level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,7 +42,7 @@ impl Seat {
     /// Tells whether `actor` may act for this seat: the one place where a seat's holder is
     /// checked (a person holds a person's seat, the engine the engine's).
     pub fn admits(self, actor: Actor) -> bool {
-        matches!((self, actor), (Seat::Human, Actor::Person) | (Seat::Engine(_), Actor::Engine))
+        matches!((self, actor), (Seat::Human, Actor::Person | Actor::Holder(_)) | (Seat::Engine(_), Actor::Engine))
     }
 }
 
@@ -78,6 +82,8 @@ pub enum Actor {
     Person,
     /// The server's engine, for the seat it holds.
     Engine,
+    /// The holder of a seat's secret token, in a game between friends.
+    Holder(kalah_rules::Seat),
 }
 
 /// Why a session refused a request; the game is unchanged.
@@ -92,6 +98,15 @@ pub enum Refused {
     /// The side to decide is a person's, and the engine was asked.
     #[error("{0} is played by a person")]
     PersonsSeat(Side),
+    /// In a game between friends, the side to decide is held by the other player.
+    #[error("{0} is the other player's seat: only its holder moves for it")]
+    NotYours(Side),
+    /// Only the players of a game between friends may do this, with their seat's token.
+    #[error("only the players of this game may do this (send the seat's token)")]
+    NotAPlayer,
+    /// There is no takeback to ask for, or to answer.
+    #[error("{0}")]
+    Takeback(&'static str),
     /// The engine is searching its move: nobody else acts until it has.
     #[error("the engine is thinking")]
     Thinking,
@@ -103,14 +118,22 @@ pub enum Refused {
     Illegal(#[from] PlayError),
 }
 
+/// The most time a player's clock waits, after the move before, for the player's screen to show
+/// that move (the page animates a sowing seed by seed): see [`Session::shown`].
+pub const MOST_SHOWING: Duration = Duration::from_secs(10);
+
 /// The players' clocks of a timed game: each player's own (they follow the player across a swap),
 /// when the player to decide started, and who ran out of time.
 #[derive(Clone, Debug)]
 struct Clocks {
     /// The first player's clock, then the second player's.
     seats: [GameClock; 2],
-    /// When the player to decide now began to think.
-    since: Instant,
+    /// When the player to decide now began to think: when the move before was made, until the
+    /// player's screen has shown it (then when it did, at most [`MOST_SHOWING`] later).
+    since: Moment,
+    /// The move before was made at `since` and is not yet shown: a [`Session::shown`] may still
+    /// start the clock later.
+    showing: bool,
     /// The player whose time ran out: the game is over, lost by that player.
     lost: Option<kalah_rules::Seat>,
 }
@@ -155,6 +178,40 @@ pub struct Session {
     /// The clocks, in a timed game.
     clocks: Option<Clocks>,
     last_used: Instant,
+    /// The changes made and not yet stored ([`Games::save`] stores them).
+    unsaved: Vec<Event>,
+    /// The number of changes stored.
+    saved: u64,
+    /// In a game between friends, the SHA-256 (hex) of each seat's secret token.
+    tokens: Option<[String; 2]>,
+    /// The player who resigned: the game is over, lost by that player.
+    resigned: Option<kalah_rules::Seat>,
+    /// The player who asks to take back its last turn, until the opponent answers.
+    takeback: Option<kalah_rules::Seat>,
+    /// The ids of the last requests that changed the game, so that one sent again is answered
+    /// and not played again.
+    recent: VecDeque<String>,
+    /// The id of the request being made, for its change.
+    request: Option<String>,
+    /// The player who offers a rematch, once the game is over.
+    rematch_offer: Option<kalah_rules::Seat>,
+    /// The rematch both players wanted: the new game's id.
+    rematch: Option<String>,
+    /// Tells whoever follows the game (the live channel) how many changes are stored.
+    changes: watch::Sender<u64>,
+}
+
+/// The most request ids a game remembers.
+const RECENT: usize = 64;
+
+/// Returns the SHA-256 of a seat's token, in hex, as games keep it.
+pub fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Returns a new secret token: 128 random bits in hex.
+pub fn new_token() -> String {
+    format!("{:032x}", rand::random::<u128>())
 }
 
 impl Session {
@@ -169,14 +226,300 @@ impl Session {
             analysis: None,
             clocks: None,
             last_used: Instant::now(),
+            unsaved: Vec::new(),
+            saved: 0,
+            tokens: None,
+            resigned: None,
+            takeback: None,
+            recent: VecDeque::new(),
+            request: None,
+            rematch_offer: None,
+            rematch: None,
+            changes: watch::channel(0).0,
         }
+    }
+
+    /// Returns the session as a game between friends: each seat held by the token whose
+    /// SHA-256 is given ([`token_hash`]).
+    pub fn with_tokens(mut self, hashes: [String; 2]) -> Session {
+        self.tokens = Some(hashes);
+        self
+    }
+
+    /// Makes both seats people's (a game between friends).
+    pub fn seat_people(&mut self) {
+        self.seats = [Seat::Human; 2];
+    }
+
+    /// Tells whether this is a game between friends, each seat held by a token.
+    pub fn is_friends(&self) -> bool {
+        self.tokens.is_some()
+    }
+
+    /// Returns the seat `token` holds, if it holds one.
+    pub fn holder(&self, token: &str) -> Option<kalah_rules::Seat> {
+        let hash = token_hash(token);
+        let tokens = self.tokens.as_ref()?;
+        kalah_rules::Seat::BOTH.into_iter().find(|seat| tokens[seat.index()] == hash)
+    }
+
+    /// Returns the player who resigned, if one did.
+    pub fn resigned(&self) -> Option<kalah_rules::Seat> {
+        self.resigned
+    }
+
+    /// Returns the player who asks for a takeback, if one does.
+    pub fn takeback(&self) -> Option<kalah_rules::Seat> {
+        self.takeback
+    }
+
+    /// Returns the number of changes stored, which the live channel counts by.
+    pub fn saved(&self) -> u64 {
+        self.saved
+    }
+
+    /// Returns a receiver told the number of changes stored, each time it grows.
+    pub fn follow(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    /// Names the request being made (its changes carry the id); returns `false` if a request of
+    /// that id already changed the game: it is answered as the game is, not made again.
+    pub fn begin_request(&mut self, id: Option<&str>) -> bool {
+        self.request = id.map(str::to_string);
+        !id.is_some_and(|id| self.recent.iter().any(|seen| seen == id))
+    }
+
+    /// Returns the player who offers a rematch and the rematch's id once both wanted one.
+    pub fn rematch(&self) -> (Option<kalah_rules::Seat>, Option<&str>) {
+        (self.rematch_offer, self.rematch.as_deref())
+    }
+
+    /// The player `by` offers a rematch of the finished game; returns `true` when the opponent
+    /// offered one already: the caller then starts [`Session::rematch_session`] and notes its
+    /// id with [`Session::rematched`].
+    pub fn offer_rematch(&mut self, by: kalah_rules::Seat, now: Moment) -> Result<bool, Refused> {
+        if self.decider().is_some() {
+            return Err(Refused::Takeback("the game is not over: a rematch follows its end"));
+        }
+        if self.rematch.is_some() {
+            return Err(Refused::Takeback("the rematch has begun already"));
+        }
+        match self.rematch_offer {
+            Some(other) if other != by => Ok(true),
+            Some(_) => Ok(false),
+            None => {
+                self.rematch_offer = Some(by);
+                self.log(Change::RematchOffered { by }, now);
+                Ok(false)
+            }
+        }
+    }
+
+    /// Returns the rematch of this game between friends: the same rules, start and clocks, the
+    /// sides swapped (each player keeps its token, for the other seat).
+    pub fn rematch_session(&self) -> Session {
+        let line = self.history.whole_line();
+        let game = Game::from_position(*line.rules(), *line.start());
+        let mut session = Session::new(game, [self.seats[1], self.seats[0]]);
+        if let Some(clocks) = &self.clocks {
+            let clock = clocks.seats[0];
+            session = session.with_clocks(clock.total(), clock.clock().increment);
+        }
+        session.tokens = self.tokens.as_ref().map(|[a, b]| [b.clone(), a.clone()]);
+        session
+    }
+
+    /// Notes that the rematch is the game `id`.
+    pub fn rematched(&mut self, id: &str, now: Moment) {
+        self.rematch = Some(id.to_string());
+        self.log(Change::Rematched { game: id.to_string() }, now);
+    }
+
+    /// The player `by` resigns: the game is over and the other player wins.
+    pub fn resign(&mut self, by: kalah_rules::Seat, now: Moment) -> Result<(), Refused> {
+        self.decider().ok_or(Refused::Over)?;
+        self.resigned = Some(by);
+        self.takeback = None;
+        self.changed();
+        self.log(Change::Resigned { by }, now);
+        Ok(())
+    }
+
+    /// The player `by` asks to take back its last turn; the opponent accepts or refuses.
+    pub fn ask_takeback(&mut self, by: kalah_rules::Seat, now: Moment) -> Result<(), Refused> {
+        self.decider().ok_or(Refused::Over)?;
+        let game = self.game();
+        if !(0..game.actions().len()).any(|i| game.actor(i).is_some_and(|(_, seat)| seat == by)) {
+            return Err(Refused::Takeback("you have no move to take back"));
+        }
+        if self.takeback.is_some() {
+            return Err(Refused::Takeback("a takeback is already asked for"));
+        }
+        self.takeback = Some(by);
+        self.log(Change::TakebackAsked { by }, now);
+        Ok(())
+    }
+
+    /// The player `by` answers the opponent's takeback: `accept` takes back every action since,
+    /// and including, the asker's last one.
+    pub fn answer_takeback(&mut self, by: kalah_rules::Seat, accept: bool, now: Moment) -> Result<(), Refused> {
+        let asker = self.takeback.ok_or(Refused::Takeback("no takeback is asked for"))?;
+        if asker == by {
+            return Err(Refused::Takeback("the takeback is yours: your opponent answers it"));
+        }
+        self.takeback = None;
+        if accept {
+            let mut mask = [false; 2];
+            mask[asker.index()] = true;
+            let plies = self.history.undo_turn(mask).map_err(|_| Refused::Takeback("there is nothing to take back"))?;
+            self.stepped(now);
+            self.log(Change::TakebackAccepted { plies }, now);
+        } else {
+            self.log(Change::TakebackRefused, now);
+        }
+        Ok(())
+    }
+
+    /// Returns how the game began, at `at`, for the store.
+    pub fn start(&self, at: Moment) -> Start {
+        let line = self.history.whole_line();
+        Start {
+            rules: line.rules().to_string(),
+            position: line.start().to_string(),
+            actions: line.actions().iter().map(Action::to_string).collect(),
+            seats: self.seats.map(|seat| seat.to_string()),
+            clock: self.clocks.as_ref().map(|c| {
+                let clock = c.seats[0];
+                [clock.total().as_millis() as u64, clock.clock().increment.as_millis() as u64]
+            }),
+            tokens: self.tokens.clone(),
+            at,
+        }
+    }
+
+    /// Rebuilds a stored game from its start and its events, as it was when the last was stored.
+    pub fn rebuild(start: &Start, events: &[Event]) -> Result<Session, String> {
+        let rules: kalah_rules::Rules = start.rules.parse().map_err(|e| format!("bad rules: {e}"))?;
+        let position = kalah_rules::Position::parse(&start.position, &rules).map_err(|e| e.to_string())?;
+        let mut game = Game::from_position(rules, position);
+        for text in &start.actions {
+            let action = game.parse_action(text).map_err(|e| e.to_string())?;
+            game.act(action).map_err(|e| e.to_string())?;
+        }
+        let seats = [start.seats[0].parse::<Seat>(), start.seats[1].parse::<Seat>()];
+        let [Ok(first), Ok(second)] = seats else { return Err("bad seats".to_string()) };
+        let mut session = Session::new(game, [first, second]);
+        if let Some([total, increment]) = start.clock {
+            session = session.with_clocks_at(Duration::from_millis(total), Duration::from_millis(increment), start.at);
+        }
+        if let Some(tokens) = &start.tokens {
+            session.tokens = Some(tokens.clone());
+        }
+        for event in events {
+            session.request = event.request.clone();
+            session.apply(&event.change, event.at).map_err(|e| format!("event {}: {e}", event.version))?;
+            if session.version != event.version {
+                return Err(format!("event {} makes version {}", event.version, session.version));
+            }
+        }
+        session.unsaved.clear();
+        session.saved = events.len() as u64;
+        Ok(session)
+    }
+
+    /// Makes a stored change again, as it was made at `at`.
+    fn apply(&mut self, change: &Change, at: Moment) -> Result<(), String> {
+        match change {
+            Change::Act { action, spent } => {
+                let action = self.game().parse_action(action).map_err(|e| e.to_string())?;
+                let seat = self.game().decider().map(|side| self.game().seat_of(side));
+                self.history.act(action).map_err(|e| e.to_string())?;
+                if let (Some(clocks), Some(seat)) = (&mut self.clocks, seat) {
+                    clocks.seats[seat.index()].charge(Duration::from_millis(spent.unwrap_or(0)));
+                    clocks.since = at;
+                    clocks.showing = true;
+                }
+                self.changed();
+            }
+            Change::Undo { plies } => {
+                self.history.undo(*plies).map_err(|e| e.to_string())?;
+                self.stepped(at);
+            }
+            Change::Redo { plies } => {
+                self.history.redo(*plies).map_err(|e| e.to_string())?;
+                self.stepped(at);
+            }
+            Change::Goto { ply } => {
+                self.history.goto(*ply).map_err(|e| e.to_string())?;
+                self.stepped(at);
+            }
+            Change::Shown => {
+                if let Some(clocks) = &mut self.clocks {
+                    clocks.since = at;
+                    clocks.showing = false;
+                }
+            }
+            Change::TimedOut { player } => {
+                if let Some(clocks) = &mut self.clocks {
+                    clocks.lost = Some(*player);
+                }
+                self.changed();
+            }
+            Change::Resigned { by } => {
+                self.resigned = Some(*by);
+                self.takeback = None;
+                self.changed();
+            }
+            Change::TakebackAsked { by } => self.takeback = Some(*by),
+            Change::RematchOffered { by } => self.rematch_offer = Some(*by),
+            Change::Rematched { game } => self.rematch = Some(game.clone()),
+            Change::TakebackRefused => self.takeback = None,
+            Change::TakebackAccepted { plies } => {
+                self.takeback = None;
+                self.history.undo(*plies).map_err(|e| e.to_string())?;
+                self.stepped(at);
+            }
+            other => return Err(format!("{other:?} is not a change of this kind of game")),
+        }
+        self.log(change.clone(), at);
+        Ok(())
+    }
+
+    /// Notes a change made at `at`, to be stored.
+    fn log(&mut self, change: Change, at: Moment) {
+        let request = self.request.take();
+        if let Some(id) = &request {
+            if self.recent.len() == RECENT {
+                self.recent.pop_front();
+            }
+            self.recent.push_back(id.clone());
+        }
+        self.unsaved.push(Event { version: self.version, at, change, request });
+    }
+
+    /// Returns the changes not yet stored and how many were stored before them.
+    pub fn unsaved(&self) -> (u64, &[Event]) {
+        (self.saved, &self.unsaved)
+    }
+
+    /// Marks the changes not yet stored as stored.
+    pub fn mark_saved(&mut self) {
+        self.saved += self.unsaved.len() as u64;
+        self.unsaved.clear();
+        self.changes.send_replace(self.saved);
     }
 
     /// Returns the session with a clock for each player: `total` for the game and `increment`
     /// added after each of the player's actions. The player to decide starts thinking now.
-    pub fn with_clocks(mut self, total: Duration, increment: Duration) -> Session {
+    pub fn with_clocks(self, total: Duration, increment: Duration) -> Session {
+        self.with_clocks_at(total, increment, Moment::now())
+    }
+
+    /// Returns the session with clocks (see [`Session::with_clocks`]) started at `now`.
+    pub fn with_clocks_at(mut self, total: Duration, increment: Duration, now: Moment) -> Session {
         let clock = GameClock::new(total, increment);
-        self.clocks = Some(Clocks { seats: [clock; 2], since: Instant::now(), lost: None });
+        self.clocks = Some(Clocks { seats: [clock; 2], since: now, showing: true, lost: None });
         self
     }
 
@@ -217,32 +560,34 @@ impl Session {
 
     /// Returns the time on each player's clock at `now` (the player to decide is charged for
     /// the time since they began), first player first, or `None` in an untimed game.
-    pub fn time_left(&self, now: Instant) -> Option<[Duration; 2]> {
+    pub fn time_left(&self, now: Moment) -> Option<[Duration; 2]> {
         let clocks = self.clocks.as_ref()?;
         let mut left = clocks.seats.map(|c| c.left());
         if let Some(seat) = clocks.lost {
             left[seat.index()] = Duration::ZERO;
         } else if let Some(side) = self.game().decider() {
             let seat = self.game().seat_of(side).index();
-            left[seat] = left[seat].saturating_sub(now.saturating_duration_since(clocks.since));
+            left[seat] = left[seat].saturating_sub(now.since(clocks.since));
         }
         Some(left)
     }
 
     /// Ends the game if the player to decide has run out of time by `now`; stops its searches then.
-    pub fn check_time(&mut self, now: Instant) {
+    pub fn check_time(&mut self, now: Moment) {
         let Some(left) = self.time_left(now) else { return };
         let Some(side) = self.game().decider() else { return };
         if self.lost_on_time().is_none() && left[self.game().seat_of(side).index()].is_zero() {
+            let player = self.history.game().seat_of(side);
             if let Some(clocks) = &mut self.clocks {
-                clocks.lost = Some(self.history.game().seat_of(side));
+                clocks.lost = Some(player);
             }
             self.changed();
+            self.log(Change::TimedOut { player }, now);
         }
     }
 
     /// Returns the clock the engine plans its move with when it decides now in a timed game.
-    fn engine_clock(&self, now: Instant) -> Option<Clock> {
+    fn engine_clock(&self, now: Moment) -> Option<Clock> {
         let side = self.game().decider()?;
         let seat = self.game().seat_of(side).index();
         let remaining = self.time_left(now)?[seat];
@@ -253,7 +598,7 @@ impl Session {
     /// Returns the side that decides now and its seat, or `None` once the game is over (by the
     /// rules, or on time).
     pub fn decider(&self) -> Option<(Side, Seat)> {
-        if self.lost_on_time().is_some() {
+        if self.lost_on_time().is_some() || self.resigned.is_some() {
             return None;
         }
         let side = self.game().decider()?;
@@ -274,6 +619,13 @@ impl Session {
                 Seat::Human => Refused::PersonsSeat(side),
                 Seat::Engine(_) => Refused::EnginesSeat(side),
             });
+        }
+        if self.tokens.is_some() {
+            match actor {
+                Actor::Holder(holder) if holder == self.game().seat_of(side) => {}
+                Actor::Holder(_) => return Err(Refused::NotYours(side)),
+                _ => return Err(Refused::NotAPlayer),
+            }
         }
         if self.thinking {
             return Err(Refused::Thinking);
@@ -303,20 +655,51 @@ impl Session {
     /// action changes nothing. In a timed game the player who took it is charged the time since
     /// they began, and gets the increment.
     pub fn act(&mut self, actor: Actor, action: Action) -> Result<(), Refused> {
-        self.may_act(actor)?;
-        self.play(action)
+        self.act_at(actor, action, Moment::now())
     }
 
-    /// Plays an action of the player to decide, with its time.
-    fn play(&mut self, action: Action) -> Result<(), Refused> {
-        let now = Instant::now();
+    /// Takes `actor`'s action at `now` (see [`Session::act`]).
+    pub fn act_at(&mut self, actor: Actor, action: Action, now: Moment) -> Result<(), Refused> {
+        self.may_act(actor)?;
+        self.play(action, now)
+    }
+
+    /// The screen of the player to decide has shown the game at `version` (the page has
+    /// animated the move before) at `now`: in a timed game the player's clock starts now rather
+    /// than when that move was made, but at most [`MOST_SHOWING`] after it, and once a move.
+    /// Returns whether the clock was moved: a stale version, a second call or a game without
+    /// clocks change nothing.
+    pub fn shown(&mut self, version: u64, now: Moment) -> bool {
+        if version != self.version || self.decider().is_none() {
+            return false;
+        }
+        match &mut self.clocks {
+            Some(clocks) if clocks.showing => {
+                clocks.since = now.min(clocks.since.plus(MOST_SHOWING)).max(clocks.since);
+                clocks.showing = false;
+                let since = clocks.since;
+                self.log(Change::Shown, since);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Plays an action of the player to decide at `now`, charging its time.
+    fn play(&mut self, action: Action, now: Moment) -> Result<(), Refused> {
         let seat = self.game().decider().map(|side| self.game().seat_of(side));
         self.history.act(action)?;
+        self.takeback = None;
+        let mut spent = None;
         if let (Some(clocks), Some(seat)) = (&mut self.clocks, seat) {
-            clocks.seats[seat.index()].charge(now.saturating_duration_since(clocks.since));
+            let time = now.since(clocks.since);
+            clocks.seats[seat.index()].charge(time);
             clocks.since = now;
+            clocks.showing = true;
+            spent = Some(time.as_millis() as u64);
         }
         self.changed();
+        self.log(Change::Act { action: action.to_string(), spent }, now);
         Ok(())
     }
 
@@ -335,10 +718,14 @@ impl Session {
     /// Lets the engine begin its move if [`Session::may_act`] lets it (at `now`, for its
     /// clock): the session is then thinking until the move is played, the game changes or
     /// [`Session::stop_thinking`] is called.
-    pub fn begin_engine_move(&mut self, now: Instant) -> Result<EngineMove, Refused> {
+    ///
+    /// The engine's clock starts when it is asked to move (the page asks once it has shown the
+    /// move before), at most [`MOST_SHOWING`] after that move: as [`Session::shown`].
+    pub fn begin_engine_move(&mut self, now: Moment) -> Result<EngineMove, Refused> {
         let (side, seat) = self.may_act(Actor::Engine)?;
         // The engine is admitted to its own seats only.
         let Seat::Engine(level) = seat else { return Err(Refused::PersonsSeat(side)) };
+        self.shown(self.version, now);
         self.thinking = true;
         Ok(EngineMove { snapshot: self.snapshot(), level, clock: self.engine_clock(now) })
     }
@@ -353,9 +740,9 @@ impl Session {
 
     /// Plays the action the engine decided on for the move begun at `version`: refused with
     /// [`Refused::Changed`] if the game changed since, or as the rules refuse it.
-    pub fn play_engine_move(&mut self, version: u64, action: Action) -> Result<(), Refused> {
+    pub fn play_engine_move(&mut self, version: u64, action: Action, now: Moment) -> Result<(), Refused> {
         self.unchanged_since(version)?;
-        self.play(action)
+        self.play(action, now)
     }
 
     /// Returns [`Refused::Changed`] if the game changed since `version`.
@@ -382,9 +769,10 @@ impl Session {
 
     /// In a timed game, the player to decide after a step through the history begins now: the
     /// clocks keep what they held (stepping back gives no time back).
-    fn stepped(&mut self) {
+    fn stepped(&mut self, at: Moment) {
         if let Some(clocks) = &mut self.clocks {
-            clocks.since = Instant::now();
+            clocks.since = at;
+            clocks.showing = true;
         }
         self.changed();
     }
@@ -398,7 +786,9 @@ impl Session {
             Some(n) => self.history.undo(n).map(|()| n)?,
             None => self.history.undo_turn(self.people())?,
         };
-        self.stepped();
+        let now = Moment::now();
+        self.stepped(now);
+        self.log(Change::Undo { plies: count }, now);
         Ok(count)
     }
 
@@ -410,38 +800,63 @@ impl Session {
             Some(n) => self.history.redo(n).map(|()| n)?,
             None => self.history.redo_turn(self.people())?,
         };
-        self.stepped();
+        let now = Moment::now();
+        self.stepped(now);
+        self.log(Change::Redo { plies: count }, now);
         Ok(count)
     }
 
     /// Goes to the position after `ply` actions of the whole line (played and taken back).
     pub fn goto(&mut self, ply: usize) -> Result<(), HistoryError> {
         self.history.goto(ply)?;
-        self.stepped();
+        let now = Moment::now();
+        self.stepped(now);
+        self.log(Change::Goto { ply }, now);
         Ok(())
     }
 }
 
 /// Why a game could not be had.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum Missing {
-    /// No game has the id (never had, closed or expired).
+    /// No game has the id (never had, or deleted).
     Unknown,
-    /// The server holds its most games already.
+    /// The server holds its most games in memory already.
     Full,
+    /// The database failed.
+    Store(StoreError),
 }
 
-/// All games, by id.
+impl PartialEq for Missing {
+    fn eq(&self, other: &Missing) -> bool {
+        matches!((self, other), (Missing::Unknown, Missing::Unknown) | (Missing::Full, Missing::Full))
+    }
+}
+
+impl From<StoreError> for Missing {
+    fn from(e: StoreError) -> Missing {
+        Missing::Store(e)
+    }
+}
+
+/// All games: those being played in memory, by id, and every game in the database.
 pub struct Games {
     games: Mutex<HashMap<String, Arc<Mutex<Session>>>>,
+    store: Store,
     max: usize,
     idle: Duration,
 }
 
 impl Games {
-    /// Returns an empty store of at most `max` games, each closed after `idle` without a request.
+    /// Returns the games of `database`, at most `max` in memory at once, each put away after
+    /// `idle` without a request (it stays in the database).
+    pub fn open(database: &Database, max: usize, idle: Duration) -> Result<Games, StoreError> {
+        Ok(Games { games: Mutex::new(HashMap::new()), store: Store::open(database)?, max, idle })
+    }
+
+    /// Returns an empty store in memory of at most `max` games.
     pub fn new(max: usize, idle: Duration) -> Games {
-        Games { games: Mutex::new(HashMap::new()), max, idle }
+        Games::open(&Database::Memory, max, idle).expect("an SQLite database in memory opens")
     }
 
     /// Returns how long a game may stay idle.
@@ -458,56 +873,124 @@ impl Games {
         self.games.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Adds a game and returns its new id, closing expired games first if the store is full.
-    pub fn add(&self, session: Session) -> Result<String, Missing> {
+    /// Makes room for one more game in memory, putting away idle games first if it is full.
+    fn room(&self) -> Result<(), Missing> {
         if self.map().len() >= self.max {
             self.expire(Instant::now());
         }
-        let mut games = self.map();
-        if games.len() >= self.max {
+        if self.map().len() >= self.max {
             return Err(Missing::Full);
         }
+        Ok(())
+    }
+
+    /// Stores a new game and returns its new id.
+    pub fn add(&self, mut session: Session) -> Result<String, Missing> {
+        self.room()?;
         let id = loop {
             let id = format!("{:016x}", rand::random::<u64>());
-            if !games.contains_key(&id) {
+            if !self.map().contains_key(&id) && self.store.load(&id)?.is_none() {
                 break id;
             }
         };
-        games.insert(id.clone(), Arc::new(Mutex::new(session)));
+        self.store.create(&id, &session.start(Moment::now()))?;
+        session.unsaved.clear();
+        self.map().insert(id.clone(), Arc::new(Mutex::new(session)));
         Ok(id)
     }
 
-    /// Returns the game `id`, marked as used now.
+    /// Returns the game `id`, marked as used now (read from the database if it is not in
+    /// memory); a clock that ran out meanwhile ends it, and that is stored.
     pub fn get(&self, id: &str) -> Result<Arc<Mutex<Session>>, Missing> {
-        let game = self.map().get(id).cloned().ok_or(Missing::Unknown)?;
+        let held = self.map().get(id).cloned();
+        let game = match held {
+            Some(game) => game,
+            None => {
+                let (start, events) = self.store.load(id)?.ok_or(Missing::Unknown)?;
+                let session = Session::rebuild(&start, &events)
+                    .map_err(|why| Missing::Store(StoreError::Damaged { id: id.to_string(), why }))?;
+                self.room()?;
+                // Another request may have read it meanwhile: the first one read is kept.
+                Arc::clone(self.map().entry(id.to_string()).or_insert_with(|| Arc::new(Mutex::new(session))))
+            }
+        };
         let mut session = lock(&game);
-        let now = Instant::now();
-        session.last_used = now;
-        session.check_time(now);
+        session.last_used = Instant::now();
+        session.check_time(Moment::now());
+        self.save(id, &mut session)?;
         drop(session);
         Ok(game)
     }
 
-    /// Closes the game `id`, stopping its searches.
-    pub fn remove(&self, id: &str) -> Result<(), Missing> {
-        let game = self.map().remove(id).ok_or(Missing::Unknown)?;
-        lock(&game).close();
-        Ok(())
+    /// Stores the changes of game `id` not yet stored. If that fails the game is dropped from
+    /// memory (it is read again as stored), and the request that made them fails.
+    pub fn save(&self, id: &str, session: &mut Session) -> Result<(), Missing> {
+        let (seq, events) = session.unsaved();
+        if events.is_empty() {
+            return Ok(());
+        }
+        let finished = session.decider().is_none().then(|| crate::api::state(id, session).status);
+        match self.store.append(id, seq, events, finished.as_deref()) {
+            Ok(()) => {
+                session.mark_saved();
+                Ok(())
+            }
+            Err(e) => {
+                session.close();
+                self.map().remove(id);
+                Err(Missing::Store(e))
+            }
+        }
     }
 
-    /// Returns the number of games held.
+    /// Deletes the game `id`, stopping its searches.
+    pub fn remove(&self, id: &str) -> Result<(), Missing> {
+        let held = self.map().remove(id);
+        if let Some(game) = &held {
+            lock(game).close();
+        }
+        if self.store.delete(id)? || held.is_some() {
+            Ok(())
+        } else {
+            Err(Missing::Unknown)
+        }
+    }
+
+    /// Ends the timed games in memory whose running clock ran out by `now`, and stores that.
+    pub fn check_clocks(&self, now: Moment) {
+        let games: Vec<_> = self.map().iter().map(|(id, game)| (id.clone(), Arc::clone(game))).collect();
+        for (id, game) in games {
+            let mut session = lock(&game);
+            if session.clocks.is_some() && session.lost_on_time().is_none() {
+                session.check_time(now);
+                // A failure drops the game from memory; it is read back as stored.
+                let _ = self.save(&id, &mut session);
+            }
+        }
+    }
+
+    /// Returns the finished games, the last finished first, at most `limit`.
+    pub fn archive(&self, limit: usize) -> Result<Vec<Archived>, StoreError> {
+        self.store.archive(limit)
+    }
+
+    /// Returns the number of games held in memory.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.map().len()
     }
 
-    /// Closes the games idle since before `now` minus the idle time; returns how many.
+    /// Puts away the games idle since before `now` minus the idle time (they stay in the
+    /// database); returns how many.
     pub fn expire(&self, now: Instant) -> usize {
         let mut games = self.map();
         let before = games.len();
         games.retain(|_, game| {
             let mut session = lock(game);
-            let keep = now.saturating_duration_since(session.last_used) < self.idle;
+            // A game someone follows live, or with changes not stored, stays.
+            let keep = now.saturating_duration_since(session.last_used) < self.idle
+                || !session.unsaved.is_empty()
+                || session.changes.receiver_count() > 0;
             if !keep {
                 session.close();
             }
@@ -534,7 +1017,7 @@ mod tests {
     /// Plays `actions` for whoever holds the seats.
     fn play(session: &mut Session, actions: &[&str]) {
         for action in actions {
-            session.play(action.parse().unwrap()).unwrap();
+            session.play(action.parse().unwrap(), Moment::now()).unwrap();
         }
     }
 
@@ -593,38 +1076,38 @@ mod tests {
     fn to_the_engine(s: &mut Session) {
         while s.decider().is_some_and(|(_, seat)| seat.is_human()) {
             let action = s.game().legal_actions()[0];
-            s.play(action).unwrap();
+            s.play(action, Moment::now()).unwrap();
         }
     }
 
     #[test]
     fn the_session_says_who_may_act() {
         let mut s = session([Seat::Human, Seat::Engine(Level::MIN)]);
-        let engine_turn = s.begin_engine_move(Instant::now()).map(|_| ());
+        let engine_turn = s.begin_engine_move(Moment::now()).map(|_| ());
         assert_eq!(engine_turn, Err(Refused::PersonsSeat(Side::South)));
         assert_eq!(s.act(Actor::Engine, "1".parse().unwrap()), Err(Refused::PersonsSeat(Side::South)));
         assert_eq!(s.may_act(Actor::Person), Ok((Side::South, Seat::Human)));
         s.act(Actor::Person, "1".parse().unwrap()).unwrap();
         // North is the engine's: a person is refused, the engine may begin.
         assert_eq!(s.act(Actor::Person, "1".parse().unwrap()), Err(Refused::EnginesSeat(Side::North)));
-        let begun = s.begin_engine_move(Instant::now()).unwrap();
+        let begun = s.begin_engine_move(Moment::now()).unwrap();
         assert_eq!((begun.level, begun.snapshot.version, begun.clock), (Level::MIN, s.version(), None));
         assert!(s.is_thinking());
-        assert_eq!(s.begin_engine_move(Instant::now()).map(|_| ()), Err(Refused::Thinking));
+        assert_eq!(s.begin_engine_move(Moment::now()).map(|_| ()), Err(Refused::Thinking));
         assert_eq!(s.may_act(Actor::Engine), Err(Refused::Thinking));
         // The engine's answer is played only for the game it searched.
         let answer = s.game().legal_actions()[0];
-        s.play_engine_move(begun.snapshot.version, answer).unwrap();
+        s.play_engine_move(begun.snapshot.version, answer, Moment::now()).unwrap();
         assert!(!s.is_thinking());
-        assert_eq!(s.play_engine_move(begun.snapshot.version, answer), Err(Refused::Changed));
+        assert_eq!(s.play_engine_move(begun.snapshot.version, answer, Moment::now()), Err(Refused::Changed));
         // An undo while the engine thinks stops its search; a stale end of thinking changes nothing.
         to_the_engine(&mut s);
-        let begun = s.begin_engine_move(Instant::now()).unwrap();
+        let begun = s.begin_engine_move(Moment::now()).unwrap();
         s.undo(Some(1)).unwrap();
         assert!(begun.snapshot.stop.load(Ordering::Relaxed) && !s.is_thinking());
-        assert_eq!(s.play_engine_move(begun.snapshot.version, answer), Err(Refused::Changed));
+        assert_eq!(s.play_engine_move(begun.snapshot.version, answer, Moment::now()), Err(Refused::Changed));
         to_the_engine(&mut s);
-        let begun = s.begin_engine_move(Instant::now()).unwrap();
+        let begun = s.begin_engine_move(Moment::now()).unwrap();
         s.stop_thinking(begun.snapshot.version - 1);
         assert!(s.is_thinking(), "an old version's end leaves the new thinking");
         s.stop_thinking(begun.snapshot.version);
@@ -632,20 +1115,57 @@ mod tests {
         // Once the game is over nobody acts, and no hint is given.
         while !s.game().is_over() {
             let action = s.game().legal_actions()[0];
-            s.play(action).unwrap();
+            s.play(action, Moment::now()).unwrap();
         }
         assert_eq!(s.may_act(Actor::Person), Err(Refused::Over));
-        assert_eq!(s.begin_engine_move(Instant::now()).map(|_| ()), Err(Refused::Over));
+        assert_eq!(s.begin_engine_move(Moment::now()).map(|_| ()), Err(Refused::Over));
         assert_eq!(s.hint().map(|_| ()), Err(Refused::Over));
     }
 
     #[test]
     fn a_timed_game_lost_on_time_is_over_for_everyone() {
         let mut s = session([Seat::Human, Seat::Human]).with_clocks(Duration::from_secs(1), Duration::ZERO);
-        s.check_time(Instant::now() + Duration::from_secs(2));
+        s.check_time(Moment::now().plus(Duration::from_secs(2)));
         assert_eq!(s.lost_on_time(), Some(kalah_rules::Seat::First));
         assert_eq!(s.act(Actor::Person, "1".parse().unwrap()), Err(Refused::Over));
         assert_eq!(s.increment(), Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn a_clock_runs_from_when_the_move_before_is_shown() {
+        // The engine answers 50 ms after it is asked, 3 s after the person's move (the page
+        // animated it meanwhile): it is charged 50 ms, not 3.05 s.
+        let t0 = Moment(1_000_000);
+        let ms = Duration::from_millis;
+        let mut s = session([Seat::Human, Seat::Engine(Level::MIN)]).with_clocks_at(
+            Duration::from_secs(60),
+            Duration::ZERO,
+            t0,
+        );
+        s.act_at(Actor::Person, "1".parse().unwrap(), t0).unwrap();
+        let begun = s.begin_engine_move(t0.plus(ms(3000))).unwrap();
+        let answer = s.game().legal_actions()[0];
+        s.play_engine_move(begun.snapshot.version, answer, t0.plus(ms(3050))).unwrap();
+        let left = s.time_left(t0.plus(ms(3050))).unwrap();
+        assert_eq!(left[1], ms(60_000 - 50), "the engine's clock ran from when it was asked");
+        // The person's screen shows the engine's move 4 s later, and the person moves 1 s after.
+        let t1 = t0.plus(ms(3050));
+        let version = s.version();
+        assert!(!s.shown(version - 1, t1.plus(ms(4000))), "a stale version is not shown");
+        assert!(s.shown(version, t1.plus(ms(4000))));
+        assert!(!s.shown(version, t1.plus(ms(9000))), "once a move");
+        s.act_at(Actor::Person, s.game().legal_actions()[0], t1.plus(ms(5000))).unwrap();
+        assert_eq!(s.time_left(t1.plus(ms(5000))).unwrap()[0], ms(59_000));
+        // A screen that takes longer than MOST_SHOWING gets MOST_SHOWING, no more.
+        while s.decider().is_some_and(|(_, seat)| !seat.is_human()) {
+            let begun = s.begin_engine_move(t1.plus(ms(5000))).unwrap();
+            let answer = s.game().legal_actions()[0];
+            s.play_engine_move(begun.snapshot.version, answer, t1.plus(ms(5000))).unwrap();
+        }
+        let t2 = t1.plus(ms(5000));
+        let late = t2.plus(MOST_SHOWING).plus(ms(20_000));
+        assert!(s.shown(s.version(), late));
+        assert_eq!(s.time_left(late).unwrap()[0], ms(59_000 - 20_000));
     }
 
     #[test]
@@ -661,20 +1181,64 @@ mod tests {
     }
 
     #[test]
-    fn idle_games_expire_and_a_full_store_refuses() {
+    fn idle_games_are_put_away_and_come_back_and_a_full_store_refuses() {
         let games = Games::new(2, Duration::from_secs(60));
         let a = games.add(session([Seat::Human; 2])).unwrap();
         let b = games.add(session([Seat::Human; 2])).unwrap();
         assert_ne!(a, b);
         assert_eq!(games.add(session([Seat::Human; 2])), Err(Missing::Full));
+        {
+            let game = games.get(&a).unwrap();
+            let mut s = lock(&game);
+            s.act(Actor::Person, "1".parse().unwrap()).unwrap();
+            games.save(&a, &mut s).unwrap();
+        }
         let stop = Arc::clone(&lock(&games.get(&a).unwrap()).stop);
         assert_eq!(games.expire(Instant::now()), 0);
         assert_eq!(games.expire(Instant::now() + Duration::from_secs(61)), 2);
-        assert!(stop.load(Ordering::Relaxed), "an expired game's searches stop");
-        assert_eq!(games.get(&a).err(), Some(Missing::Unknown));
+        assert!(stop.load(Ordering::Relaxed), "a game put away stops its searches");
         assert_eq!(games.len(), 0);
+        let back = games.get(&a).unwrap();
+        assert_eq!(lock(&back).game().actions().len(), 1, "read back from the database with its move");
         let c = games.add(session([Seat::Human; 2])).unwrap();
         games.remove(&c).unwrap();
         assert_eq!(games.remove(&c), Err(Missing::Unknown));
+        assert_eq!(games.get(&c).err(), Some(Missing::Unknown));
+    }
+
+    #[test]
+    fn a_stored_game_is_rebuilt_exactly_from_its_events() {
+        let t0 = Moment(5_000_000);
+        let ms = Duration::from_millis;
+        let mut s = session([Seat::Human, Seat::Engine(Level::MIN)]).with_clocks_at(
+            Duration::from_secs(60),
+            Duration::from_secs(1),
+            t0,
+        );
+        let start = s.start(t0);
+        s.act_at(Actor::Person, "1".parse().unwrap(), t0.plus(ms(700))).unwrap();
+        let begun = s.begin_engine_move(t0.plus(ms(2000))).unwrap();
+        let answer = s.game().legal_actions()[0];
+        s.play_engine_move(begun.snapshot.version, answer, t0.plus(ms(2100))).unwrap();
+        s.shown(s.version(), t0.plus(ms(3000)));
+        s.act_at(Actor::Person, s.game().legal_actions()[0], t0.plus(ms(4000))).unwrap();
+        s.undo(Some(1)).unwrap();
+        s.redo(Some(1)).unwrap();
+        s.goto(1).unwrap();
+        s.check_time(Moment::now().plus(Duration::from_secs(3600)));
+        assert!(s.lost_on_time().is_some());
+        let (_, events) = s.unsaved();
+        let events = events.to_vec();
+        let back = Session::rebuild(&start, &events).unwrap();
+        assert_eq!(back.history(), s.history());
+        assert_eq!(back.version(), s.version());
+        assert_eq!(back.lost_on_time(), s.lost_on_time());
+        let later = Moment::now();
+        assert_eq!(back.time_left(later), s.time_left(later));
+        assert_eq!(back.clocks.as_ref().unwrap().seats, s.clocks.as_ref().unwrap().seats);
+        // A damaged log is refused, not half read.
+        let mut bad = events.clone();
+        bad[0].change = Change::Act { action: "9".into(), spent: None };
+        assert!(Session::rebuild(&start, &bad).is_err());
     }
 }

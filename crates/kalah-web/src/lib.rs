@@ -4,22 +4,32 @@
 //!   docs/web.md), and what each request does to a game; [`serve`] runs them on a listener.
 //! * [`games`]: the games being played, each a [`kalah_rules::History`] with its seats, a
 //!   version that counts its changes and a stop flag for its searches; the session says who may
-//!   act now (the game's state, the seat's holder, the engine's thinking); idle games expire.
+//!   act now (the game's state, the seat's holder or token, the engine's thinking); idle games
+//!   leave memory, not the database.
+//! * [`event`]: the changes of a game as they are stored and sent; [`store`]: the SQLite
+//!   database they are stored in before each answer.
+//! * [`guard`]: what every request passes first (its origin, JSON bodies, each client's share);
+//!   [`connections`]: the connections' time limits and cap.
 //! * [`engines`]: a pool of engines shared by every game, at the engine's strength levels
 //!   ([`kalah_engine::level`]); every engine move and hint is [`kalah_engine::decide`]'s
 //!   decision, as for every other player.
 //! * [`api`]: the JSON bodies the API answers with.
 //!
 //! The page (`web/`: index.html, style.css and its modules app.js, backend.js, local.js, engine.js,
-//! worker.js; docs/site.md) is built into the crate, so a server needs no files and no network.
-//! Without the engine compiled to WebAssembly, which only the static site carries, the page asks
-//! this server's API. The `kalah serve` command parses its flags into a [`Config`] and calls
+//! worker.js, friends.js; docs/site.md) is built into the crate, so a server needs no files and no
+//! network. Without the engine compiled to WebAssembly, which only the static site carries, the page
+//! asks this server's API. The `kalah serve` command parses its flags into a [`Config`] and calls
 //! [`serve`].
 
 pub mod api;
+pub mod connections;
 pub mod engines;
+pub mod event;
 pub mod games;
+pub mod guard;
+pub mod presence;
 pub mod server;
+pub mod store;
 
 #[cfg(test)]
 mod tests;
@@ -29,7 +39,10 @@ use std::time::Duration;
 
 use kalah_engine::databases::Databases;
 
+pub use connections::ConnectionLimits;
+pub use guard::ClientLimits;
 pub use server::{goto, person_move, redo, router, serve, start, undo, ApiError, App};
+pub use store::{Database, StoreError};
 
 /// How a server runs: its engines' time and memory, and how many games it holds.
 #[derive(Clone, Debug)]
@@ -42,8 +55,31 @@ pub struct Config {
     pub table_bytes: usize,
     /// The endgame databases the engines may use, if any: a folder and the memory they may take.
     pub databases: Option<Arc<Databases>>,
-    /// Most games held at once.
+    /// Where the games are kept.
+    pub database: Database,
+    /// Most games held in memory at once.
     pub max_games: usize,
     /// A game with no request for this long is closed.
     pub idle: Duration,
+    /// What each client (an IP address) may ask.
+    pub clients: ClientLimits,
+    /// The connections' time limits and cap.
+    pub connections: ConnectionLimits,
+}
+
+impl Default for Config {
+    /// One second a move, a search a core, 16 MiB tables, no databases, 1000 games idle for 30 minutes.
+    fn default() -> Config {
+        Config {
+            engine_time: Duration::from_secs(1),
+            searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            table_bytes: 16 << 20,
+            databases: None,
+            database: Database::Memory,
+            max_games: 1000,
+            idle: Duration::from_secs(30 * 60),
+            clients: ClientLimits::default(),
+            connections: ConnectionLimits::default(),
+        }
+    }
 }

@@ -5,13 +5,15 @@
 //! its refusals ([`Refused`]) into statuses and messages.
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{header, Method, StatusCode, Uri};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
+use axum::http::{header, HeaderMap, Method, StatusCode, Uri};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -25,16 +27,22 @@ use kalah_rules::rules::{
 use kalah_rules::{record, Action, Game, Phase, Position, Record, RecordWarning, Rules, Side};
 use serde::de::DeserializeOwned;
 use serde_json::json;
+use tokio::sync::watch;
 
 use crate::api::{self, ActionText, Analysis, GameState, Goto, Hint, MoveRequest, NewGame, Plies};
+use crate::connections::{self, ConnectionLimits};
 use crate::engines::{self, Engines, Failed, Kind};
-use crate::games::{lock, Actor, Games, Missing, Refused, Seat, Session};
+use crate::event::Moment;
+use crate::games::{self, lock, Actor, Games, Missing, Refused, Seat, Session};
+use crate::guard::{self, Limiter};
+use crate::presence::{Attending, Presence};
+use crate::store::StoreError;
 use crate::Config;
 
 /// The page, built into the binary so that `kalah serve` works from any folder with no network:
 /// each file's path, type and text. The static site (scripts/site.sh) holds the same files and
 /// the engine compiled to WebAssembly, which this page does without: it asks the API instead.
-const PAGE: [(&str, &str, &str); 12] = [
+const PAGE: [(&str, &str, &str); 13] = [
     ("/", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/index.html", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
@@ -43,6 +51,7 @@ const PAGE: [(&str, &str, &str); 12] = [
     ("/local.js", "text/javascript; charset=utf-8", include_str!("../web/local.js")),
     ("/engine.js", "text/javascript; charset=utf-8", include_str!("../web/engine.js")),
     ("/worker.js", "text/javascript; charset=utf-8", include_str!("../web/worker.js")),
+    ("/friends.js", "text/javascript; charset=utf-8", include_str!("../web/friends.js")),
     ("/manifest.webmanifest", "application/manifest+json", include_str!("../web/manifest.webmanifest")),
     ("/icon.svg", "image/svg+xml", include_str!("../web/icon.svg")),
     // The board, shared with kalah kgp serve's page.
@@ -58,21 +67,31 @@ pub struct App {
     pub(crate) games: Games,
     engines: Arc<Engines>,
     engine_time: Duration,
+    limiter: Limiter,
+    connections: ConnectionLimits,
+    /// Which players of each game between friends follow it live now.
+    presence: Arc<Presence>,
+    /// Set when the server stops: long-lived answers end.
+    closing: watch::Sender<bool>,
 }
 
 impl App {
-    /// Returns the server's state for `config`.
-    pub fn new(config: &Config) -> App {
-        App {
-            games: Games::new(config.max_games, config.idle),
+    /// Returns the server's state for `config`, its games in `config.database`.
+    pub fn new(config: &Config) -> Result<App, StoreError> {
+        Ok(App {
+            games: Games::open(&config.database, config.max_games, config.idle)?,
             engines: Arc::new(Engines::new(config.searches, config.table_bytes, config.databases.clone())),
             engine_time: config.engine_time,
-        }
+            limiter: Limiter::new(config.clients),
+            connections: config.connections,
+            presence: Arc::new(Presence::default()),
+            closing: watch::channel(false).0,
+        })
     }
 }
 
 /// Serves the page and the API on `listener` until `shutdown` completes, closing idle games as
-/// they expire.
+/// they expire; the connections are capped and timed ([`ConnectionLimits`]).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     app: Arc<App>,
@@ -84,10 +103,24 @@ pub async fn serve(
         loop {
             tick.tick().await;
             sweeper.games.expire(Instant::now());
+            sweeper.limiter.forget_idle(Instant::now());
+            sweeper.presence.forget_unfollowed();
         }
     });
-    let served = axum::serve(listener, router(app)).with_graceful_shutdown(shutdown).await;
+    // A player who is gone still loses on time: the clocks are checked every second.
+    let clocks = Arc::clone(&app);
+    let ticking = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            tick.tick().await;
+            clocks.games.check_clocks(Moment::now());
+        }
+    });
+    let limits = app.connections;
+    let closing = app.closing.clone();
+    let served = connections::serve(listener, router(app), limits, shutdown, closing).await;
     sweeping.abort();
+    ticking.abort();
     served
 }
 
@@ -107,17 +140,48 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/hint", get(hint))
         .route("/api/games/{id}/analysis", get(analysis))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/shown", post(shown))
+        .route("/api/archive", get(archive))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/takeback", post(takeback))
+        .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/games/{id}/live", get(live))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), guard))
         .layer(axum::middleware::from_fn(finish))
         .with_state(app)
+}
+
+/// Refuses what [`crate::guard`] refuses (writes from another site, a client over its share)
+/// and reads the body within its time, before any handler runs.
+async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let refused = |r: guard::Refusal| {
+        ApiError { status: r.status, message: one_line(r.message), retry_after: r.retry_after }.into_response()
+    };
+    if let Err(r) = guard::check_origin(request.method(), request.headers()) {
+        return refused(r);
+    }
+    let new_game = request.method() == Method::POST && request.uri().path() == "/api/games";
+    let client = request.extensions().get::<ConnectInfo<SocketAddr>>();
+    if let Err(r) = guard::check_share(&app.limiter, client, new_game, Instant::now()) {
+        return refused(r);
+    }
+    let (parts, body) = request.into_parts();
+    match guard::read_body(body, MAX_BODY, app.connections.body).await {
+        Ok(bytes) => match guard::check_json(&parts.method, &parts.headers, &bytes) {
+            Ok(()) => next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await,
+            Err(r) => refused(r),
+        },
+        Err(r) => refused(r),
+    }
 }
 
 /// Returns the methods the route at `path` takes (for a 405's message and `Allow` header).
 fn allowed(path: &str) -> &'static str {
     match path.trim_end_matches('/').rsplit('/').next() {
         _ if path == "/api/games" => "POST",
-        Some("move" | "engine" | "undo" | "redo" | "goto") => "POST",
+        Some("move" | "engine" | "undo" | "redo" | "goto" | "shown" | "resign" | "takeback" | "rematch") => "POST",
         _ if path.starts_with("/api/games/") && path.matches('/').count() == 3 => "GET, DELETE",
         _ => "GET",
     }
@@ -157,6 +221,9 @@ async fn finish(request: axum::extract::Request, next: axum::middleware::Next) -
         response = fixed;
     }
     let headers = response.headers_mut();
+    if path.starts_with("/api/") {
+        headers.insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
+    }
     headers.insert(header::CONTENT_SECURITY_POLICY, header::HeaderValue::from_static(CONTENT_SECURITY_POLICY));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, header::HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
@@ -230,10 +297,12 @@ fn missing(app: &App, id: &str, why: Missing) -> ApiError {
         Missing::Unknown => ApiError {
             retry_after: None,
             status: StatusCode::NOT_FOUND,
-            message: format!(
-                "there is no game {id:?}: it was closed, or expired after {} minutes without a request",
-                app.games.idle().as_secs() / 60
-            ),
+            message: format!("there is no game {:?}: it was deleted, or never was", short(id)),
+        },
+        Missing::Store(e) => ApiError {
+            retry_after: Some(5),
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: format!("{e}: nothing was changed; try again"),
         },
         Missing::Full => ApiError {
             retry_after: Some(60),
@@ -241,6 +310,19 @@ fn missing(app: &App, id: &str, why: Missing) -> ApiError {
             message: format!("the server holds its most games ({}): close one or try again later", app.games.max()),
         },
     }
+}
+
+/// Returns an id to repeat in a message: an unknown id of any length is cut to 40 characters.
+fn short(id: &str) -> String {
+    match id.char_indices().nth(40) {
+        Some((end, _)) => format!("{}…", &id[..end]),
+        None => id.to_string(),
+    }
+}
+
+/// Stores the changes of game `id` before the answer: see [`Games::save`].
+fn save(app: &App, id: &str, s: &mut Session) -> Result<(), ApiError> {
+    app.games.save(id, s).map_err(|why| missing(app, id, why))
 }
 
 fn engine_failed() -> ApiError {
@@ -278,12 +360,45 @@ async fn not_found(method: Method, uri: Uri) -> ApiError {
     }
 }
 
-/// Reads a JSON body; an empty body is the request's defaults when it has some.
-fn read<T: DeserializeOwned>(body: &[u8], empty: Option<T>) -> Result<T, ApiError> {
+/// Reads a JSON body; an empty body is the request's defaults when it has some. A body that
+/// cannot be read is refused with what is wrong and what the request accepts, in words of the
+/// API (never the names of the server's own types).
+fn read<T: DeserializeOwned + api::Accepts>(body: &[u8], empty: Option<T>) -> Result<T, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
-        return empty.ok_or_else(|| bad_request("the request needs a JSON body"));
+        return empty.ok_or_else(|| bad_request(format!("the request needs a JSON body: {}", T::ACCEPTS)));
     }
-    serde_json::from_slice(body).map_err(|e| bad_request(format!("cannot read the JSON body: {e}")))
+    serde_json::from_slice(body).map_err(|e| bad_request(format!("{}; {}", plain(&e), T::ACCEPTS)))
+}
+
+/// Says in the API's words what is wrong with a JSON body serde could not read.
+fn plain(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let text = e.to_string();
+    // "... at line 1 column 12": the body is one short object; the place says little.
+    let text = match text.rfind(" at line ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    };
+    match e.classify() {
+        Category::Syntax | Category::Eof | Category::Io => {
+            format!("cannot read the JSON body: it is not valid JSON ({text})")
+        }
+        Category::Data => {
+            if text.contains("untagged enum") {
+                return "cannot read the JSON body: the action is not a house number or an action's text".to_string();
+            }
+            let mut text = text;
+            for number in ["usize", "u64", "u32", "u16", "u8"] {
+                text = text.replace(&format!("expected {number}"), "expected a whole number, 0 or more");
+            }
+            // "expected struct Plies", "expected struct ClockRequest": an object.
+            while let Some(at) = text.find("struct ") {
+                let end = text[at + 7..].find(|c: char| !c.is_alphanumeric()).map_or(text.len(), |n| at + 7 + n);
+                text.replace_range(at..end, "a JSON object");
+            }
+            format!("cannot read the JSON body: {text}")
+        }
+    }
 }
 
 fn session(app: &App, id: &str) -> Result<Arc<Mutex<Session>>, ApiError> {
@@ -331,16 +446,52 @@ fn fields(rules: &Rules) -> serde_json::Value {
     })
 }
 
-/// Builds the game a new-game request asks for, with what loading its record warns of.
-fn new_game(request: &NewGame) -> Result<(Game, Vec<RecordWarning>), ApiError> {
+/// Returns the seat a record's `South` or `North` tag names: `engine level N` (as this server
+/// writes it), `engine:N` or `engine` the engine, anything else (`human`, a person's name) a
+/// person.
+fn seat_of_tag(value: &str) -> Seat {
+    let value = value.trim();
+    if let Ok(seat) = value.parse::<Seat>() {
+        return seat;
+    }
+    match value.strip_prefix("engine level ").map(str::parse::<Level>) {
+        Some(Ok(level)) => Seat::Engine(level),
+        _ => Seat::Human,
+    }
+}
+
+/// What a new-game request builds: the game, the seats a loaded record names (first player
+/// first), what loading the record warns of, and how a record decided before its end was
+/// decided.
+type Built = (Game, [Option<Seat>; 2], Vec<RecordWarning>, Option<Decided>);
+
+/// How a loaded record was decided before its moves ended it.
+#[derive(Clone, Copy, Debug)]
+struct Decided {
+    /// The side that won, as the record's result says.
+    winner: Side,
+    /// The record's `Termination` says the loser ran out of time (else: resigned, or not said).
+    on_time: bool,
+}
+
+/// Builds the game a new-game request asks for.
+fn new_game(request: &NewGame) -> Result<Built, ApiError> {
     if let Some(text) = &request.record {
         if request.rules.is_some() || request.position.is_some() {
             return Err(bad_request("a record brings its own rules and start: leave out rules and position"));
         }
         // The request body is at most MAX_BODY, well under the record limit of `kalah play --load`.
-        return Record::parse(text)
-            .map(|parsed| (parsed.record.game, parsed.warnings))
-            .map_err(|e| bad_request(format!("cannot load the record: {e}")));
+        let parsed = Record::parse(text).map_err(|e| bad_request(format!("cannot load the record: {e}")))?;
+        let tag = |name: &str| {
+            parsed.record.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| seat_of_tag(v))
+        };
+        let termination = parsed.record.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case("Termination"));
+        let decided = parsed
+            .record
+            .decided
+            .map(|winner| Decided { winner, on_time: termination.is_some_and(|(_, v)| v.contains("ran out of time")) });
+        // The record's South and North are the players as the game started (the first player South).
+        return Ok((parsed.record.game, [tag("South"), tag("North")], parsed.warnings, decided));
     }
     let parsed = match &request.position {
         Some(text) => Some(text.parse::<Position>().map_err(|e| bad_request(e.to_string()))?),
@@ -360,7 +511,7 @@ fn new_game(request: &NewGame) -> Result<(Game, Vec<RecordWarning>), ApiError> {
         Some(text) => Position::parse(text, &rules).map_err(|e| bad_request(e.to_string()))?,
         None => Position::start(&rules),
     };
-    Ok((Game::from_position(rules, start), Vec::new()))
+    Ok((Game::from_position(rules, start), [None, None], Vec::new(), None))
 }
 
 /// Reads a new-game request body (empty: the defaults) into a session and what loading its
@@ -371,9 +522,15 @@ pub fn start(body: &[u8]) -> Result<(Session, Vec<RecordWarning>), ApiError> {
         None => Ok(default),
         Some(t) => t.parse::<Seat>().map_err(|e| bad_request(format!("{which}: {e}"))),
     };
-    let seats =
-        [seat(&request.south, Seat::Human, "south")?, seat(&request.north, Seat::Engine(Level::DEFAULT), "north")?];
-    let (game, warnings) = new_game(&request)?;
+    let (game, named, warnings, decided) = new_game(&request)?;
+    if request.friend && (request.south.is_some() || request.north.is_some()) {
+        return Err(bad_request("a game against a friend has two people: leave out south and north"));
+    }
+    // The request's players, else those the record names, else a person against the engine.
+    let seats = [
+        seat(&request.south, named[0].unwrap_or(Seat::Human), "south")?,
+        seat(&request.north, named[1].unwrap_or(Seat::Engine(Level::DEFAULT)), "north")?,
+    ];
     let mut session = Session::new(game, seats);
     if let Some(clock) = request.clock {
         if !(1..=86_400).contains(&clock.seconds) || clock.increment > 3600 {
@@ -384,17 +541,259 @@ pub fn start(body: &[u8]) -> Result<(Session, Vec<RecordWarning>), ApiError> {
         }
         session = session.with_clocks(Duration::from_secs(clock.seconds), Duration::from_secs(clock.increment));
     }
+    if let Some(decided) = decided {
+        session = end_as_recorded(session, decided);
+    }
     Ok((session, warnings))
+}
+
+/// Ends a loaded game as its record's result says it ended before its moves did: lost on time by
+/// the player to decide (the clocks show no time left, as when it was played), or resigned by the
+/// loser.
+fn end_as_recorded(session: Session, decided: Decided) -> Session {
+    let now = Moment::now();
+    let Some((to_decide, _)) = session.decider() else { return session };
+    let loser = session.game().seat_of(!decided.winner);
+    if decided.on_time && to_decide == !decided.winner {
+        let mut session = session.with_clocks_at(Duration::ZERO, Duration::ZERO, now);
+        session.check_time(now);
+        return session;
+    }
+    let mut session = session;
+    // The game is not over (a decider was found), so the resignation is taken.
+    let _ = session.resign(loser, now);
+    session
+}
+
+/// The tokens of a new game against a friend: the creator's and the invitation's.
+#[derive(Clone, Debug)]
+pub struct Invitation {
+    /// The token of the creator's seat.
+    pub token: String,
+    /// The token of the other seat, for the invitation link.
+    pub invite: String,
+}
+
+/// Reads a new-game request body as [`start`] does, and for a game against a friend seats two
+/// people, each held by a new token.
+pub fn start_with_friends(body: &[u8]) -> Result<(Session, Vec<RecordWarning>, Option<Invitation>), ApiError> {
+    let request: NewGame = read(body, Some(NewGame::default()))?;
+    let (session, warnings) = start(body)?;
+    if !request.friend {
+        if request.side.is_some() {
+            return Err(bad_request("side is the creator's side in a game against a friend: add \"friend\": true"));
+        }
+        return Ok((session, warnings, None));
+    }
+    let first = match request.side.as_deref() {
+        None | Some("south") => true,
+        Some("north") => false,
+        Some(other) => return Err(bad_request(format!("side {other:?}: write south or north"))),
+    };
+    let (token, invite) = (games::new_token(), games::new_token());
+    let (a, b) = if first { (&token, &invite) } else { (&invite, &token) };
+    let mut session = session.with_tokens([games::token_hash(a), games::token_hash(b)]);
+    session.seat_people();
+    Ok((session, warnings, Some(Invitation { token, invite })))
 }
 
 /// `POST /api/games`: starts a game.
 async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<(StatusCode, Json<GameState>), ApiError> {
-    let (session, warnings) = start(&body)?;
+    let (session, warnings, invitation) = start_with_friends(&body)?;
     let id = app.games.add(session).map_err(|why| missing(&app, "", why))?;
     let game = self::session(&app, &id)?;
     let mut state = api::state(&id, &lock(&game));
     state.warnings = warnings.iter().map(RecordWarning::to_string).collect();
+    if let Some(invitation) = invitation {
+        state.token = Some(invitation.token);
+        state.invite = Some(invitation.invite);
+    }
     Ok((StatusCode::CREATED, Json(state)))
+}
+
+/// Returns who a request acts as: the holder of the seat its `Authorization: Bearer TOKEN`
+/// holds, or a person at the page. A token that holds no seat of this game is refused.
+fn actor(s: &Session, headers: &HeaderMap) -> Result<Actor, ApiError> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else { return Ok(Actor::Person) };
+    let token = value.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).map(str::trim);
+    match token.and_then(|t| s.holder(t)) {
+        Some(seat) => Ok(Actor::Holder(seat)),
+        None => Err(forbidden("the token holds no seat of this game: use the link you were given")),
+    }
+}
+
+/// Returns the seat of a player of a game between friends, or refuses.
+fn player(s: &Session, headers: &HeaderMap) -> Result<kalah_rules::Seat, ApiError> {
+    match actor(s, headers)? {
+        Actor::Holder(seat) => Ok(seat),
+        _ => Err(forbidden(Refused::NotAPlayer.to_string())),
+    }
+}
+
+fn forbidden(message: impl Into<String>) -> ApiError {
+    ApiError { status: StatusCode::FORBIDDEN, message: one_line(message), retry_after: None }
+}
+
+/// `POST /api/games/{id}/resign`: the player of the token resigns.
+async fn resign(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, ApiError> {
+    let game = session(&app, &id)?;
+    let mut s = lock(&game);
+    let seat = player(&s, &headers)?;
+    s.resign(seat, Moment::now()).map_err(|_| bad_request("the game is over: there is nothing to resign"))?;
+    save(&app, &id, &mut s)?;
+    Ok(Json(api::state(&id, &s)))
+}
+
+/// `POST /api/games/{id}/takeback`: the player of the token asks to take back its last turn,
+/// or with `{"answer": "accept"}` / `"refuse"` answers the opponent's request.
+async fn takeback(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<GameState>, ApiError> {
+    let request: api::TakebackRequest = read(&body, Some(api::TakebackRequest::default()))?;
+    let game = session(&app, &id)?;
+    let mut s = lock(&game);
+    let seat = player(&s, &headers)?;
+    let now = Moment::now();
+    let done = match request.answer.as_deref() {
+        None => s.ask_takeback(seat, now),
+        Some("accept") => s.answer_takeback(seat, true, now),
+        Some("refuse") => s.answer_takeback(seat, false, now),
+        Some(other) => return Err(bad_request(format!("answer {other:?}: write accept or refuse"))),
+    };
+    done.map_err(|refused| conflict(refused.to_string()))?;
+    save(&app, &id, &mut s)?;
+    Ok(Json(api::state(&id, &s)))
+}
+
+/// `POST /api/games/{id}/rematch`: the player of the token offers a rematch of the finished
+/// game; once both have, the rematch starts with the sides swapped (each token holds the other
+/// seat there) and `rematch` names it.
+async fn rematch(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, ApiError> {
+    let game = session(&app, &id)?;
+    let both = {
+        let mut s = lock(&game);
+        let seat = player(&s, &headers)?;
+        let both = s.offer_rematch(seat, Moment::now()).map_err(|refused| conflict(refused.to_string()))?;
+        save(&app, &id, &mut s)?;
+        if !both {
+            return Ok(Json(api::state(&id, &s)));
+        }
+        s.rematch_session()
+    };
+    let new = app.games.add(both).map_err(|why| missing(&app, "", why))?;
+    let mut s = lock(&game);
+    if s.rematch().1.is_none() {
+        s.rematched(&new, Moment::now());
+        save(&app, &id, &mut s)?;
+    } else {
+        // Both offered at once: the first rematch made stands; this one goes.
+        let _ = app.games.remove(&new);
+    }
+    Ok(Json(api::state(&id, &s)))
+}
+
+/// `GET /api/games/{id}/live`: Server-Sent Events, one `state` event (the game's state, its id
+/// the number of changes stored) now and after every change. A client that reconnects with
+/// `Last-Event-ID` gets the state at once if it changed meanwhile: nothing is lost. In a game
+/// between friends a `presence` event (`{"south": true, "north": false}`) says which players
+/// follow the game live now, at once and whenever that changes; a player's page opens the channel
+/// with its token as `?seat=TOKEN` (a browser's EventSource sends no `Authorization` header),
+/// and counts as here while it stays open.
+async fn live(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    axum::extract::Query(query): axum::extract::Query<LiveQuery>,
+    headers: HeaderMap,
+) -> Result<Sse<impl futures_util::Stream<Item = Result<SseEvent, std::convert::Infallible>>>, ApiError> {
+    let game = session(&app, &id)?;
+    let (changes, friends, seat) = {
+        let s = lock(&game);
+        let seat = match &query.seat {
+            None => None,
+            Some(token) => Some(
+                s.holder(token)
+                    .ok_or_else(|| forbidden("the token holds no seat of this game: use the link you were given"))?,
+            ),
+        };
+        (s.follow(), s.is_friends(), seat)
+    };
+    let presence = app.presence.follow(&id);
+    // Held by the stream: the player is here until the channel closes.
+    let attending: Option<Attending> = seat.map(|seat| app.presence.attend(&id, seat));
+    let after: Option<u64> =
+        headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok());
+    let closing = app.closing.subscribe();
+    let following =
+        Following { changes, closing, after, game, id, presence, told: None, friends, _attending: attending };
+    let stream = futures_util::stream::unfold(following, |mut f| async move {
+        loop {
+            if *f.closing.borrow() {
+                return None;
+            }
+            let sent = {
+                let s = lock(&f.game);
+                let saved = s.saved();
+                f.after.is_none_or(|a| a < saved).then(|| {
+                    let text = serde_json::to_string(&api::state(&f.id, &s)).unwrap_or_default();
+                    (saved, SseEvent::default().id(saved.to_string()).event("state").data(text))
+                })
+            };
+            if let Some((saved, event)) = sent {
+                f.after = Some(saved);
+                return Some((Ok(event), f));
+            }
+            let here = *f.presence.borrow_and_update();
+            if f.friends && f.told != Some(here) {
+                f.told = Some(here);
+                let sides = {
+                    let s = lock(&f.game);
+                    let side_here = |side: Side| here[s.game().seat_of(side).index()];
+                    json!({ "south": side_here(Side::South), "north": side_here(Side::North) })
+                };
+                return Some((Ok(SseEvent::default().event("presence").data(sides.to_string())), f));
+            }
+            tokio::select! {
+                changed = f.changes.changed() => if changed.is_err() { return None },
+                changed = f.presence.changed() => if changed.is_err() { return None },
+                _ = f.closing.changed() => return None,
+            }
+        }
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}
+
+/// The query of `GET /api/games/{id}/live`.
+#[derive(Debug, serde::Deserialize)]
+pub struct LiveQuery {
+    /// The token of the seat whose player follows the game (none: a spectator).
+    seat: Option<String>,
+}
+
+/// What a live channel holds while it is open.
+struct Following {
+    changes: watch::Receiver<u64>,
+    closing: watch::Receiver<bool>,
+    /// The last change sent.
+    after: Option<u64>,
+    game: Arc<Mutex<Session>>,
+    id: String,
+    presence: watch::Receiver<[bool; 2]>,
+    /// Who was here (first player, second) in the last presence event sent.
+    told: Option<[bool; 2]>,
+    friends: bool,
+    /// Keeps the player counted as here while the channel is open.
+    _attending: Option<Attending>,
 }
 
 /// `GET /api/games/{id}`.
@@ -412,14 +811,36 @@ async fn close(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<St
 /// Plays a person's action from a move request body on game `id`; a refused request changes
 /// nothing.
 pub fn person_move(s: &mut Session, id: &str, body: &[u8]) -> Result<(), ApiError> {
+    held_move(s, id, body, Actor::Person)
+}
+
+/// Plays an action of `actor` from a move request body on game `id`: a request whose id the
+/// game has seen is answered without playing again, and a move made on another version than
+/// the game's is refused (409); a refused request changes nothing.
+pub fn held_move(s: &mut Session, id: &str, body: &[u8], actor: Actor) -> Result<(), ApiError> {
     let request: MoveRequest = read(body, None)?;
+    if request.request.as_ref().is_some_and(|r| r.len() > crate::event::MAX_REQUEST_ID) {
+        return Err(bad_request(format!("request ids are at most {} bytes", crate::event::MAX_REQUEST_ID)));
+    }
+    if !s.begin_request(request.request.as_deref()) {
+        return Ok(());
+    }
+    if let Some(version) = request.version {
+        if version != s.version() {
+            return Err(conflict(format!(
+                "the move was made on version {version} of the game, which is at version {} now: look again",
+                s.version()
+            )));
+        }
+    }
     let text = match &request.action {
         ActionText::Number(n) => n.to_string(),
         ActionText::Text(t) => t.clone(),
     };
     let action = s.game().parse_action(&text).map_err(|e| bad_request(e.to_string()))?;
-    s.act(Actor::Person, action).map_err(|refused| match refused {
+    s.act(actor, action).map_err(|refused| match refused {
         Refused::Over => bad_request("the game is over: no more moves can be played"),
+        Refused::NotYours(_) | Refused::NotAPlayer => forbidden(refused.to_string()),
         Refused::EnginesSeat(side) => {
             bad_request(format!("{side} is played by the engine: POST /api/games/{id}/engine lets it move"))
         }
@@ -429,10 +850,17 @@ pub fn person_move(s: &mut Session, id: &str, body: &[u8]) -> Result<(), ApiErro
 }
 
 /// `POST /api/games/{id}/move`: a person's action.
-async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -> Result<Json<GameState>, ApiError> {
+async fn act(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<GameState>, ApiError> {
     let game = session(&app, &id)?;
     let mut s = lock(&game);
-    person_move(&mut s, &id, &body)?;
+    let actor = actor(&s, &headers)?;
+    held_move(&mut s, &id, &body, actor)?;
+    save(&app, &id, &mut s)?;
     Ok(Json(api::state(&id, &s)))
 }
 
@@ -451,7 +879,7 @@ impl Drop for Thinking {
 /// `POST /api/games/{id}/engine`: the engine takes the action it is to take.
 async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<GameState>, ApiError> {
     let game = session(&app, &id)?;
-    let begun = lock(&game).begin_engine_move(Instant::now()).map_err(|refused| match refused {
+    let begun = lock(&game).begin_engine_move(Moment::now()).map_err(|refused| match refused {
         Refused::Over => bad_request("the game is over: the engine has no move to make"),
         Refused::PersonsSeat(side) => bad_request(format!("{side} is played by a person: POST /api/games/{id}/move")),
         Refused::Thinking => conflict("the engine is already thinking about this move"),
@@ -469,10 +897,31 @@ async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
         .await
         .map_err(not_searched)?;
     let mut s = lock(&game);
-    s.check_time(Instant::now());
+    let now = Moment::now();
+    s.check_time(now);
     s.unchanged_since(version).map_err(|_| changed_meanwhile())?;
     let decision = decision.ok_or_else(engine_failed)?;
-    s.play_engine_move(version, decision.action).map_err(|_| engine_failed())?;
+    s.play_engine_move(version, decision.action, now).map_err(|_| engine_failed())?;
+    save(&app, &id, &mut s)?;
+    Ok(Json(api::state(&id, &s)))
+}
+
+/// `POST /api/games/{id}/shown`: the page has shown the game at `{"version": V}` (animated the
+/// move before) to the player to decide, whose clock starts now (see [`Session::shown`]).
+async fn shown(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<GameState>, ApiError> {
+    let request: api::Shown = read(&body, None)?;
+    let game = session(&app, &id)?;
+    let mut s = lock(&game);
+    let actor = actor(&s, &headers)?;
+    if s.may_act(actor).is_ok() {
+        s.shown(request.version, Moment::now());
+    }
+    save(&app, &id, &mut s)?;
     Ok(Json(api::state(&id, &s)))
 }
 
@@ -505,7 +954,19 @@ fn change(
 ) -> Result<Json<GameState>, ApiError> {
     let game = session(app, id)?;
     let mut s = lock(&game);
+    if s.is_friends() {
+        return Err(forbidden("a game between friends steps back only by a takeback the opponent accepts"));
+    }
+    // The board of a game lost on time or by resigning stays as it ended: stepping back would
+    // show a position to play on under a game that is over.
+    if s.lost_on_time().is_some() || s.resigned().is_some() {
+        let how = if s.resigned().is_some() { "by resigning" } else { "on time" };
+        return Err(conflict(format!(
+            "the game was lost {how}: its moves stay as they were played; start a new game or load its record"
+        )));
+    }
     f(&mut s, body)?;
+    save(app, id, &mut s)?;
     Ok(Json(api::state(id, &s)))
 }
 
@@ -537,12 +998,20 @@ async fn goto_route(
 }
 
 /// `GET /api/games/{id}/hint`: the engine's choice for the player to decide, and its value.
-async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Hint>, ApiError> {
+/// `HEAD` says whether the game is there and runs no search.
+async fn hint(State(app): State<Arc<App>>, method: Method, Path(id): Path<String>) -> Result<Response, ApiError> {
     let game = session(&app, &id)?;
-    let (side, snapshot) = lock(&game).hint().map_err(|refused| match refused {
-        Refused::Over => bad_request("the game is over: there is no move to hint"),
-        other => bad_request(other.to_string()),
-    })?;
+    if method == Method::HEAD {
+        return Ok(head());
+    }
+    let (side, snapshot) = {
+        let s = lock(&game);
+        no_help_between_friends(&s)?;
+        s.hint().map_err(|refused| match refused {
+            Refused::Over => bad_request("the game is over: there is no move to hint"),
+            other => bad_request(other.to_string()),
+        })?
+    };
     let version = snapshot.version;
     let rules = *snapshot.game.rules();
     let limits = Limits::time(app.engine_time);
@@ -560,21 +1029,41 @@ async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Jso
         value: decision.score.seeds(),
         exact: decision.score.is_exact(),
         depth: decision.depth,
-    }))
+    })
+    .into_response())
+}
+
+/// The answer to a `HEAD` of a route whose `GET` searches: the game is there; nothing is searched.
+fn head() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], "").into_response()
+}
+
+/// Refuses the engine's help (a hint, an analysis) in a game between friends that goes on: a
+/// person is at stake, and a player or a spectator who passes it on would play with the engine.
+fn no_help_between_friends(s: &Session) -> Result<(), ApiError> {
+    if s.is_friends() && s.decider().is_some() {
+        return Err(forbidden("a game between friends gets no hint or analysis while it goes on: ask once it is over"));
+    }
+    Ok(())
 }
 
 /// `GET /api/games/{id}/analysis`: the value of the position shown, South's view, and the best
 /// action of the side that decides. While North decides the pie offer or the handicap opening,
 /// that is North's decision (the one a hint gives), not a sowing of the side to move.
-async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<Analysis>, ApiError> {
+/// `HEAD` says whether the game is there and runs no search.
+async fn analysis(State(app): State<Arc<App>>, method: Method, Path(id): Path<String>) -> Result<Response, ApiError> {
     let game = session(&app, &id)?;
+    if method == Method::HEAD {
+        return Ok(head());
+    }
     let snapshot = {
         let s = lock(&game);
+        no_help_between_friends(&s)?;
         if let Some(kept) = s.analysis() {
-            return Ok(Json(kept.clone()));
+            return Ok(Json(kept.clone()).into_response());
         }
         if s.game().is_over() {
-            return Ok(Json(Analysis::unsearched(s.game(), s.version())));
+            return Ok(Json(Analysis::unsearched(s.game(), s.version())).into_response());
         }
         s.snapshot()
     };
@@ -590,7 +1079,7 @@ async fn analysis(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result
         .map_err(not_searched)?
         .ok_or_else(engine_failed)?;
     lock(&game).keep_analysis(version, analysis.clone()).map_err(|_| changed_meanwhile())?;
-    Ok(Json(analysis))
+    Ok(Json(analysis).into_response())
 }
 
 /// Analyses `game` (not over) for the page: South's view of the value, and the decider's best action.
@@ -638,6 +1127,12 @@ fn analyse_game(
     })
 }
 
+/// `GET /api/archive`: the finished games, the last finished first (at most 1000).
+async fn archive(State(app): State<Arc<App>>) -> Result<Json<serde_json::Value>, ApiError> {
+    let games = app.games.archive(1000).map_err(|e| missing(&app, "", Missing::Store(e)))?;
+    Ok(Json(json!({ "games": games })))
+}
+
 /// `GET /api/games/{id}/record`: the game record as a file.
 async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let game = session(&app, &id)?;
@@ -653,9 +1148,15 @@ async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<R
         ("South".to_string(), describe(s.seats()[0])),
         ("North".to_string(), describe(s.seats()[1])),
     ];
-    if let Some(finish) = api::state(&id, &s).result.filter(|f| f.lost_on_time.is_some()) {
-        let side = finish.lost_on_time.unwrap_or_default();
-        record.tags.push(("Termination".to_string(), format!("{side} ran out of time")));
+    if let Some(finish) = api::state(&id, &s).result {
+        let winner = if finish.winner == Some("South") { Side::South } else { Side::North };
+        if let Some(side) = finish.lost_on_time {
+            record.tags.push(("Termination".to_string(), format!("{side} ran out of time")));
+            record.decided = Some(winner);
+        } else if let Some(side) = finish.resigned {
+            record.tags.push(("Termination".to_string(), format!("{side} resigned")));
+            record.decided = Some(winner);
+        }
     }
     let headers = [
         (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),

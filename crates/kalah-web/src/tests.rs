@@ -22,8 +22,9 @@ fn server(ms: u64, max_games: usize) -> (Router, Arc<App>) {
         databases: None,
         max_games,
         idle: Duration::from_secs(600),
+        ..Config::default()
     };
-    let app = Arc::new(App::new(&config));
+    let app = Arc::new(App::new(&config).unwrap());
     (router(Arc::clone(&app)), app)
 }
 
@@ -73,6 +74,7 @@ async fn the_page_and_its_assets_are_served() {
         ("/", "<title>Kalah</title>"),
         ("/app.js", "import { connect }"),
         ("/local.js", "kalah_wasm.js"),
+        ("/friends.js", "export function seatFor"),
         ("/style.css", ".board"),
     ] {
         let (status, body) = call(&app, "GET", path, "").await;
@@ -285,6 +287,11 @@ async fn a_busy_server_answers_503_with_retry_after_and_engine_moves_go_first() 
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(response.headers()["retry-after"], "1");
     refused(&app, "GET", &format!("{}/analysis", urls[2]), "", StatusCode::SERVICE_UNAVAILABLE, "busy").await;
+    // HEAD runs no search: it is answered at once, busy engines or not.
+    for what in ["hint", "analysis"] {
+        let (status, body) = call(&app, "HEAD", &format!("{}/{what}", urls[2]), "").await;
+        assert_eq!(status, StatusCode::OK, "HEAD {what}: {body}");
+    }
     for url in &urls[..2] {
         assert_eq!(ok(&app, "GET", url, "", StatusCode::OK).await["thinking"], true, "answered before {url} ended");
         let (status, _) = call(&app, "DELETE", url, "").await;
@@ -515,7 +522,7 @@ async fn unknown_games_are_not_found_on_every_endpoint() {
     let url = format!("/api/games/{}", id(&game));
     let (status, _) = call(&app, "DELETE", &url, "").await;
     assert_eq!(status, StatusCode::NO_CONTENT);
-    refused(&app, "GET", &url, "", StatusCode::NOT_FOUND, "closed, or expired").await;
+    refused(&app, "GET", &url, "", StatusCode::NOT_FOUND, "deleted, or never was").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -550,13 +557,14 @@ async fn many_games_at_once_keep_to_themselves() {
 }
 
 #[tokio::test]
-async fn idle_games_expire_and_a_full_server_refuses_new_ones() {
+async fn idle_games_are_put_away_and_a_full_server_refuses_new_ones() {
     let (app, state) = server(10, 2);
     let a = create(&app, json!({})).await;
     create(&app, json!({})).await;
     refused(&app, "POST", "/api/games", "{}", StatusCode::SERVICE_UNAVAILABLE, "most games (2)").await;
     assert_eq!(state.games.expire(Instant::now() + Duration::from_secs(601)), 2);
-    refused(&app, "GET", &format!("/api/games/{}", id(&a)), "", StatusCode::NOT_FOUND, "expired").await;
+    // Put away, not lost: read back from the database.
+    ok(&app, "GET", &format!("/api/games/{}", id(&a)), "", StatusCode::OK).await;
     create(&app, json!({})).await;
 }
 
@@ -612,4 +620,512 @@ async fn an_undo_or_a_close_stops_the_engine() {
             assert_eq!(shown["thinking"], false);
         }
     }
+}
+
+/// Sends a request with the headers given (and a JSON content type only if one is given).
+async fn call_with(app: &Router, method: &str, uri: &str, headers: &[(&str, &str)], body: &str) -> (StatusCode, Value) {
+    let mut request = Request::builder().method(method).uri(uri);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let request = request.body(Body::from(body.to_string())).expect("a well-formed request");
+    let response = app.clone().oneshot(request).await.expect("the router always answers");
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("a body");
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+}
+
+#[tokio::test]
+async fn a_loaded_record_keeps_its_players() {
+    let (app, _) = server(10, 10);
+    // A game between two people, saved and loaded: North is still a person, not the engine.
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "south": "human", "north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
+    let (_, text) = call(&app, "GET", &format!("{url}/record"), "").await;
+    let text = text.as_str().unwrap().to_string();
+    assert!(text.contains("[North \"human\"]"), "{text}");
+    let loaded = create(&app, json!({ "record": text })).await;
+    assert_eq!(loaded["seats"], json!(["human", "human"]), "{loaded}");
+    assert_eq!(loaded["engine_to_move"], json!(false));
+    // The engine at a level as the server writes it, and names of people.
+    let tagged = |south: &str, north: &str| {
+        text.replace("[South \"human\"]", &format!("[South \"{south}\"]"))
+            .replace("[North \"human\"]", &format!("[North \"{north}\"]"))
+    };
+    let loaded = create(&app, json!({ "record": tagged("Ann", "engine level 2") })).await;
+    assert_eq!(loaded["seats"], json!(["human", "engine:2"]), "{loaded}");
+    // The request's players still win over the record's.
+    let loaded = create(&app, json!({ "record": tagged("Ann", "Bob"), "north": "engine:1" })).await;
+    assert_eq!(loaded["seats"], json!(["human", "engine:1"]), "{loaded}");
+}
+
+#[tokio::test]
+async fn writes_from_another_site_are_refused_and_clients_get_their_share() {
+    let (app, state) = server(10, 10);
+    let json_type = ("content-type", "application/json");
+    let host = ("host", "127.0.0.1:8080");
+    // A page elsewhere posting text/plain (no preflight), or JSON with its own origin: refused.
+    let (status, body) = call_with(&app, "POST", "/api/games", &[host, ("content-type", "text/plain")], "{}").await;
+    assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{body}");
+    let (status, body) =
+        call_with(&app, "POST", "/api/games", &[host, json_type, ("origin", "http://evil.example")], "{}").await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("another web site"), "{body}");
+    assert_eq!(state.games.len(), 0, "nothing was created");
+    // The server's own page, and a program that sends no Origin.
+    let own = [host, json_type, ("origin", "http://127.0.0.1:8080")];
+    let (status, body) = call_with(&app, "POST", "/api/games", &own, "{}").await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let (status, _) = call_with(&app, "POST", "/api/games", &[json_type], "{}").await;
+    assert_eq!(status, StatusCode::CREATED);
+    // One address may start only its share of games.
+    let limited = Arc::new(
+        App::new(&Config {
+            clients: crate::ClientLimits { requests_per_second: 1000, games_per_minute: 3 },
+            ..Config::default()
+        })
+        .unwrap(),
+    );
+    let routes = router(Arc::clone(&limited));
+    let from = |ip: [u8; 4]| {
+        let mut request = Request::builder()
+            .method("POST")
+            .uri("/api/games")
+            .header("content-type", "application/json")
+            .body(Body::from("{}"))
+            .unwrap();
+        request.extensions_mut().insert(axum::extract::ConnectInfo(std::net::SocketAddr::from((ip, 5000))));
+        request
+    };
+    for _ in 0..3 {
+        let response = routes.clone().oneshot(from([10, 0, 0, 1])).await.unwrap();
+        assert_eq!(response.status(), StatusCode::CREATED);
+    }
+    let response = routes.clone().oneshot(from([10, 0, 0, 1])).await.unwrap();
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(response.headers().contains_key("retry-after"));
+    let response = routes.clone().oneshot(from([10, 0, 0, 2])).await.unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED, "another address has its own share");
+    assert_eq!(limited.games.len(), 4);
+}
+
+#[tokio::test]
+async fn the_engines_clock_starts_when_it_is_asked_to_move() {
+    // The page asks the engine to move once it has shown the person's move: the time between
+    // is not the engine's. A paused clock makes "between" long without waiting.
+    let (app, _) = server(50, 10);
+    let game =
+        create(&app, json!({"rules": "kalah(4,3) standard", "north": "engine:1", "clock": {"seconds": 60}})).await;
+    let url = format!("/api/games/{}", id(&game));
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
+    let before = ok(&app, "GET", &url, "", StatusCode::OK).await;
+    assert_eq!(before["clock"]["north_ms"], json!(60_000), "North has not been asked yet: {before}");
+    let shown =
+        ok(&app, "POST", &format!("{url}/shown"), &json!({"version": before["version"]}).to_string(), StatusCode::OK)
+            .await;
+    assert_eq!(shown["version"], before["version"], "showing changes no version");
+}
+
+/// Starts a server on a loopback port with `limits`; returns its address.
+async fn listening(limits: crate::ConnectionLimits) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let app = Arc::new(App::new(&Config { connections: limits, ..Config::default() }).unwrap());
+    tokio::spawn(crate::serve(listener, app, std::future::pending()));
+    address
+}
+
+/// Reads what the server sends until it closes the connection.
+async fn until_closed(stream: &mut tokio::net::TcpStream) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut all = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => all.extend_from_slice(&buf[..n]),
+        }
+    }
+    String::from_utf8_lossy(&all).into_owned()
+}
+
+#[tokio::test]
+async fn silent_and_slow_connections_are_closed_and_connections_are_capped() {
+    use tokio::io::AsyncWriteExt;
+    let limits = crate::ConnectionLimits {
+        header: Duration::from_millis(300),
+        body: Duration::from_millis(300),
+        idle: Duration::from_millis(300),
+        max: 2,
+    };
+    let address = listening(limits).await;
+    // A connection that sends nothing is closed (the test would wait for ever before).
+    let mut silent = tokio::net::TcpStream::connect(address).await.unwrap();
+    let said = until_closed(&mut silent).await;
+    assert!(!said.contains("200 OK"), "{said}");
+    // A header sent a byte at a time, each within the idle time, is cut off by the header time.
+    let mut slow = tokio::net::TcpStream::connect(address).await.unwrap();
+    let (mut reader, mut writer) = slow.split();
+    let drip = async {
+        for byte in b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".iter().cycle() {
+            if writer.write_all(&[*byte]).await.is_err() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let closed = async {
+        use tokio::io::AsyncReadExt;
+        let mut buf = [0u8; 1024];
+        while let Ok(n) = reader.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+        }
+    };
+    tokio::select! { () = drip => {}, () = closed => {} }
+    // A body that never comes is answered 408.
+    let mut stalled = tokio::net::TcpStream::connect(address).await.unwrap();
+    stalled
+        .write_all(
+            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{",
+        )
+        .await
+        .unwrap();
+    let said = until_closed(&mut stalled).await;
+    assert!(said.starts_with("HTTP/1.1 408"), "{said}");
+    // Two connections held open: a third is answered 503 at once.
+    let long = crate::ConnectionLimits { idle: Duration::from_secs(600), header: Duration::from_secs(600), ..limits };
+    let address = listening(long).await;
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        stream.write_all(b"GET /api/variants HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+        let mut reader = tokio::io::BufReader::new(stream);
+        let mut line = String::new();
+        tokio::io::AsyncBufReadExt::read_line(&mut reader, &mut line).await.unwrap();
+        assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+        held.push(reader);
+    }
+    let mut third = tokio::net::TcpStream::connect(address).await.unwrap();
+    let said = until_closed(&mut third).await;
+    assert!(said.starts_with("HTTP/1.1 503"), "{said}");
+    assert!(said.contains("most connections"), "{said}");
+}
+
+#[tokio::test]
+async fn finished_games_are_archived_until_deleted() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(2,1) standard", "north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let archive = ok(&app, "GET", "/api/archive", "", StatusCode::OK).await;
+    assert_eq!(archive["games"], json!([]), "a game that goes on is not in the archive");
+    let mut state = game;
+    while let Some(action) = state["legal"].get(0).cloned() {
+        state =
+            ok(&app, "POST", &format!("{url}/move"), &json!({ "action": action }).to_string(), StatusCode::OK).await;
+    }
+    assert!(state["result"].is_object(), "{state}");
+    let archive = ok(&app, "GET", "/api/archive", "", StatusCode::OK).await;
+    let listed = &archive["games"][0];
+    assert_eq!(listed["id"], state["id"], "{archive}");
+    assert_eq!(listed["rules"], json!("kalah(2,1) standard"));
+    assert_eq!(listed["result"], state["status"]);
+    // Replayed on the board from the start, and its record downloaded.
+    let start = ok(&app, "POST", &format!("{url}/goto"), r#"{"ply": 0}"#, StatusCode::OK).await;
+    assert_eq!(start["ply"], json!(0));
+    let (status, record) = call(&app, "GET", &format!("{url}/record"), "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(Record::parse(record.as_str().unwrap()).is_ok());
+    ok(&app, "DELETE", &url, "", StatusCode::NO_CONTENT).await;
+    let archive = ok(&app, "GET", "/api/archive", "", StatusCode::OK).await;
+    assert_eq!(archive["games"], json!([]));
+}
+
+/// Sends a request with a seat's token.
+async fn as_player(app: &Router, method: &str, uri: &str, token: &str, body: &str) -> (StatusCode, Value) {
+    let bearer = format!("Bearer {token}");
+    call_with(app, method, uri, &[("content-type", "application/json"), ("authorization", &bearer)], body).await
+}
+
+#[tokio::test]
+async fn friends_hold_their_seats_take_back_by_agreement_and_resign() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let (south, north) = (game["token"].as_str().unwrap().to_string(), game["invite"].as_str().unwrap().to_string());
+    assert_ne!(south, north);
+    assert_eq!(game["seats"], json!(["human", "human"]));
+    assert_eq!(game["friends"], json!(true));
+    // A watcher (no token) sees the game but moves for nobody; a seat moves only on its turn.
+    let watched = ok(&app, "GET", &url, "", StatusCode::OK).await;
+    assert!(watched.get("token").is_none() && watched.get("invite").is_none(), "no token in a state: {watched}");
+    refused(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::FORBIDDEN, "only the players").await;
+    let (status, body) = as_player(&app, "POST", &format!("{url}/move"), &north, r#"{"action": 1}"#).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, _) = as_player(&app, "POST", &format!("{url}/move"), "0123", r#"{"action": 1}"#).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    refused(&app, "POST", &format!("{url}/undo"), "", StatusCode::FORBIDDEN, "takeback").await;
+    // A move carries its version and request id: sent again, it is answered, not played again.
+    let play = json!({"action": 1, "version": 0, "request": "r1"}).to_string();
+    let (status, first) = as_player(&app, "POST", &format!("{url}/move"), &south, &play).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    let (status, again) = as_player(&app, "POST", &format!("{url}/move"), &south, &play).await;
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(again["version"], first["version"], "a retried request is not played again");
+    assert_eq!(again["ply"], json!(1));
+    let stale = json!({"action": 2, "version": 0, "request": "r2"}).to_string();
+    let (status, body) = as_player(&app, "POST", &format!("{url}/move"), &north, &stale).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    // North moves; South asks to take back, North refuses, South asks again, North accepts.
+    let (status, _) = as_player(&app, "POST", &format!("{url}/move"), &north, r#"{"action": 1}"#).await;
+    assert_eq!(status, StatusCode::OK);
+    let takeback = format!("{url}/takeback");
+    let (_, asked) = as_player(&app, "POST", &takeback, &south, "").await;
+    assert_eq!(asked["takeback"], json!("South"), "{asked}");
+    let (status, _) = as_player(&app, "POST", &takeback, &south, r#"{"answer": "accept"}"#).await;
+    assert_eq!(status, StatusCode::CONFLICT, "the asker does not answer");
+    let (_, refused_) = as_player(&app, "POST", &takeback, &north, r#"{"answer": "refuse"}"#).await;
+    assert_eq!((refused_["takeback"].clone(), refused_["ply"].clone()), (Value::Null, json!(2)));
+    as_player(&app, "POST", &takeback, &south, "").await;
+    let (_, accepted) = as_player(&app, "POST", &takeback, &north, r#"{"answer": "accept"}"#).await;
+    assert_eq!(accepted["ply"], json!(0), "South's move and North's reply are taken back: {accepted}");
+    // North resigns: South wins, and the record says so.
+    let (_, over) = as_player(&app, "POST", &format!("{url}/resign"), &north, "").await;
+    assert_eq!(over["result"]["resigned"], json!("North"), "{over}");
+    assert_eq!(over["result"]["winner"], json!("South"));
+    let (_, record) = call(&app, "GET", &format!("{url}/record"), "").await;
+    assert!(record.as_str().unwrap().contains("[Result \"south-wins\"]"), "{record}");
+}
+
+#[tokio::test]
+async fn the_live_channel_sends_every_change_and_resumes() {
+    use futures_util::StreamExt;
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let south = game["token"].as_str().unwrap().to_string();
+    let open = |after: Option<&str>| {
+        let mut request = Request::builder().uri(format!("{url}/live"));
+        if let Some(after) = after {
+            request = request.header("last-event-id", after);
+        }
+        app.clone().oneshot(request.body(Body::empty()).unwrap())
+    };
+    let response = open(None).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut stream = response.into_body().into_data_stream();
+    let mut next_event = async || -> String {
+        let mut text = String::new();
+        while !text.contains("\n\n") {
+            let chunk = stream.next().await.expect("the stream goes on").expect("a chunk");
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+        text
+    };
+    let first = next_event().await;
+    assert!(first.contains("event: state") && first.contains("id: 0"), "{first}");
+    as_player(&app, "POST", &format!("{url}/move"), &south, r#"{"action": 1}"#).await;
+    let moved = next_event().await;
+    assert!(moved.contains("id: 1") && moved.contains("\"ply\":1"), "{moved}");
+    // A watcher that reconnects after event 0 gets the state at once; one up to date waits.
+    let mut resumed = open(Some("0")).await.unwrap().into_body().into_data_stream();
+    let chunk = resumed.next().await.unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&chunk).contains("\"ply\":1"));
+}
+
+#[tokio::test]
+async fn a_rematch_swaps_the_sides_once_both_want_it() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true, "clock": {"seconds": 60}})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let (south, north) = (game["token"].as_str().unwrap().to_string(), game["invite"].as_str().unwrap().to_string());
+    let (status, _) = as_player(&app, "POST", &format!("{url}/rematch"), &south, "").await;
+    assert_eq!(status, StatusCode::CONFLICT, "not before the end");
+    as_player(&app, "POST", &format!("{url}/resign"), &south, "").await;
+    let (_, offered) = as_player(&app, "POST", &format!("{url}/rematch"), &north, "").await;
+    assert_eq!((offered["rematch_offer"].clone(), offered["rematch"].clone()), (json!("North"), Value::Null));
+    let (_, agreed) = as_player(&app, "POST", &format!("{url}/rematch"), &south, "").await;
+    let next = format!("/api/games/{}", agreed["rematch"].as_str().expect("a rematch"));
+    let state = ok(&app, "GET", &next, "", StatusCode::OK).await;
+    assert_eq!((state["ply"].clone(), state["clock"]["south_ms"].clone()), (json!(0), json!(60_000)));
+    // The former North now holds South, and moves first.
+    let (status, _) = as_player(&app, "POST", &format!("{next}/move"), &south, r#"{"action": 1}"#).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, body) = as_player(&app, "POST", &format!("{next}/move"), &north, r#"{"action": 1}"#).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+}
+
+#[tokio::test]
+async fn bad_bodies_are_refused_in_the_apis_words_and_long_ids_are_cut() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let cases = [
+        ("move", r#"{"action": true}"#, "house number"),
+        ("move", r#"{"action": 1, "version": -3}"#, "whole number"),
+        ("undo", r#"{"plies": -1}"#, "whole number"),
+        ("goto", r#"{"ply": "x"}"#, "whole number"),
+        ("goto", r#""one""#, "{\"ply\": N}"),
+        ("shown", r#"{"version": 1"#, "not valid JSON"),
+        ("takeback", r#"{"answer": 3}"#, "accept"),
+    ];
+    for (what, body, says) in cases {
+        let (status, value) = call(&app, "POST", &format!("{url}/{what}"), body).await;
+        assert!(status.is_client_error(), "{what} {body}: {status}");
+        let message = value["error"].as_str().unwrap_or_else(|| panic!("{what} {body}: {value}"));
+        assert!(message.contains(says), "{what} {body}: {message:?} does not say {says:?}");
+        for internal in ["ActionText", "untagged", "usize", "u64", "struct ", "line 1 column"] {
+            assert!(!message.contains(internal), "{what} {body}: {message:?} names {internal:?}");
+        }
+        assert!(!message.contains('\n'), "one line: {message}");
+    }
+    let (_, value) = call(&app, "POST", "/api/games", r#"{"clock": {"seconds": "a minute"}}"#).await;
+    let message = value["error"].as_str().unwrap();
+    assert!(message.contains("whole number") && message.contains("clock"), "{message}");
+    // An unknown id of 65,000 characters is not repeated whole.
+    let long = "a".repeat(65_000);
+    for path in [format!("/api/games/{long}"), format!("/api/games/{long}/move")] {
+        let method = if path.ends_with("/move") { "POST" } else { "GET" };
+        let (status, value) = call(&app, method, &path, r#"{"action": 1}"#).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        let message = value["error"].as_str().unwrap();
+        assert!(message.len() < 200 && message.contains("there is no game"), "{} characters", message.len());
+    }
+}
+
+#[tokio::test]
+async fn a_game_lost_on_time_cannot_be_stepped_back_and_its_record_loads_decided() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "north": "human", "clock": {"seconds": 1}})).await;
+    let url = format!("/api/games/{}", id(&game));
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
+    // North's second runs out (a hang guard, not a timing: the clock is the server's).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let over = loop {
+        let state = ok(&app, "GET", &url, "", StatusCode::OK).await;
+        if state["result"] != Value::Null {
+            break state;
+        }
+        assert!(Instant::now() < deadline, "North's clock never ran out");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(over["result"]["lost_on_time"], "North", "{over}");
+    for (what, body) in [("undo", ""), ("redo", ""), ("goto", r#"{"ply": 0}"#)] {
+        refused(&app, "POST", &format!("{url}/{what}"), body, StatusCode::CONFLICT, "lost on time").await;
+    }
+    let after = ok(&app, "GET", &url, "", StatusCode::OK).await;
+    assert_eq!((after["ply"].clone(), after["board"].clone()), (over["ply"].clone(), over["board"].clone()));
+    // The record says who won and how; loaded, it is the same finished game.
+    let (_, record) = call(&app, "GET", &format!("{url}/record"), "").await;
+    let record = record.as_str().unwrap().to_string();
+    assert!(record.contains("[Result \"south-wins\"]"), "{record}");
+    let loaded = create(&app, json!({ "record": record })).await;
+    assert_eq!(loaded["phase"], "over", "{loaded}");
+    assert_eq!(loaded["result"]["winner"], "South");
+    assert_eq!(loaded["result"]["lost_on_time"], "North");
+    assert_eq!(loaded["legal"], json!([]));
+    assert!(loaded["status"].as_str().unwrap().contains("North (human) ran out of time"), "{loaded}");
+    let loaded_url = format!("/api/games/{}", id(&loaded));
+    refused(&app, "POST", &format!("{loaded_url}/move"), r#"{"action": 1}"#, StatusCode::BAD_REQUEST, "over").await;
+    // A resignation loads as one.
+    let record = record.replace("[Termination \"North ran out of time\"]", "[Termination \"North resigned\"]");
+    let loaded = create(&app, json!({ "record": record })).await;
+    assert_eq!(loaded["result"]["resigned"], "North", "{loaded}");
+}
+
+#[tokio::test]
+async fn a_game_between_friends_gets_no_hint_or_analysis_until_it_is_over() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true})).await;
+    let url = format!("/api/games/{}", id(&game));
+    for what in ["hint", "analysis"] {
+        refused(&app, "GET", &format!("{url}/{what}"), "", StatusCode::FORBIDDEN, "no hint or analysis").await;
+    }
+    let south = game["token"].as_str().unwrap().to_string();
+    let (status, _) = as_player(&app, "POST", &format!("{url}/resign"), &south, "").await;
+    assert_eq!(status, StatusCode::OK);
+    let analysis = ok(&app, "GET", &format!("{url}/analysis"), "", StatusCode::OK).await;
+    assert_eq!(analysis["side"], "South", "{analysis}");
+}
+
+#[tokio::test]
+async fn errors_before_the_router_are_one_line_of_json_with_the_security_headers() {
+    use tokio::io::AsyncWriteExt;
+    let address = listening(crate::ConnectionLimits::default()).await;
+    let long = format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(70_000));
+    let many = format!("GET / HTTP/1.1\r\nHost: x\r\n{}\r\n", "X-A: b\r\n".repeat(200));
+    for (request, status, says) in [
+        ("GET / HTTP/1.1\r\nHost x\r\n\r\n".to_string(), "400", "malformed"),
+        (long, "414", "address is too long"),
+        (many, "431", "headers are too large or too many"),
+    ] {
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let answer = until_closed(&mut stream).await;
+        assert!(answer.starts_with(&format!("HTTP/1.1 {status}")), "{answer}");
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+        for header in ["x-content-type-options: nosniff", "content-security-policy: ", "cache-control: no-store"] {
+            assert!(head.contains(header), "{status}: no {header} in {head}");
+        }
+        let value: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{status}: {body:?}: {e}"));
+        assert!(value["error"].as_str().unwrap().contains(says), "{status}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn the_players_presence_reaches_the_spectators_and_each_other_live() {
+    use futures_util::StreamExt;
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let (south, north) = (game["token"].as_str().unwrap().to_string(), game["invite"].as_str().unwrap().to_string());
+    let open = |seat: Option<&str>| {
+        let uri = match seat {
+            Some(token) => format!("{url}/live?seat={token}"),
+            None => format!("{url}/live"),
+        };
+        app.clone().oneshot(Request::builder().uri(uri).body(Body::empty()).unwrap())
+    };
+    // Reads events until a presence event, and returns its data.
+    async fn presence(
+        stream: &mut (impl futures_util::Stream<Item = Result<axum::body::Bytes, axum::Error>> + Unpin),
+    ) -> Value {
+        let mut text = String::new();
+        loop {
+            while let Some(end) = text.find("\n\n") {
+                let event: String = text.drain(..end + 2).collect();
+                if event.contains("event: presence") {
+                    let data = event.lines().find_map(|l| l.strip_prefix("data: ")).unwrap();
+                    return serde_json::from_str(data).unwrap();
+                }
+            }
+            let chunk = stream.next().await.expect("the stream goes on").expect("a chunk");
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    }
+    let mut watcher = open(None).await.unwrap().into_body().into_data_stream();
+    assert_eq!(presence(&mut watcher).await, json!({"south": false, "north": false}));
+    let mut first = open(Some(&south)).await.unwrap().into_body().into_data_stream();
+    assert_eq!(presence(&mut watcher).await, json!({"south": true, "north": false}));
+    assert_eq!(presence(&mut first).await, json!({"south": true, "north": false}));
+    let second = open(Some(&north)).await.unwrap().into_body().into_data_stream();
+    assert_eq!(presence(&mut first).await, json!({"south": true, "north": true}), "South sees North come");
+    assert_eq!(presence(&mut watcher).await, json!({"south": true, "north": true}));
+    drop(second);
+    assert_eq!(presence(&mut first).await, json!({"south": true, "north": false}), "South sees North go");
+    assert_eq!(presence(&mut watcher).await, json!({"south": true, "north": false}));
+    // A token of no seat is refused.
+    let (status, _) = call(&app, "GET", &format!("{url}/live?seat=0123"), "").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn the_status_names_the_engine_as_people_read_it() {
+    let (app, _) = server(10, 10);
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "south": "engine:2"})).await;
+    assert_eq!(game["status"], "South (engine level 2) to move");
+    assert_eq!(game["players"]["south"], "engine:2", "the API's players keep their machine names");
 }

@@ -2,11 +2,12 @@
 // actions to it (README, "Playing in the browser"): the engine in this browser (local.js) or a
 // `kalah serve` (its JSON API), as backend.js finds. Plain JavaScript modules, no build step.
 import { connect } from './backend.js';
+import * as friends from './friends.js';
 
 const $ = (id) => document.getElementById(id);
 
 let variants = null;  // GET /api/variants
-let game = null;      // the last GameState
+export let game = null;  // the last GameState
 let shown = 0;        // counts renders, so a stale animation or answer stops
 let pending = 0;      // requests that change the game, under way
 let animating = false;
@@ -21,16 +22,18 @@ let paused = false;    // opened from a link: the engine waits for "Engine, move
 // The backend (backend.js): this browser's engine, or the server's API; both answer alike.
 let backend = null;
 
-function api(method, path, body) {
-  return backend.api(method, path, body);
+export function api(method, path, body, signal) {
+  return backend.api(method, path, body, signal);
 }
 
 // A request that changes the game: the page is busy until it is answered and shown.
-async function change(method, path, body, animate) {
+export async function change(method, path, body, animate) {
   pending++;
   updateBusy();
   try {
     let state;
+    // The game changes: an analysis of the position before would be answered for nobody.
+    stopAnalysis();
     for (;;) {
       try {
         state = await api(method, path, body);
@@ -71,9 +74,12 @@ function updateBusy() {
   const busy = pending > 0 || animating;
   document.body.dataset.busy = busy ? '1' : '0';
   document.body.dataset.phase = game ? game.phase : '';
+  // The number of changes the server stored of the game shown (a game against a friend's pages
+  // and the browser tests compare it).
+  document.body.dataset.seq = game && game.seq !== undefined ? String(game.seq) : '';
 }
 
-function note(text, isError) {
+export function note(text, isError) {
   const el = $('note');
   el.textContent = text || '';
   el.classList.toggle('error', !!isError);
@@ -243,7 +249,7 @@ function clearMarks() {
 
 // ---- showing a state ----
 
-async function show(state, animate) {
+export async function show(state, animate) {
   const render = ++shown;
   const newBoard = !game || game.id !== state.id || game.houses !== state.houses;
   game = state;
@@ -256,6 +262,16 @@ async function show(state, animate) {
   if (render !== shown) return;
   draw();
   updateBusy();
+  friends.shown(state);
+  // A timed game: a person's clock starts once the move before is on the screen.
+  if (state.clock && state.to_move && !state.engine_to_move) {
+    api('POST', `/api/games/${state.id}/shown`, { version: state.version }).then((s) => {
+      if (game && game.id === s.id && game.version === s.version) {
+        game.clock = s.clock;
+        clockAt = performance.now();
+      }
+    }, () => {});
+  }
   analyse();
   if (!pending) maybeEngine();
 }
@@ -268,7 +284,9 @@ function draw() {
   board.classList.toggle('south-to-move', game.to_move === 'South');
   board.classList.toggle('north-to-move', game.to_move === 'North');
   board.classList.toggle('over', !!game.result);
-  const person = game.to_move && !game.engine_to_move;
+  // In a game against a friend, only the side this browser holds (friends.js says which).
+  const mine = !game.friends || friends.mine(game);
+  const person = game.to_move && !game.engine_to_move && mine;
   const handicap = person && game.phase === 'handicap';
   for (const el of board.querySelectorAll('.pit.house')) {
     const cell = Number(el.dataset.cell);
@@ -289,18 +307,60 @@ function draw() {
   status.textContent = game.status + (thinking && game.engine_to_move ? ' (thinking…)' : waiting ? ` (${waiting})` : '');
   $('engine-go').hidden = !(paused && engineMovesNow(true));
   status.classList.toggle('over', !!game.result);
-  $('rules-line').textContent = `${game.rules} · South: ${game.players.south} · North: ${game.players.north}`;
+  $('rules-line').textContent =
+    `${game.rules} · South: ${playerName(game.players.south)} · North: ${playerName(game.players.north)}`;
   $('swap').hidden = !(person && game.legal.includes('swap'));
   $('keep').hidden = !handicap;
   const unplayed = game.moves.some((mv) => !mv.played);
   $('undo').disabled = game.ply === 0;
   $('redo').disabled = !unplayed;
-  $('hint').disabled = !game.to_move;
+  // A game lost on time or by resigning keeps its board as it ended (the server refuses undo).
+  const decided = !!game.result && !!(game.result.lost_on_time || game.result.resigned);
+  if (decided) $('undo').disabled = $('redo').disabled = true;
+  $('hint').disabled = !game.to_move || !evaluationAllowed();
   renderMoves();
-  if (!$('eval-on').checked) {
+  if (!evaluationAllowed()) {
+    $('eval-text').textContent = 'No evaluation while a game between friends goes on';
+    setBar(0);
+  } else if (!$('eval-on').checked) {
     $('eval-text').textContent = 'Evaluation off';
     setBar(0);
   }
+  drawEnd();
+}
+
+// The end of a game: the result in a panel with the ways on: the same game again (a game between
+// friends offers its rematch in friends.js's panel instead) or another.
+function drawEnd() {
+  const over = !!game.result && !game.moves.some((mv) => !mv.played);
+  $('game-end').hidden = !over;
+  if (!over) return;
+  const r = game.result;
+  const mine = game.friends ? friends.sideOf(game) : null;
+  let text;
+  if (!r.winner) text = 'A draw.';
+  else if (mine) text = r.winner === mine ? 'You won.' : 'You lost.';
+  else text = `${r.winner} (${playerName(game.players[r.winner.toLowerCase()])}) won.`;
+  $('game-end-text').textContent = `${text} ${r.south}–${r.north}.`;
+  $('play-again').hidden = game.friends;
+}
+
+// A player as people say it: "engine level 3", "a person".
+function playerName(player) {
+  const level = /^engine:(\d+)$/.exec(player);
+  if (level) return `engine level ${level[1]}`;
+  return player === 'human' ? 'a person' : player;
+}
+
+function playAgain() {
+  if (!game) return;
+  newGame({
+    rules: game.rules,
+    position: game.start,
+    south: game.seats ? game.seats[0] : game.players.south,
+    north: game.seats ? game.seats[1] : game.players.north,
+  })
+    .catch((error) => note(error.message, true));
 }
 
 // Marks on the board the houses each player sowed from in its last turn played.
@@ -463,6 +523,8 @@ function clickCell(cell) {
 }
 
 function act(action) {
+  // The person plays on: the engine answers from now on, as in any game against it.
+  if (paused) setPaused(false);
   change('POST', `/api/games/${game.id}/move`, { action }, true);
 }
 
@@ -539,15 +601,45 @@ function setBar(value) {
   $('eval-fill').style.width = `${share}%`;
 }
 
+// The analysis asked for and not yet answered: a newer position cancels it, so that the server
+// is not asked for an answer nobody reads (nor answers that the game changed under it).
+let analysing = null;
+
+function stopAnalysis() {
+  if (!analysing) return;
+  analysing.abort();
+  analysing = null;
+  analysed = -1;
+}
+
+// A game between friends that goes on gets no evaluation and no hint: a person is at stake (the
+// server refuses them too).
+function evaluationAllowed() {
+  return !!game && !(game.friends && !game.result);
+}
+
+// A person plays the engine in the game shown.
+function againstEngine() {
+  return !!game && [game.players.south, game.players.north].some((p) => p.startsWith('engine'));
+}
+
 async function analyse() {
+  if (!evaluationAllowed()) {
+    stopAnalysis();
+    return;
+  }
   if (!$('eval-on').checked || !game || analysed === game.version + game.id) return;
+  stopAnalysis();
   // The engine's move would change the game under the analysis: analyse the position it leaves.
   if (engineMovesNow(false)) return;
   const state = game;
   analysed = state.version + state.id;
   $('eval-text').textContent = 'Evaluating…';
+  const asked = new AbortController();
+  analysing = asked;
   try {
-    const a = await api('GET', `/api/games/${state.id}/analysis`);
+    const a = await api('GET', `/api/games/${state.id}/analysis`, undefined, asked.signal);
+    if (analysing === asked) analysing = null;
     if (game.id !== state.id || game.version !== a.version) return;
     setBar(a.value);
     const leader = a.value > 0 ? 'South' : 'North';
@@ -558,12 +650,15 @@ async function analyse() {
       text = a.depth === 0 ? `Final: ${outcome}` : `Solved ✓: ${outcome} with perfect play`;
     } else {
       const who = a.value === 0 ? 'Even' : `${leader} +${lead.toFixed(2)}`;
-      const what = a.action === null ? '' : /^\d+$/.test(a.action) ? `house ${a.action}` : a.action;
+      // Against the engine the best move would be a hint on every turn: Hint gives it when asked.
+      const what = a.action === null || againstEngine() ? '' : /^\d+$/.test(a.action) ? `house ${a.action}` : a.action;
       text = what ? `${who} (depth ${a.depth}; best for ${a.side}: ${what})` : `${who} (depth ${a.depth})`;
     }
     $('eval-text').textContent = text;
     $('eval').classList.toggle('solved', a.exact);
   } catch (error) {
+    if (error.name === 'AbortError') return;
+    if (analysing === asked) analysing = null;
     if (error.status === 503) $('eval-text').textContent = 'Evaluation paused: the server is busy';
     else if (error.status !== 409) $('eval-text').textContent = error.message;
     analysed = -1;
@@ -581,7 +676,9 @@ async function newGame(request, fromLink) {
   } finally {
     pending--;
   }
-  if (old && old.id !== state.id) {
+  if (state.token) friends.created(state);
+  // A game against a friend, or a finished one (the archive keeps it), stays on the server.
+  if (old && old.id !== state.id && !old.friends && !old.result) {
     // The old game is replaced: closing it stops its searches and frees its memory.
     api('DELETE', `/api/games/${old.id}`).catch(() => {});
   }
@@ -613,6 +710,9 @@ function setUpForm() {
   for (const field of ['capture', 'end', 'leftover', 'direction', 'sowing']) fillSelect($(field), pairs(variants[field]));
   const players = [['human', 'a person'], ...variants.levels.map((l) => [`engine:${l.level}`, `engine level ${l.about}`])];
   for (const select of document.querySelectorAll('select.player')) fillSelect(select, players);
+  // North may be a friend on another device: friends.js gives the invitation link. Only a
+  // server can host that game: the engine in this browser cannot.
+  if (backend.kind === 'server') $('north').append(new Option('a friend (invite by link)', 'friend'));
   $('south').value = 'human';
   $('north').value = 'engine:3';
   $('preset').value = 'standard';
@@ -642,6 +742,11 @@ function formRules() {
 async function submitForm(event) {
   event.preventDefault();
   const request = { rules: formRules(), south: $('south').value, north: $('north').value };
+  if (request.north === 'friend') {
+    delete request.south;
+    delete request.north;
+    request.friend = true;
+  }
   if ($('clock').value) {
     const [seconds, increment] = $('clock').value.split('+').map(Number);
     request.clock = { seconds, increment };
@@ -680,8 +785,8 @@ async function save() {
 async function load(file) {
   try {
     const record = await file.text();
-    const seats = game ? { south: game.seats[0], north: game.seats[1] } : {};
-    const state = await newGame({ record, ...seats });
+    // The record names its players ([South], [North]); the server seats them.
+    const state = await newGame({ record });
     const warnings = state.warnings || [];
     note(warnings.length ? `Loaded ${file.name}; warning: ${warnings.join(' ')}` : `Loaded ${file.name}.`);
   } catch (error) {
@@ -768,14 +873,19 @@ async function start() {
   document.body.dataset.engine = backend.kind;
   $('solve').hidden = backend.kind !== 'browser';
   offline();
-  variants = await api('GET', '/api/variants');
+  await persist(async () => { variants = await api('GET', '/api/variants'); });
   setUpForm();
   $('new').addEventListener('click', openForm);
   $('new-cancel').addEventListener('click', () => $('new-dialog').close());
   $('new-form').addEventListener('submit', submitForm);
-  $('undo').addEventListener('click', () => game && change('POST', `/api/games/${game.id}/undo`, undefined, false));
+  $('undo').addEventListener('click', () => {
+    if (game && game.friends) friends.takeback();
+    else if (game) change('POST', `/api/games/${game.id}/undo`, undefined, false);
+  });
   $('redo').addEventListener('click', () => game && change('POST', `/api/games/${game.id}/redo`, undefined, false));
   $('hint').addEventListener('click', hint);
+  $('play-again').addEventListener('click', playAgain);
+  $('end-new').addEventListener('click', openForm);
   $('solve').addEventListener('click', solve);
   $('swap').addEventListener('click', () => act('swap'));
   $('keep').addEventListener('click', () => act('keep'));
@@ -794,34 +904,108 @@ async function start() {
   $('sound-on').addEventListener('change', () => localStorage.setItem('kalah-sound', $('sound-on').checked ? 'on' : 'off'));
 
   const params = new URLSearchParams(location.search);
+  if (params.has('game')) {
+    // A game against a friend, to play (#seat=TOKEN) or to watch: friends.js opens it.
+    try {
+      if (backend.kind !== 'server') throw new Error('a game against a friend is played on a `kalah serve`, not in this page alone');
+      await friends.open(params.get('game'));
+    } catch (error) {
+      note(`cannot open the game: ${error.message}`, true);
+    }
+    updateBusy();
+    return;
+  }
   const asked = ['rules', 'position', 'south', 'north'].filter((k) => params.has(k));
   try {
-    if (asked.length) {
-      const request = {};
-      for (const k of asked) request[k] = params.get(k);
-      if (params.has('south')) $('south').value = params.get('south');
-      if (params.has('north')) $('north').value = params.get('north');
-      // The link's position may have the engine to move: show it as shared until asked.
-      await newGame(request, true);
-      // A reload keeps this game (sessionStorage) rather than starting the link's game again.
-      history.replaceState(null, '', location.pathname);
-      return;
-    }
-    const id = sessionStorage.getItem('kalah-game');
-    paused = sessionStorage.getItem('kalah-paused') === '1';
-    if (id) {
-      try {
-        await show(await api('GET', `/api/games/${id}`), false);
-        return;
-      } catch (_) { /* expired or closed: start a new one */ }
-    }
-    await newGame({ rules: 'kalah(6,6) standard', south: 'human', north: 'engine:3' });
-  } catch (error) {
-    note(error.message, true);
-    if (!game) await newGame({}).catch(() => {});
+    await persist(() => firstGame(params, asked));
   } finally {
     updateBusy();
   }
+}
+
+// Opens the game the page starts with: the link's, else the one this tab showed before a reload
+// (kept on the server through its restarts), else a new Kalah(6,6) game against the engine. A
+// server that cannot be reached or is busy fails this, and it is tried again: a game is never
+// replaced because the server was away.
+async function firstGame(params, asked) {
+  if (asked.length) {
+    const request = {};
+    for (const k of asked) request[k] = params.get(k);
+    if (params.has('south')) $('south').value = params.get('south');
+    if (params.has('north')) $('north').value = params.get('north');
+    try {
+      // The link's position may have the engine to move: show it as shared until asked.
+      await newGame(request, true);
+    } catch (error) {
+      if (error.status === 0 || error.status >= 500 || error.status === 429) throw error;
+      // A link the server refuses (bad rules or position): say so, and play the usual game.
+      await newGame({ rules: 'kalah(6,6) standard', south: 'human', north: 'engine:3' });
+      note(`The link's game cannot be played: ${error.message}`, true);
+    }
+    // A reload keeps this game (sessionStorage) rather than starting the link's game again.
+    history.replaceState(null, '', location.pathname);
+    return;
+  }
+  const id = sessionStorage.getItem('kalah-game');
+  paused = sessionStorage.getItem('kalah-paused') === '1';
+  if (id) {
+    try {
+      await show(await api('GET', `/api/games/${id}`), false);
+      return;
+    } catch (error) {
+      if (error.status !== 404) throw error;
+    }
+  }
+  await newGame({ rules: 'kalah(6,6) standard', south: 'human', north: 'engine:3' });
+  if (id) note('Your last game is no longer on the server (it was deleted); this is a new one.', true);
+}
+
+// Runs `attempt` until it succeeds. While it fails the status says why, and "Try again" asks at
+// once; a busy or unreachable server is asked again by itself, later each time (as its
+// Retry-After says, else 2, 4, 8… seconds, at most 30).
+async function persist(attempt) {
+  for (let tries = 0; ; tries++) {
+    try {
+      await attempt();
+      return;
+    } catch (error) {
+      const wait = error.retryAfter ? Math.min(error.retryAfter, 60) : Math.min(2 ** (tries + 1), 30);
+      await retryIn(error.message, wait);
+    }
+  }
+}
+
+function seconds(n) {
+  return `${n} second${n === 1 ? '' : 's'}`;
+}
+
+// Says why the page cannot go on and counts down to the next try; resolves when it is time, or
+// at once on "Try again".
+function retryIn(message, wait) {
+  return new Promise((resolve) => {
+    const status = $('status');
+    const button = $('retry');
+    let left = wait;
+    const tell = () => {
+      status.textContent = `Cannot start: ${message.replace(/\.$/, '')}. Trying again in ${seconds(left)}.`;
+    };
+    const done = () => {
+      clearInterval(timer);
+      button.hidden = true;
+      button.onclick = null;
+      status.textContent = 'Loading…';
+      resolve();
+    };
+    const timer = setInterval(() => {
+      left--;
+      if (left <= 0) done();
+      else tell();
+    }, 1000);
+    document.body.dataset.retry = '1';
+    button.hidden = false;
+    button.onclick = done;
+    tell();
+  }).finally(() => { delete document.body.dataset.retry; });
 }
 
 start().catch((error) => note(`cannot start: ${error.message}`, true));

@@ -2,15 +2,33 @@
 // WebAssembly, the engine in a Web Worker), or on a `kalah serve` behind the page (its JSON API,
 // docs/web.md). Both answer the same requests with the same JSON, so the rest of the page does
 // not ask which it talks to.
+import { seatFor } from './friends.js';
 
-// Asks `kalah serve`'s JSON API; a refusal becomes an Error with the status and the message.
-async function serverApi(method, path, body) {
+// Asks `kalah serve`'s JSON API; a refusal becomes an Error with the status and the message. A
+// body goes as JSON (the server takes no other); a seat in a game against a friend is held by
+// its token (friends.js keeps it), sent as `Authorization: Bearer`.
+// A request made with `signal` (an AbortController's) is cancelled when the page no longer wants
+// it. A server that does not answer at all is an Error with status 0 that says so.
+async function serverApi(method, path, body, signal) {
   const init = { method, headers: {} };
+  const seat = seatFor(path);
+  if (seat) init.headers.Authorization = `Bearer ${seat}`;
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers['Content-Type'] = 'application/json';
   }
-  const response = await fetch(path, init);
+  if (signal) init.signal = signal;
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    // A request this page gave up on (a newer one replaced it) stays an AbortError.
+    if (error.name === 'AbortError') throw error;
+    // The browser's own words ("Failed to fetch") say nothing to a player.
+    const down = new Error('The server does not answer: it may have stopped or the network is down.');
+    down.status = 0;
+    throw down;
+  }
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = text; }

@@ -124,6 +124,9 @@ export async function start(engineTime) {
         return change(id, (game) => game.goto(Number(body && body.ply)));
       case 'POST games/ID/engine':
         return engineMove(id);
+      case 'POST games/ID/shown':
+        // The page has shown the position: state() starts the clock of the player to decide.
+        return state(find(id));
       case 'GET games/ID/hint':
         return ask(id, 'hint', engineTime);
       case 'GET games/ID/analysis': {

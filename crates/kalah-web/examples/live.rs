@@ -1,0 +1,437 @@
+//! A bounded load of games between friends over the live channel, on loopback, against a real
+//! `kalah serve` process: N games of Kalah(6,6), each between two simulated players that follow
+//! the game over Server-Sent Events and move (a random legal action, with the version it was made
+//! on and a request id) once a second. It measures the time from a player's move being sent to
+//! the opponent's live channel showing it, and the server's memory (VmRSS) and CPU time; at a
+//! random moment in the middle it kills the server (`kill -9`) and starts it again on the same
+//! database, the players reconnect and send again what was not answered (the same request id),
+//! and at the end every game's moves on the server are compared with the moves it acknowledged.
+//!
+//! ```text
+//! cargo build --release -p kalah
+//! cargo run --release -p kalah-web --example live -- --kalah target/release/kalah [--games 1000] [--seconds 60] [--no-kill]
+//! ```
+//!
+//! The figures of docs/web.md come from it.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+/// What every game records.
+#[derive(Default)]
+struct Tally {
+    /// Microseconds from a move sent to the opponent's channel showing it.
+    latency: Vec<u64>,
+    /// Moves acknowledged, by game.
+    acked: HashMap<String, Vec<String>>,
+    /// Requests sent again after the connection failed.
+    retries: u64,
+}
+
+/// One keep-alive HTTP/1.1 connection.
+struct Connection {
+    stream: BufReader<TcpStream>,
+}
+
+impl Connection {
+    async fn open(address: &str) -> std::io::Result<Connection> {
+        let stream = TcpStream::connect(address).await?;
+        stream.set_nodelay(true)?;
+        Ok(Connection { stream: BufReader::new(stream) })
+    }
+
+    /// Sends a request and returns the status and the JSON body.
+    async fn call(
+        &mut self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> std::io::Result<(u16, Value)> {
+        let body = body.map(Value::to_string).unwrap_or_default();
+        let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: live\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        let stream = self.stream.get_mut();
+        stream.write_all(head.as_bytes()).await?;
+        stream.write_all(body.as_bytes()).await?;
+        let mut line = String::new();
+        if self.stream.read_line(&mut line).await? == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        let status: u16 = line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let mut length = 0;
+        loop {
+            line.clear();
+            if self.stream.read_line(&mut line).await? == 0 {
+                return Err(std::io::ErrorKind::UnexpectedEof.into());
+            }
+            let header = line.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':') {
+                if name.eq_ignore_ascii_case("content-length") {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+            }
+        }
+        let mut bytes = vec![0; length];
+        self.stream.read_exact(&mut bytes).await?;
+        Ok((status, serde_json::from_slice(&bytes).unwrap_or(Value::Null)))
+    }
+}
+
+/// Sends a request until it is answered, on a connection opened again as needed.
+async fn call(
+    connection: &mut Option<Connection>,
+    address: &str,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+    tally: &Mutex<Tally>,
+) -> (u16, Value) {
+    loop {
+        if connection.is_none() {
+            match Connection::open(address).await {
+                Ok(c) => *connection = Some(c),
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            }
+        }
+        let Some(open) = connection.as_mut() else { continue };
+        match open.call(method, path, token, body.as_ref()).await {
+            Ok(answer) if answer.0 != 503 => return answer,
+            Ok(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+            Err(_) => {
+                *connection = None;
+                tally.lock().unwrap().retries += 1;
+            }
+        }
+    }
+}
+
+/// Follows game `id` over the live channel until `stop`, reconnecting with `Last-Event-ID`; each
+/// state whose ply a move of the other player was sent for gives a latency.
+async fn follow(
+    address: String,
+    id: String,
+    me: &'static str,
+    sent: Arc<Mutex<HashMap<u64, (Instant, &'static str)>>>,
+    tally: Arc<Mutex<Tally>>,
+    stop: Arc<AtomicBool>,
+) {
+    let mut last: Option<u64> = None;
+    while !stop.load(Ordering::Relaxed) {
+        let Ok(stream) = TcpStream::connect(&address).await else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let mut reader = BufReader::new(stream);
+        let resume = last.map(|n| format!("Last-Event-ID: {n}\r\n")).unwrap_or_default();
+        let head =
+            format!("GET /api/games/{id}/live HTTP/1.1\r\nHost: live\r\nAccept: text/event-stream\r\n{resume}\r\n");
+        if reader.get_mut().write_all(head.as_bytes()).await.is_err() {
+            continue;
+        }
+        let mut line = String::new();
+        // The status line and headers.
+        loop {
+            line.clear();
+            match reader.read_line(&mut line).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) if line.trim_end().is_empty() => break,
+                Ok(_) => {}
+            }
+        }
+        // The chunked body: each chunk holds whole lines of events.
+        let mut pending = String::new();
+        loop {
+            line.clear();
+            match reader.read_line(&mut line).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let Ok(size) = usize::from_str_radix(line.trim(), 16) else { break };
+            if size == 0 {
+                break;
+            }
+            let mut chunk = vec![0; size + 2];
+            if reader.read_exact(&mut chunk).await.is_err() {
+                break;
+            }
+            pending.push_str(&String::from_utf8_lossy(&chunk[..size]));
+            while let Some(end) = pending.find("\n\n") {
+                let event: String = pending.drain(..end + 2).collect();
+                let now = Instant::now();
+                for field in event.lines() {
+                    if let Some(n) = field.strip_prefix("id: ") {
+                        last = n.trim().parse().ok();
+                    } else if let Some(data) = field.strip_prefix("data: ") {
+                        let state: Value = serde_json::from_str(data).unwrap_or(Value::Null);
+                        let ply = state["ply"].as_u64().unwrap_or(0);
+                        let mut sent = sent.lock().unwrap();
+                        if let Some((at, by)) = sent.get(&ply).copied() {
+                            if by != me {
+                                sent.remove(&ply);
+                                tally.lock().unwrap().latency.push(now.duration_since(at).as_micros() as u64);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Plays one game between two players until `end`, a move a second.
+async fn game(address: Arc<Mutex<String>>, seed: u64, end: Instant, tally: Arc<Mutex<Tally>>) {
+    let mut random = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut below = move |n: usize| {
+        random ^= random << 13;
+        random ^= random >> 7;
+        random ^= random << 17;
+        (random % n.max(1) as u64) as usize
+    };
+    let at = || address.lock().unwrap().clone();
+    let mut connection = None;
+    let (status, mut state) = call(
+        &mut connection,
+        &at(),
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"rules": "kalah(6,6) standard", "friend": true})),
+        &tally,
+    )
+    .await;
+    if status != 201 {
+        eprintln!("live: a game was refused: {status} {state}");
+        return;
+    }
+    let id = state["id"].as_str().unwrap_or_default().to_string();
+    let tokens = [
+        state["token"].as_str().unwrap_or_default().to_string(),
+        state["invite"].as_str().unwrap_or_default().to_string(),
+    ];
+    tally.lock().unwrap().acked.insert(id.clone(), Vec::new());
+    let sent = Arc::new(Mutex::new(HashMap::new()));
+    let stop = Arc::new(AtomicBool::new(false));
+    for me in ["South", "North"] {
+        tokio::spawn(follow(at(), id.clone(), me, Arc::clone(&sent), Arc::clone(&tally), Arc::clone(&stop)));
+    }
+    // The players' first moves are spread over the first second.
+    tokio::time::sleep(Duration::from_millis(below(1000) as u64)).await;
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let url = format!("/api/games/{id}");
+    while Instant::now() < end && state["result"].is_null() {
+        tick.tick().await;
+        let side = state["to_move"].as_str().unwrap_or("South");
+        let mover = if side == "South" { "South" } else { "North" };
+        // The first player holds South (no swap in standard rules).
+        let token = &tokens[usize::from(side != "South")];
+        let legal = state["legal"].as_array().cloned().unwrap_or_default();
+        if legal.is_empty() {
+            break;
+        }
+        let action = legal[below(legal.len())].clone();
+        let version = state["version"].as_u64().unwrap_or(0);
+        let ply = state["ply"].as_u64().unwrap_or(0);
+        let body = json!({"action": action, "version": version, "request": format!("{id}-{ply}")});
+        sent.lock().unwrap().insert(ply + 1, (Instant::now(), mover));
+        let (status, next) =
+            call(&mut connection, &at(), "POST", &format!("{url}/move"), Some(token), Some(body), &tally).await;
+        if status == 200 {
+            let action = action.as_str().map_or_else(|| action.to_string(), str::to_string);
+            if let Some(moves) = tally.lock().unwrap().acked.get_mut(&id) {
+                moves.push(action);
+            }
+            state = next;
+        } else {
+            eprintln!("live: a move was refused: {status} {next}");
+            let (_, fresh) = call(&mut connection, &at(), "GET", &url, None, None, &tally).await;
+            state = fresh;
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+}
+
+/// Starts `kalah serve` on `port` (0: any) with its games in `db`; returns it and its address.
+fn start(kalah: &PathBuf, port: u16, db: &std::path::Path) -> (Child, String) {
+    let mut child = Command::new(kalah)
+        .args([
+            "serve",
+            "--no-egdb",
+            "--port",
+            &port.to_string(),
+            "--max-games",
+            "100000",
+            "--max-connections",
+            "100000",
+        ])
+        .args(["--client-requests", "100000", "--client-games", "100000", "--db"])
+        .arg(db)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("kalah serve starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)
+        .expect("kalah serve prints its address");
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("an address");
+    (child, url.trim_start_matches("http://").trim_end_matches('/').to_string())
+}
+
+/// Returns the resident memory (MB) and the CPU time (seconds) of process `pid`.
+fn usage(pid: u32) -> (f64, f64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0);
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let fields: Vec<&str> =
+        stat.rsplit_once(')').map(|(_, rest)| rest.split_whitespace().collect()).unwrap_or_default();
+    let ticks: f64 = fields.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
+        + fields.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
+    (kb / 1024.0, ticks / 100.0)
+}
+
+fn flag(name: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
+}
+
+fn number(name: &str, default: u64) -> u64 {
+    flag(name).map_or(default, |v| {
+        v.parse().unwrap_or_else(|_| {
+            eprintln!("live: {name} takes a whole number");
+            std::process::exit(2)
+        })
+    })
+}
+
+fn percentile(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize] as f64 / 1000.0
+}
+
+fn main() {
+    let Some(kalah) = flag("--kalah").map(PathBuf::from) else {
+        eprintln!(
+            "live: give the kalah binary with --kalah PATH (cargo build --release -p kalah: target/release/kalah)"
+        );
+        std::process::exit(2)
+    };
+    let games = number("--games", 1000);
+    let seconds = number("--seconds", 60);
+    let kill = !std::env::args().any(|a| a == "--no-kill");
+    let folder = std::env::temp_dir().join(format!("kalah-live-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).expect("a temporary folder");
+    let db = folder.join("live.sqlite");
+    let (mut server, address) = start(&kalah, 0, &db);
+    let port: u16 = address.rsplit(':').next().and_then(|p| p.parse().ok()).expect("a port");
+    println!("live: {games} games for {seconds} s against kalah serve at {address}");
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime");
+    let tally = Arc::new(Mutex::new(Tally::default()));
+    let shared = Arc::new(Mutex::new(address.clone()));
+    let started = Instant::now();
+    let end = started + Duration::from_secs(seconds);
+    let mut peak = 0.0f64;
+    let mut cpu = 0.0;
+    runtime.block_on(async {
+        let mut tasks = Vec::new();
+        for seed in 0..games {
+            tasks.push(tokio::spawn(game(Arc::clone(&shared), seed + 1, end, Arc::clone(&tally))));
+        }
+        let kill_at = started + Duration::from_secs(seconds / 3 + (std::process::id() as u64 % (seconds / 3).max(1)));
+        let mut killed = !kill;
+        while Instant::now() < end {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let (rss, time) = usage(server.id());
+            peak = peak.max(rss);
+            if !killed && Instant::now() >= kill_at {
+                cpu += time;
+                let acked: usize = tally.lock().unwrap().acked.values().map(Vec::len).sum();
+                server.kill().expect("kill -9");
+                server.wait().expect("the server ends");
+                println!(
+                    "live: kill -9 at {:.1} s ({acked} moves acknowledged so far); starting again",
+                    started.elapsed().as_secs_f64()
+                );
+                server = start(&kalah, port, &db).0;
+                killed = true;
+            }
+        }
+        for task in tasks {
+            let _ = task.await;
+        }
+    });
+    let (rss, time) = usage(server.id());
+    peak = peak.max(rss);
+    cpu += time;
+    // Every acknowledged move is on the server, in order, and no other.
+    let tally = tally.lock().unwrap();
+    let (found, lost, corrupted) = runtime.block_on(async {
+        let (mut found, mut lost, mut corrupted) = (0usize, 0usize, 0usize);
+        let scratch = Mutex::new(Tally::default());
+        let mut connection = None;
+        for (id, acked) in &tally.acked {
+            let (status, state) =
+                call(&mut connection, &address, "GET", &format!("/api/games/{id}"), None, None, &scratch).await;
+            if status != 200 {
+                lost += 1;
+                continue;
+            }
+            let moves: Vec<String> = state["moves"]
+                .as_array()
+                .map(|m| {
+                    m.iter()
+                        .filter(|m| m["played"] == true)
+                        .map(|m| m["action"].as_str().unwrap_or("").to_string())
+                        .collect()
+                })
+                .unwrap_or_default();
+            found += moves.len();
+            if &moves != acked {
+                corrupted += 1;
+            }
+        }
+        (found, lost, corrupted)
+    });
+    let acked: usize = tally.acked.values().map(Vec::len).sum();
+    let mut latency = tally.latency.clone();
+    latency.sort_unstable();
+    println!(
+        "live: {} games, {acked} moves acknowledged, {found} on the server, {lost} games lost, {corrupted} games differing; {} requests sent again",
+        tally.acked.len(),
+        tally.retries
+    );
+    println!(
+        "live: move to the opponent's screen: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms over {} moves",
+        percentile(&latency, 0.5),
+        percentile(&latency, 0.99),
+        percentile(&latency, 1.0),
+        latency.len()
+    );
+    println!("live: server memory peak {peak:.0} MB; CPU {cpu:.1} s over {:.1} s", started.elapsed().as_secs_f64());
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&folder);
+}

@@ -1,0 +1,294 @@
+//! Where games are kept: every game's start and every change ([`Event`]) is written before the
+//! server answers the request that made it, so that a game survives the server's end (even
+//! `kill -9`) and is rebuilt by replaying its events.
+//!
+//! The database is SQLite ([`rusqlite`], in WAL mode: a write is safe from a killed process as
+//! soon as it returns), a file by default or in memory for tests and load runs. The schema is
+//! made and brought up to date by the program ([`MIGRATIONS`], counted in `PRAGMA user_version`).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::event::{Event, Moment};
+
+/// Where a server keeps its games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Database {
+    /// In memory: the games end with the process (tests, load runs).
+    Memory,
+    /// An SQLite file, made if it does not exist.
+    Sqlite(PathBuf),
+}
+
+/// A storage failure.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// SQLite refused or failed.
+    #[error("the game database failed: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A stored game that cannot be read back.
+    #[error("the stored game {id} cannot be read: {why}")]
+    Damaged {
+        /// The game's id.
+        id: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A database made by a newer kalah.
+    #[error("the game database {0} was made by a newer kalah (schema {1}, this one knows up to {2}): use that kalah or another --db")]
+    Newer(String, i64, i64),
+}
+
+/// How a game began: everything needed, with its events, to rebuild it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Start {
+    /// The rules' text.
+    pub rules: String,
+    /// The start position in the position notation.
+    pub position: String,
+    /// The actions a loaded record brought, as records write them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<String>,
+    /// The first and the second player's seats (`human`, `engine:LEVEL`).
+    pub seats: [String; 2],
+    /// The clocks of a timed game: milliseconds for the game and added a move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<[u64; 2]>,
+    /// In a game between friends, the SHA-256 (hex) of each seat's secret token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<[String; 2]>,
+    /// When the game began.
+    pub at: Moment,
+}
+
+/// A finished game as the archive lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Archived {
+    /// The game's id.
+    pub id: String,
+    /// The rules' text.
+    pub rules: String,
+    /// The first and the second player's seats.
+    pub seats: [String; 2],
+    /// One line: the result.
+    pub result: String,
+    /// When it began and when it last changed (milliseconds since 1970).
+    pub started: Moment,
+    /// When it last changed.
+    pub ended: Moment,
+}
+
+/// The schema, one step a version: step i brings `user_version` from i to i + 1.
+pub const MIGRATIONS: &[&str] = &["CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        start TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        updated INTEGER NOT NULL,
+        finished INTEGER NOT NULL DEFAULT 0,
+        result TEXT NOT NULL DEFAULT ''
+    );
+    CREATE TABLE events (
+        game TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (game, seq)
+    );
+    CREATE INDEX games_finished ON games (finished, updated);"];
+
+/// The games' database.
+pub struct Store {
+    connection: Mutex<Connection>,
+}
+
+impl Store {
+    /// Opens (making it, and its schema, if needed) the database.
+    pub fn open(database: &Database) -> Result<Store, StoreError> {
+        let connection = match database {
+            Database::Memory => Connection::open_in_memory()?,
+            Database::Sqlite(path) => Connection::open(path)?,
+        };
+        connection.busy_timeout(std::time::Duration::from_secs(5))?;
+        if let Database::Sqlite(_) = database {
+            // WAL: a write is in the log when it returns, safe from a killed process; NORMAL
+            // syncs at checkpoints, so only a machine's crash could lose the last writes.
+            connection.pragma_update(None, "journal_mode", "WAL")?;
+            connection.pragma_update(None, "synchronous", "NORMAL")?;
+        }
+        connection.pragma_update(None, "foreign_keys", "ON")?;
+        migrate(&connection, &name(database))?;
+        Ok(Store { connection: Mutex::new(connection) })
+    }
+
+    fn connection(&self) -> MutexGuard<'_, Connection> {
+        self.connection.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Stores a new game `id`.
+    pub fn create(&self, id: &str, start: &Start) -> Result<(), StoreError> {
+        let text = serde_json::to_string(start).map_err(|e| damaged(id, e))?;
+        let at = start.at.0 as i64;
+        self.connection().execute(
+            "INSERT INTO games (id, start, created, updated) VALUES (?1, ?2, ?3, ?3)",
+            params![id, text, at],
+        )?;
+        Ok(())
+    }
+
+    /// Appends `events` to game `id` after its first `seq` events, and marks the game finished
+    /// (with its result line) or not, in one transaction.
+    pub fn append(&self, id: &str, seq: u64, events: &[Event], finished: Option<&str>) -> Result<(), StoreError> {
+        let mut connection = self.connection();
+        let transaction = connection.transaction()?;
+        let mut at = None;
+        for (i, event) in events.iter().enumerate() {
+            let text = serde_json::to_string(event).map_err(|e| damaged(id, e))?;
+            transaction.execute(
+                "INSERT INTO events (game, seq, event) VALUES (?1, ?2, ?3)",
+                params![id, (seq + i as u64 + 1) as i64, text],
+            )?;
+            at = Some(event.at);
+        }
+        let updated = at.unwrap_or_else(Moment::now).0 as i64;
+        transaction.execute(
+            "UPDATE games SET updated = ?2, finished = ?3, result = ?4 WHERE id = ?1",
+            params![id, updated, finished.is_some(), finished.unwrap_or("")],
+        )?;
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// Returns the start and the events of game `id`, or `None` if there is none.
+    pub fn load(&self, id: &str) -> Result<Option<(Start, Vec<Event>)>, StoreError> {
+        let connection = self.connection();
+        let start: Option<String> =
+            connection.query_row("SELECT start FROM games WHERE id = ?1", [id], |row| row.get(0)).optional()?;
+        let Some(start) = start else { return Ok(None) };
+        let start: Start = serde_json::from_str(&start).map_err(|e| damaged(id, e))?;
+        let mut statement = connection.prepare("SELECT event FROM events WHERE game = ?1 ORDER BY seq")?;
+        let rows = statement.query_map([id], |row| row.get::<_, String>(0))?;
+        let mut events = Vec::new();
+        for row in rows {
+            events.push(serde_json::from_str(&row?).map_err(|e| damaged(id, e))?);
+        }
+        Ok(Some((start, events)))
+    }
+
+    /// Deletes game `id` and its events; returns whether there was one.
+    pub fn delete(&self, id: &str) -> Result<bool, StoreError> {
+        Ok(self.connection().execute("DELETE FROM games WHERE id = ?1", [id])? > 0)
+    }
+
+    /// Returns the finished games, the last finished first, at most `limit`.
+    pub fn archive(&self, limit: usize) -> Result<Vec<Archived>, StoreError> {
+        let connection = self.connection();
+        let mut statement = connection.prepare(
+            "SELECT id, start, result, created, updated FROM games WHERE finished = 1 ORDER BY updated DESC LIMIT ?1",
+        )?;
+        let rows = statement.query_map([limit as i64], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                row.get::<_, String>(1)?,
+                row.get::<_, String>(2)?,
+                row.get::<_, i64>(3)?,
+                row.get::<_, i64>(4)?,
+            ))
+        })?;
+        let mut games = Vec::new();
+        for row in rows {
+            let (id, start, result, created, updated) = row?;
+            let start: Start = serde_json::from_str(&start).map_err(|e| damaged(&id, e))?;
+            games.push(Archived {
+                id,
+                rules: start.rules,
+                seats: start.seats,
+                result,
+                started: Moment(created as u64),
+                ended: Moment(updated as u64),
+            });
+        }
+        Ok(games)
+    }
+}
+
+fn damaged(id: &str, why: impl ToString) -> StoreError {
+    StoreError::Damaged { id: id.to_string(), why: why.to_string() }
+}
+
+fn name(database: &Database) -> String {
+    match database {
+        Database::Memory => "in memory".to_string(),
+        Database::Sqlite(path) => display(path),
+    }
+}
+
+fn display(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// Brings the schema up to date, one step a transaction.
+fn migrate(connection: &Connection, name: &str) -> Result<(), StoreError> {
+    let known = MIGRATIONS.len() as i64;
+    let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    if version > known {
+        return Err(StoreError::Newer(name.to_string(), version, known));
+    }
+    for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        connection.execute_batch(&format!("BEGIN; {step}; PRAGMA user_version = {}; COMMIT;", i + 1))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Change;
+
+    fn start() -> Start {
+        Start {
+            rules: "kalah(4,3) standard".into(),
+            position: "3,3,3,3:0/3,3,3,3:0/S".into(),
+            actions: Vec::new(),
+            seats: ["human".into(), "human".into()],
+            clock: None,
+            tokens: None,
+            at: Moment(1000),
+        }
+    }
+
+    #[test]
+    fn games_and_events_survive_reopening_and_the_schema_is_made_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = Database::Sqlite(dir.path().join("games.db"));
+        let store = Store::open(&database).unwrap();
+        store.create("a", &start()).unwrap();
+        let event = |version| Event {
+            version,
+            at: Moment(2000 + version),
+            change: Change::Act { action: "1".into(), spent: None },
+            request: None,
+        };
+        store.append("a", 0, &[event(1), event(2)], None).unwrap();
+        assert!(store.append("a", 1, &[event(2)], None).is_err(), "an event's place is taken once");
+        store.append("a", 2, &[event(3)], Some("South 4, North 8")).unwrap();
+        drop(store);
+        let store = Store::open(&database).unwrap();
+        let (back, events) = store.load("a").unwrap().unwrap();
+        assert_eq!(back, start());
+        assert_eq!(events, vec![event(1), event(2), event(3)]);
+        let archive = store.archive(10).unwrap();
+        assert_eq!(archive.len(), 1);
+        assert_eq!(archive[0].result, "South 4, North 8");
+        assert!(store.delete("a").unwrap());
+        assert!(store.load("a").unwrap().is_none());
+        assert!(!store.delete("a").unwrap());
+        // A database from a newer kalah is refused, not changed.
+        store.connection().pragma_update(None, "user_version", 99).unwrap();
+        drop(store);
+        let newer = Store::open(&database).err().unwrap();
+        assert!(newer.to_string().contains("newer kalah"), "{newer}");
+    }
+}
