@@ -139,10 +139,11 @@ def main() -> None:
     rates = {}
     for threads in (1, None):
         label = "one thread" if threads == 1 else "every core"
-        batched = [measured(lambda: batch_playouts(100_000, r, threads)) for r in range(args.rounds)]
-        rates[label] = row(f"kalah.random_playouts, {label}", batched, "playouts", "100,000 games, one call")
-    stepped = [measured(lambda: batch_steps(400, r)) for r in range(args.rounds)]
-    step_rate = row("kalah.Batch.step, 1024 games a call", stepped, "playouts", "400 calls")
+        # A million games, 4,000 steps: rounds long enough (a tenth of a second and more) to time.
+        batched = [measured(lambda: batch_playouts(1_000_000, r, threads)) for r in range(args.rounds)]
+        rates[label] = row(f"kalah.random_playouts, {label}", batched, "playouts", "1,000,000 games, one call")
+    stepped = [measured(lambda: batch_steps(4000, r)) for r in range(args.rounds)]
+    step_rate = row("kalah.Batch.step, 1024 games a call", stepped, "playouts", "4,000 calls")
 
     python, command = [], []
     for _ in range(args.rounds):

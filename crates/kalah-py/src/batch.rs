@@ -1,16 +1,16 @@
 //! `kalah.Batch` and `kalah.random_playouts`: many games stepped or played out in one call, for
 //! training loops and fast simulation, with NumPy arrays in and out.
 
-use kalah_rules::{Game, Position, Rules};
+use kalah_rules::{Action, CompactPosition, Game, Move, MoveSet, Position, Rules, Side};
 use numpy::{AllowTypeChange, PyArray1, PyArray2, PyArrayLike1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use rand::{Rng, SeedableRng};
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::actions::ActionSpace;
 use crate::error::{self, ActionError};
-use crate::game::{game_of, PyGame};
+use crate::game::{game_of, observe, PyGame};
 use crate::rules::PyRules;
 
 /// The most games one batch or call holds.
@@ -29,10 +29,14 @@ fn count_arg(count: usize) -> PyResult<usize> {
 /// the games do not depend on how many threads play them.
 const CHUNK: usize = 4096;
 
-/// How random playouts from one start are played: by the position alone where every action is
-/// a sowing (no pie rule, no handicap), else by the rules crate's game.
+/// How random playouts from one start are played: by the compact position where the rules
+/// allow one (counter-clockwise single-lap sowing on boards up to Kalah(7,n), no pie rule, no
+/// handicap), else by the position alone where every action is a sowing, else by the rules
+/// crate's game.
 #[derive(Clone)]
 enum Playout {
+    /// Sowings only, packed in two words: the fast path.
+    Compact(CompactPosition),
     /// Sowings only: the start position and its rules.
     Sowings(Position, Rules),
     /// Any rules: the game from the start.
@@ -44,28 +48,24 @@ impl Playout {
         let rules = *game.rules();
         if rules.pie || rules.handicap {
             Playout::Game(game.clone())
+        } else if let Some(compact) = CompactPosition::new(game.position(), &rules) {
+            Playout::Compact(compact)
         } else {
             Playout::Sowings(*game.position(), rules)
         }
     }
 
     /// Plays uniformly random legal actions to the end; returns the final margin, South minus
-    /// North. Both ways draw the same numbers for the same games: a number below the count of
+    /// North. Every way draws the same numbers for the same games: a number below the count of
     /// legal actions, which are taken in increasing order.
-    fn play(&self, rng: &mut ChaCha8Rng) -> i32 {
+    fn play(&self, rng: &mut fastrand::Rng) -> i32 {
         match self {
+            Playout::Compact(start) => start.play_out(|moves| pick(moves, rng)),
             Playout::Sowings(start, rules) => {
                 // Sown in place, without the history's bookkeeping.
                 let mut position = *start;
                 if !position.is_over(rules) {
-                    loop {
-                        let moves = position.legal_moves();
-                        let pick = rng.gen_range(0..moves.len() as u32) as usize;
-                        let mv = moves.into_iter().nth(pick).expect("a move of the set");
-                        if position.sow(rules, mv).ended {
-                            break;
-                        }
-                    }
+                    while !position.sow(rules, pick(position.legal_moves(), rng)).ended {}
                 }
                 position.final_difference(rules)
             }
@@ -77,7 +77,7 @@ impl Playout {
                         return game.position().final_difference(game.rules());
                     }
                     legal.sort_by_key(|&a| ActionSpace::of(game.rules()).encode(a));
-                    let action = legal[rng.gen_range(0..legal.len() as u32) as usize];
+                    let action = legal[rng.usize(..legal.len())];
                     game.act(action).expect("a legal action plays");
                 }
             }
@@ -85,11 +85,20 @@ impl Playout {
     }
 }
 
-/// Returns the random stream of chunk `chunk` of the games of `seed`.
-fn stream(seed: u64, chunk: usize) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(chunk as u64);
-    rng
+/// Returns a uniformly random move of a set that is not empty.
+#[inline(always)]
+fn pick(moves: MoveSet, rng: &mut fastrand::Rng) -> Move {
+    let mut moves = moves;
+    moves.nth(rng.usize(..moves.len())).expect("a move of the set")
+}
+
+/// Returns the random stream of chunk `chunk` of the games of `seed`: a wyrand generator
+/// (fastrand's, a few instructions a number), seeded from ChaCha8's stream `chunk` of `seed` so
+/// that the streams of the chunks are independent.
+fn stream(seed: u64, chunk: usize) -> fastrand::Rng {
+    let mut seeder = ChaCha8Rng::seed_from_u64(seed);
+    seeder.set_stream(chunk as u64);
+    fastrand::Rng::with_seed(seeder.next_u64())
 }
 
 /// Plays `count` games from the start (or from `position`) to the end with uniformly random
@@ -139,6 +148,16 @@ pub fn random_playouts<'py>(
 /// What `Batch.step` returns: the rewards and which games are over.
 type Step<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
 
+/// The games of a batch. Where the rules have a compact form (see [`Playout`]) each game is a
+/// compact position and the moves that led there, sown with the fast path and replayed into a
+/// full game only when `Batch.game` asks for one; otherwise each is a full game with its history.
+enum Games {
+    /// Sowings only: each game's compact position and its moves from the start.
+    Compact { start: CompactPosition, positions: Vec<CompactPosition>, moves: Vec<Vec<Move>> },
+    /// Any rules: the games.
+    Full(Vec<PyGame>),
+}
+
 /// Many games of one rule set, stepped together: the observations and action masks of all of
 /// them as 2-D NumPy arrays, and one `step` call that plays an action in each.
 ///
@@ -146,7 +165,7 @@ type Step<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
 /// `observations()`, from the view of the player who decides there (see Game.observation).
 #[pyclass(module = "kalah", name = "Batch")]
 pub struct PyBatch {
-    games: Vec<PyGame>,
+    games: Games,
     start: PyGame,
 }
 
@@ -154,6 +173,20 @@ impl PyBatch {
     fn width(&self) -> usize {
         2 * usize::from(self.start.game.rules().houses()) + 2
     }
+
+    fn len(&self) -> usize {
+        match &self.games {
+            Games::Compact { positions, .. } => positions.len(),
+            Games::Full(games) => games.len(),
+        }
+    }
+}
+
+/// Returns the rewards of a finished game whose final margin from the first player's side is
+/// `difference`, as Game.returns gives them.
+fn rewards_of(difference: i32, margin: bool) -> [f32; 2] {
+    let value = if margin { difference } else { difference.signum() } as f32;
+    [value, -value]
 }
 
 #[pymethods]
@@ -168,11 +201,17 @@ impl PyBatch {
     ) -> PyResult<PyBatch> {
         let count = count_arg(count)?;
         let start = PyGame::wrap(game_of(rules, position, flags, &[])?);
-        Ok(PyBatch { games: vec![start.clone(); count], start })
+        let games = match Playout::of(&start.game) {
+            Playout::Compact(compact) => {
+                Games::Compact { start: compact, positions: vec![compact; count], moves: vec![Vec::new(); count] }
+            }
+            _ => Games::Full(vec![start.clone(); count]),
+        };
+        Ok(PyBatch { games, start })
     }
 
     fn __len__(&self) -> usize {
-        self.games.len()
+        self.len()
     }
 
     /// The rules of the games.
@@ -189,28 +228,57 @@ impl PyBatch {
 
     /// Starts every game again.
     fn reset(&mut self) {
-        for game in &mut self.games {
-            game.clone_from(&self.start);
+        match &mut self.games {
+            Games::Compact { start, positions, moves } => {
+                positions.fill(*start);
+                moves.iter_mut().for_each(Vec::clear);
+            }
+            Games::Full(games) => {
+                for game in games {
+                    game.clone_from(&self.start);
+                }
+            }
         }
     }
 
     /// A copy of game `index`, with its history.
     fn game(&self, index: usize) -> PyResult<PyGame> {
-        self.games.get(index).cloned().ok_or_else(|| {
-            error::bad(format!("game {index} is out of range: the batch holds games 0 to {}", self.games.len() - 1))
-        })
+        let out_of_range =
+            || error::bad(format!("game {index} is out of range: the batch holds games 0 to {}", self.len() - 1));
+        match &self.games {
+            Games::Compact { moves, .. } => {
+                let moves = moves.get(index).ok_or_else(out_of_range)?;
+                let mut game = self.start.clone();
+                for &mv in moves {
+                    game.act(Action::Sow(mv))?;
+                }
+                Ok(game)
+            }
+            Games::Full(games) => games.get(index).cloned().ok_or_else(out_of_range),
+        }
     }
 
     /// Every game's board as its deciding player sees it: a float32 array of shape
     /// (count, 2m + 2), rows as Game.observation gives them.
     fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
         let width = self.width();
-        let array = PyArray2::<f32>::zeros(py, [self.games.len(), width], false);
+        let array = PyArray2::<f32>::zeros(py, [self.len(), width], false);
         {
             let mut view = array.readwrite();
             let cells = view.as_slice_mut().expect("a new array is contiguous");
-            for (game, row) in self.games.iter().zip(cells.chunks_mut(width)) {
-                game.observe(game.player().unwrap_or(0), row);
+            match &self.games {
+                Games::Compact { positions, .. } => {
+                    for (compact, row) in positions.iter().zip(cells.chunks_mut(width)) {
+                        // Seat 0 plays South (no pie rule here); a finished game is seen from seat 0.
+                        let side = if compact.is_over() { Side::South } else { compact.mover() };
+                        observe(&compact.to_position(), side, row);
+                    }
+                }
+                Games::Full(games) => {
+                    for (game, row) in games.iter().zip(cells.chunks_mut(width)) {
+                        game.observe(game.player().unwrap_or(0), row);
+                    }
+                }
             }
         }
         array
@@ -219,12 +287,24 @@ impl PyBatch {
     /// Every game's legal actions: an int8 array of shape (count, num_actions), 1 where legal.
     fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i8>> {
         let width = self.start.space.len();
-        let array = PyArray2::<i8>::zeros(py, [self.games.len(), width], false);
+        let array = PyArray2::<i8>::zeros(py, [self.len(), width], false);
         {
             let mut view = array.readwrite();
             let cells = view.as_slice_mut().expect("a new array is contiguous");
-            for (game, row) in self.games.iter().zip(cells.chunks_mut(width)) {
-                game.mask(row);
+            match &self.games {
+                Games::Compact { positions, .. } => {
+                    for (compact, row) in positions.iter().zip(cells.chunks_mut(width)) {
+                        if !compact.is_over() {
+                            // Without a pie rule or a handicap a sowing's number is its house index.
+                            compact.legal_moves().for_each(|mv| row[mv.index()] = 1);
+                        }
+                    }
+                }
+                Games::Full(games) => {
+                    for (game, row) in games.iter().zip(cells.chunks_mut(width)) {
+                        game.mask(row);
+                    }
+                }
             }
         }
         array
@@ -232,7 +312,12 @@ impl PyBatch {
 
     /// The player (0 or 1) who decides in each game, -1 where the game is over: an int8 array.
     fn current_players<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
-        let players = self.games.iter().map(|g| g.player().map_or(-1, |p| p as i8)).collect();
+        let players = match &self.games {
+            Games::Compact { positions, .. } => {
+                positions.iter().map(|c| if c.is_over() { -1 } else { c.mover().index() as i8 }).collect()
+            }
+            Games::Full(games) => games.iter().map(|g| g.player().map_or(-1, |p| p as i8)).collect(),
+        };
         PyArray1::from_vec(py, players)
     }
 
@@ -252,46 +337,93 @@ impl PyBatch {
         margin: bool,
         auto_reset: bool,
     ) -> PyResult<Step<'py>> {
-        if actions.len() != self.games.len() {
+        let count = self.len();
+        if actions.len() != count {
             return Err(error::bad(format!(
-                "{} actions for {} games: give one action for each game",
-                actions.len(),
-                self.games.len()
+                "{} actions for {count} games: give one action for each game",
+                actions.len()
             )));
         }
         let actions = actions.as_array();
-        let mut decoded = Vec::with_capacity(self.games.len());
-        for (i, (game, &id)) in self.games.iter().zip(actions.iter()).enumerate() {
-            if game.game.is_over() {
-                decoded.push(None);
-                continue;
-            }
-            let action = game.decode(id).map_err(|e| ActionError::new_err(format!("game {i}: {}", e.value(py))))?;
-            if !game.allows(action) {
-                return Err(ActionError::new_err(format!(
-                    "game {i}: action {id} ({action}) is not legal now: the legal actions are {:?}",
-                    game.legal_ids()
-                )));
-            }
-            decoded.push(Some(action));
-        }
-        let mut rewards = vec![0f32; 2 * self.games.len()];
-        let mut done = vec![false; self.games.len()];
-        for (i, (game, action)) in self.games.iter_mut().zip(decoded).enumerate() {
-            if let Some(action) = action {
-                game.act(action)?;
-                if game.game.is_over() {
-                    let [first, second] = game.rewards(margin);
-                    rewards[2 * i] = first as f32;
-                    rewards[2 * i + 1] = second as f32;
+        let mut rewards = vec![0f32; 2 * count];
+        let mut done = vec![false; count];
+        match &mut self.games {
+            Games::Compact { start, positions, moves } => {
+                let m = self.start.space.len();
+                let mut decoded = Vec::with_capacity(count);
+                for (i, (compact, &id)) in positions.iter().zip(actions.iter()).enumerate() {
+                    if compact.is_over() {
+                        decoded.push(None);
+                        continue;
+                    }
+                    let legal = compact.legal_moves();
+                    let mv = usize::try_from(id).ok().filter(|&id| id < m).map(Move::from_index);
+                    match mv {
+                        Some(mv) if legal.contains(mv) => decoded.push(Some(mv)),
+                        Some(mv) => {
+                            return Err(ActionError::new_err(format!(
+                                "game {i}: action {id} ({}) is not legal now: the legal actions are {:?}",
+                                Action::Sow(mv),
+                                legal.map(|mv| mv.index()).collect::<Vec<_>>()
+                            )))
+                        }
+                        None => {
+                            let e = self.start.decode(id).expect_err("only the houses are actions");
+                            return Err(ActionError::new_err(format!("game {i}: {}", e.value(py))));
+                        }
+                    }
+                }
+                for (i, mv) in decoded.into_iter().enumerate() {
+                    if let Some(mv) = mv {
+                        let compact = &mut positions[i];
+                        if compact.sow(mv).ended {
+                            let [first, second] = rewards_of(compact.final_difference(), margin);
+                            rewards[2 * i] = first;
+                            rewards[2 * i + 1] = second;
+                        }
+                        moves[i].push(mv);
+                    }
+                    done[i] = positions[i].is_over();
+                    if done[i] && auto_reset {
+                        positions[i] = *start;
+                        moves[i].clear();
+                    }
                 }
             }
-            done[i] = game.game.is_over();
-            if done[i] && auto_reset {
-                game.clone_from(&self.start);
+            Games::Full(games) => {
+                let mut decoded = Vec::with_capacity(count);
+                for (i, (game, &id)) in games.iter().zip(actions.iter()).enumerate() {
+                    if game.game.is_over() {
+                        decoded.push(None);
+                        continue;
+                    }
+                    let action =
+                        game.decode(id).map_err(|e| ActionError::new_err(format!("game {i}: {}", e.value(py))))?;
+                    if !game.allows(action) {
+                        return Err(ActionError::new_err(format!(
+                            "game {i}: action {id} ({action}) is not legal now: the legal actions are {:?}",
+                            game.legal_ids()
+                        )));
+                    }
+                    decoded.push(Some(action));
+                }
+                for (i, (game, action)) in games.iter_mut().zip(decoded).enumerate() {
+                    if let Some(action) = action {
+                        game.act(action)?;
+                        if game.game.is_over() {
+                            let [first, second] = game.rewards(margin);
+                            rewards[2 * i] = first as f32;
+                            rewards[2 * i + 1] = second as f32;
+                        }
+                    }
+                    done[i] = game.game.is_over();
+                    if done[i] && auto_reset {
+                        game.clone_from(&self.start);
+                    }
+                }
             }
         }
-        let rewards = PyArray1::from_vec(py, rewards).reshape([self.games.len(), 2])?;
+        let rewards = PyArray1::from_vec(py, rewards).reshape([count, 2])?;
         Ok((rewards, PyArray1::from_vec(py, done)))
     }
 
@@ -299,30 +431,24 @@ impl PyBatch {
     /// same actions), -1 where the game is over: an int64 array to pass to `step`.
     #[pyo3(signature = (seed=0))]
     fn random_actions<'py>(&self, py: Python<'py>, seed: u64) -> Bound<'py, PyArray1<i64>> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let picks = self
-            .games
-            .iter()
-            .map(|game| {
-                let rules = game.game.rules();
-                let position = game.game.position();
-                if !rules.pie && !rules.handicap {
-                    // Every action is a sowing: pick one of the position's moves without a list.
-                    if position.is_over(rules) {
-                        return -1;
+        let mut rng = stream(seed, 0);
+        let picks = match &self.games {
+            Games::Compact { positions, .. } => positions
+                .iter()
+                .map(|c| if c.is_over() { -1 } else { pick(c.legal_moves(), &mut rng).index() as i64 })
+                .collect(),
+            Games::Full(games) => games
+                .iter()
+                .map(|game| {
+                    let legal = game.legal_ids();
+                    if legal.is_empty() {
+                        -1
+                    } else {
+                        legal[rng.usize(..legal.len())] as i64
                     }
-                    let moves = position.legal_moves();
-                    let pick = rng.gen_range(0..moves.len() as u32) as usize;
-                    return moves.into_iter().nth(pick).map_or(-1, |mv| mv.index() as i64);
-                }
-                let legal = game.legal_ids();
-                if legal.is_empty() {
-                    -1
-                } else {
-                    legal[rng.gen_range(0..legal.len() as u32) as usize] as i64
-                }
-            })
-            .collect();
+                })
+                .collect(),
+        };
         PyArray1::from_vec(py, picks)
     }
 }
@@ -340,14 +466,36 @@ mod tests {
 
     #[test]
     fn the_positions_alone_play_the_same_games_as_the_rules() {
-        for rules in Rules::variants(4, 3).unwrap().into_iter().step_by(7).chain([Rules::standard(6, 4).unwrap()]) {
+        let sizes = [(4, 3), (6, 4), (7, 7), (8, 2)];
+        let every = sizes.iter().flat_map(|&(m, n)| Rules::variants(m, n).unwrap().into_iter().step_by(5));
+        let (mut compact, mut sowings) = (0, 0);
+        for rules in every.chain([Rules::standard(6, 4).unwrap()]) {
             let game = Game::new(rules);
             let fast = Playout::of(&game);
-            assert!(matches!(fast, Playout::Sowings(..)));
             let slow = Playout::Game(game.clone());
+            let alone = Playout::Sowings(*game.position(), rules);
+            match fast {
+                Playout::Compact(_) => compact += 1,
+                Playout::Sowings(..) => sowings += 1,
+                Playout::Game(_) => unreachable!("no pie rule, no handicap"),
+            }
             for seed in 0..50 {
-                assert_eq!(fast.play(&mut stream(seed, 0)), slow.play(&mut stream(seed, 0)), "{rules} seed {seed}");
+                let margin = slow.play(&mut stream(seed, 0));
+                assert_eq!(fast.play(&mut stream(seed, 0)), margin, "{rules} seed {seed}");
+                assert_eq!(alone.play(&mut stream(seed, 0)), margin, "{rules} seed {seed}");
             }
         }
+        assert!(compact > 20 && sowings > 20, "both fast paths tried: {compact} compact, {sowings} not");
+    }
+
+    #[test]
+    fn chunks_draw_different_streams() {
+        let draws = |seed, chunk| {
+            let mut rng = stream(seed, chunk);
+            [rng.u64(..), rng.u64(..)]
+        };
+        assert_eq!(draws(1, 0), draws(1, 0));
+        assert_ne!(draws(1, 0), draws(1, 1));
+        assert_ne!(draws(1, 0), draws(2, 0));
     }
 }

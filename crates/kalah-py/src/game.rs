@@ -249,7 +249,8 @@ impl PyGame {
         let Some(stores) = self.game.result() else { return [0.0, 0.0] };
         let first = self.side_of(0);
         let difference = f64::from(i32::from(stores[first]) - i32::from(stores[first.opponent()]));
-        let value = if margin { difference } else { difference.signum() };
+        // f64::signum gives 1 for 0: a draw is 0 either way.
+        let value = if margin || difference == 0.0 { difference } else { difference.signum() };
         [value, -value]
     }
 

@@ -24,15 +24,25 @@ def test_random_playouts_play_the_pie_rule_and_the_handicap():
     assert (from_position == 17).all(), "one move ends the game"
 
 
-def test_a_batch_steps_every_game_and_matches_games_played_one_by_one():
-    batch = kalah.Batch(64, size="5,3", pie=True)
-    games = [kalah.Game(size="5,3", pie=True) for _ in range(64)]
-    assert len(batch) == 64 and batch.num_actions == 6
+# Without the pie rule the batch sows compact positions (the fast path), with it full games;
+# seed-on (relay sowing) and Kalah(8,3) have no compact form either. Both agree with kalah.Game.
+@pytest.mark.parametrize(
+    "rules",
+    [dict(size="5,3", pie=True), dict(size="5,3"), dict(size="4,4", rules="empty-capture", margin=False),
+     dict(size="4,2", rules="seed-on"), dict(size="8,3")],
+)
+def test_a_batch_steps_every_game_and_matches_games_played_one_by_one(rules):
+    rules = dict(rules)
+    margin = rules.pop("margin", True)
+    batch = kalah.Batch(64, **rules)
+    games = [kalah.Game(**rules) for _ in range(64)]
+    width = 2 * batch.rules.houses + 2
+    assert len(batch) == 64 and batch.num_actions == batch.rules.houses + ("pie" in rules)
     seed = 0
     finished = np.zeros(64, dtype=bool)
     while not finished.all():
         observations, masks = batch.observations(), batch.action_masks()
-        assert observations.shape == (64, 12) and masks.shape == (64, 6)
+        assert observations.shape == (64, width) and masks.shape == (64, batch.num_actions)
         actions = batch.random_actions(seed)
         seed += 1
         for i, game in enumerate(games):
@@ -41,16 +51,17 @@ def test_a_batch_steps_every_game_and_matches_games_played_one_by_one():
             assert (actions[i] == -1) == game.is_over
             if actions[i] >= 0:
                 game.play(int(actions[i]))
-        rewards, done = batch.step(actions)
+        rewards, done = batch.step(actions, margin=margin)
         for i, game in enumerate(games):
             assert done[i] == game.is_over
             if done[i] and not finished[i]:
-                np.testing.assert_array_equal(rewards[i], game.returns())
+                np.testing.assert_array_equal(rewards[i], game.returns(margin=margin))
             else:
                 assert (rewards[i] == 0).all()
         finished |= done
     assert (batch.current_players() == -1).all()
-    assert batch.game(5).actions == games[5].actions
+    for i in (5, 17):
+        assert batch.game(i).actions == games[i].actions and batch.game(i).position == games[i].position
     batch.reset()
     assert (batch.current_players() == 0).all()
 
@@ -60,6 +71,17 @@ def test_auto_reset_starts_finished_games_again():
     rewards, done = batch.step([2, 2, 2], margin=False, auto_reset=True)  # any sequence of integers
     assert done.all() and (rewards == [[1, -1]] * 3).all()
     assert (batch.current_players() == 0).all() and batch.game(0).actions == []
+
+
+def test_a_draw_is_worth_nothing_without_the_margin():
+    # South's last seed reaches the store: 7 seeds each.
+    for batch in (kalah.Batch(2, position="0,0,1:6/0,0,1:6/S", size="3,4"),
+                  kalah.Batch(2, position="0,0,1:6/0,0,1:6/S", size="3,4", handicap=True)):
+        if batch.rules.handicap:  # North's handicap decision first: keep, the action after the houses
+            batch.step([3, 3])
+        rewards, done = batch.step([2, 2], margin=False)
+        assert done.all() and (rewards == 0).all()
+        assert batch.game(0).returns(margin=False) == (0.0, 0.0)
 
 
 def test_a_bad_step_changes_no_game():

@@ -13,6 +13,8 @@
 //! * [`Score`]: a value for one player, in hundredths of a seed, proven or estimated, as every
 //!   engine, protocol and front end states it.
 //! * [`perft()`]: counts of move sequences, to test the rules.
+//! * [`CompactPosition`]: a position in two words with a sowing specialised for counter-clockwise
+//!   single-lap games on boards up to Kalah(7,n): the fast path of random playouts.
 //! * [`chain`]: chains of extra moves: the rows one turn can clear (Tchoukaillon), and the longest
 //!   chain from a position.
 //!
@@ -28,6 +30,7 @@
 //! ```
 
 pub mod chain;
+pub mod compact;
 pub mod error;
 pub mod game;
 pub mod history;
@@ -40,6 +43,7 @@ pub mod score;
 pub mod setup;
 pub mod side;
 
+pub use compact::CompactPosition;
 pub use error::{NotationError, PlayError, PositionError, RulesError};
 pub use game::{Action, Game, Phase, Seat};
 pub use history::{History, HistoryError};

@@ -56,6 +56,12 @@ impl fmt::Display for Move {
 pub struct MoveSet(u16);
 
 impl MoveSet {
+    /// Returns the set of the houses whose bits (bit i: 0-based house i) are set.
+    #[inline]
+    pub(crate) fn from_bits(bits: u16) -> MoveSet {
+        MoveSet(bits)
+    }
+
     /// Returns the number of moves in the set.
     #[inline]
     pub fn len(self) -> usize {
@@ -92,7 +98,56 @@ impl Iterator for MoveSet {
         let n = self.0.count_ones() as usize;
         (n, Some(n))
     }
+
+    /// Skips `n` moves and returns the next, from a table on boards of up to 8 houses: a
+    /// random playout picks its move this way, and a loop of random length would cost a
+    /// mispredicted branch.
+    #[inline]
+    fn nth(&mut self, n: usize) -> Option<Move> {
+        let index = match (SELECT.get(usize::from(self.0)), n) {
+            (Some(row), 0..8) => row[n],
+            _ => {
+                let mut bits = self.0;
+                for _ in 0..n.min(16) {
+                    bits &= bits.wrapping_sub(1);
+                }
+                if bits == 0 {
+                    NONE
+                } else {
+                    bits.trailing_zeros() as u8
+                }
+            }
+        };
+        if index == NONE {
+            self.0 = 0;
+            return None;
+        }
+        // The moves up to the one returned are taken.
+        self.0 &= !((2u32 << index) - 1) as u16;
+        Some(Move(index))
+    }
 }
+
+/// No house: the entry of [`SELECT`] past the last move of a set.
+const NONE: u8 = u8::MAX;
+
+/// `SELECT[bits][k]`: the index of the `k`-th (0-based) set bit of `bits`, or [`NONE`].
+const SELECT: [[u8; 8]; 256] = {
+    let mut table = [[NONE; 8]; 256];
+    let mut bits = 0;
+    while bits < 256 {
+        let (mut k, mut i) = (0, 0);
+        while i < 8 {
+            if bits & (1 << i) != 0 {
+                table[bits][k] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        bits += 1;
+    }
+    table
+};
 
 impl ExactSizeIterator for MoveSet {}
 
@@ -574,6 +629,20 @@ mod tests {
 
     fn pos(text: &str) -> Position {
         text.parse().unwrap()
+    }
+
+    #[test]
+    fn the_nth_move_of_a_set_is_the_nth_of_its_iteration() {
+        for bits in 0..1 << 12 {
+            for n in 0..14 {
+                let mut fast = MoveSet(bits);
+                let mut slow = MoveSet(bits);
+                let expected =
+                    (0..n).find_map(|_| slow.next().is_none().then_some(None)).unwrap_or_else(|| slow.next());
+                assert_eq!(fast.nth(n), expected, "bits {bits:b} n {n}");
+                assert_eq!(fast, slow, "what is left of {bits:b} after {n}");
+            }
+        }
     }
 
     #[test]
