@@ -1098,7 +1098,13 @@ impl Games {
         let mut games = self.map();
         let before = games.len();
         games.retain(|_, game| {
-            let mut session = lock(game);
+            // The map is held here, so a session is only tried: one locked is in use (and a
+            // thread that holds a session may wait for the map, on a store's failure).
+            let mut session = match game.try_lock() {
+                Ok(session) => session,
+                Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) => return true,
+            };
             // A game someone follows live, or with changes not stored, stays.
             let keep = now.saturating_duration_since(session.last_used) < self.idle
                 || !session.unsaved.is_empty()
