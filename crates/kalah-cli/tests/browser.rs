@@ -54,22 +54,11 @@ fn start_server(dir: &Path) -> (Running, String) {
     start_server_at(dir, 0)
 }
 
-/// Starts `kalah serve` in `dir` on `port` (0: one it picks), its games in `dir`/games.sqlite.
+/// Starts `kalah serve` in `dir` on `port` (0: one it picks), its games in `dir`/games.sqlite, with
+/// engine moves of 50 ms; the address ends in `/`.
 fn start_server_at(dir: &Path, port: u16) -> (Running, String) {
-    let port = port.to_string();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
-        .args(["serve", "--port", &port, "--db", "games.sqlite", "--engine-time", "50", "--no-egdb", "--searches", "2"])
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("kalah serve starts");
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let running = Running(child);
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).expect("kalah serve prints its address");
-    let url =
-        line.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_else(|| panic!("no address in {line:?}"));
-    (running, url.to_string())
+    let (running, url) = start_server_with(dir, port, &["--engine-time", "50"]);
+    (running, format!("{url}/"))
 }
 
 /// Writes the static site into `dir` with scripts/site.sh (its WebAssembly built in a target
