@@ -2,8 +2,10 @@
 //! PostgreSQL (the Debian package's binaries, `apt-get install postgresql`) on loopback in a
 //! temporary folder, runs two servers on it, and plays a game between friends whose players are
 //! on different servers, each server's live channel seeing every move; moves sent to both servers
-//! at once on one version are played once; then one server is killed (`kill -9`) and the game
-//! goes on through the other with every acknowledged move there.
+//! at once on one version are played once; each server's spectators see both players here, and
+//! see a player leave, whichever server the player follows the game through; then one server is
+//! killed (`kill -9`), its player is seen gone, and the game goes on through the other with
+//! every acknowledged move there.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -164,13 +166,27 @@ fn call(address: &str, method: &str, path: &str, token: Option<&str>, body: Opti
 struct Live {
     reader: BufReader<TcpStream>,
     pending: String,
+    /// The last `presence` event read: who is here.
+    presence: Option<Value>,
 }
 
 impl Live {
+    /// Follows game `id` as a spectator.
     fn open(address: &str, id: &str) -> Live {
+        Live::open_as(address, id, None)
+    }
+
+    /// Follows game `id`, as the player holding `seat` (a token) if given.
+    fn open_as(address: &str, id: &str, seat: Option<&str>) -> Live {
         let mut stream = TcpStream::connect(address).expect("the server listens");
-        write!(stream, "GET /api/games/{id}/live HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n\r\n")
-            .expect("the request is sent");
+        // A guard against a hang only: every wait ends on an event the server sends.
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(120))).expect("a read timeout");
+        let query = seat.map(|token| format!("?seat={token}")).unwrap_or_default();
+        write!(
+            stream,
+            "GET /api/games/{id}/live{query} HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n\r\n"
+        )
+        .expect("the request is sent");
         let mut reader = BufReader::new(stream);
         let mut line = String::new();
         reader.read_line(&mut line).expect("a status line");
@@ -179,23 +195,34 @@ impl Live {
             line.clear();
             reader.read_line(&mut line).expect("a header");
         }
-        Live { reader, pending: String::new() }
+        Live { reader, pending: String::new(), presence: None }
     }
 
-    /// Returns the next state the channel sends, passing other events by (the body is chunked:
-    /// each chunk holds whole lines of events).
+    /// Returns the next state the channel sends; a `presence` event on the way is kept for
+    /// [`Live::await_presence`].
     fn next_state(&mut self) -> Value {
+        loop {
+            if let Some(state) = self.next_event() {
+                return state;
+            }
+        }
+    }
+
+    /// Reads the next event (or the comment the server sends every 15 seconds to keep the
+    /// channel open) and returns the state, if it was one; a presence event is kept in
+    /// `presence` (the body is chunked: each chunk holds whole lines of events).
+    fn next_event(&mut self) -> Option<Value> {
         loop {
             if let Some(end) = self.pending.find("\n\n") {
                 let event: String = self.pending.drain(..end + 2).collect();
-                // Only `state` events: `presence` events say who is connected.
-                if !event.lines().any(|l| l.trim() == "event: state") {
-                    continue;
+                let data = event.lines().find_map(|l| l.strip_prefix("data:")).map(str::trim);
+                let data = || serde_json::from_str(data.expect("an event's data")).expect("JSON data");
+                if event.lines().any(|l| l.trim() == "event: presence") {
+                    self.presence = Some(data());
+                } else if event.lines().any(|l| l.trim() == "event: state") {
+                    return Some(data());
                 }
-                if let Some(data) = event.lines().find_map(|l| l.strip_prefix("data:")) {
-                    return serde_json::from_str(data.trim()).expect("a state as JSON");
-                }
-                continue;
+                return None;
             }
             let mut size = String::new();
             self.reader.read_line(&mut size).expect("a chunk's size");
@@ -204,6 +231,17 @@ impl Live {
             let mut chunk = vec![0; size + 2];
             self.reader.read_exact(&mut chunk).expect("a chunk");
             self.pending.push_str(&String::from_utf8_lossy(&chunk[..size]));
+        }
+    }
+
+    /// Waits until the last presence event says `here` (`{"south": …, "north": …}`), passing
+    /// the states on the way.
+    fn await_presence(&mut self, here: Value) {
+        // A guard against a hang only (the keep-alive comments end each read within 15 s).
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        while self.presence.as_ref() != Some(&here) {
+            assert!(std::time::Instant::now() < deadline, "no presence event says {here}: {:?}", self.presence);
+            self.next_event();
         }
     }
 
@@ -297,9 +335,23 @@ fn two_servers_share_a_game_between_friends_through_postgresql() {
     assert_eq!(moves(&live_a.await_version(version)), acknowledged);
     assert_eq!(moves(&live_b.await_version(version)), acknowledged);
 
-    // kill -9 server A in the middle of the game: the game goes on through B, both seats there.
+    // Presence: South follows the game through A, North through B; the spectators on each server
+    // see both here, then see North leave B and come back.
+    let both = json!({"south": true, "north": true});
+    let _south_here = Live::open_as(&at_a, &id, Some(&south));
+    let north_here = Live::open_as(&at_b, &id, Some(&north));
+    live_a.await_presence(both.clone());
+    live_b.await_presence(both.clone());
+    drop(north_here);
+    live_a.await_presence(json!({"south": true, "north": false}));
+    let _north_here = Live::open_as(&at_b, &id, Some(&north));
+    live_a.await_presence(both.clone());
+
+    // kill -9 server A in the middle of the game: B sees South, who followed through A, gone;
+    // the game goes on through B, both seats there.
     a.0.kill().expect("server A is killed");
     a.0.wait().expect("server A ends");
+    live_b.await_presence(json!({"south": false, "north": true}));
     while !state["to_move"].is_null() {
         play(&mut state, [&at_b, &at_b], &mut [&mut live_b], &mut acknowledged);
     }

@@ -1009,6 +1009,11 @@ impl Games {
         Ok(())
     }
 
+    /// Returns the database other servers share, if it is shared (PostgreSQL).
+    pub fn shared(&self) -> Option<&crate::postgres::Postgres> {
+        self.store.shared()
+    }
+
     /// Returns the notices of the changes other servers store, once, for [`Games::follow`]
     /// (only when the database is shared: PostgreSQL).
     pub fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
@@ -1052,6 +1057,8 @@ impl Games {
                     refresh(&id, &game);
                 }
             }
+            // Who follows the games is the server's presence's, not the games'.
+            Notice::Here { .. } | Notice::Asked { .. } => {}
         }
     }
 

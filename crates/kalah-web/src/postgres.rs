@@ -1,6 +1,9 @@
 //! The games' database in PostgreSQL, so that several `kalah serve` processes behind one address
 //! share their games: each stores every change as it does in SQLite ([`crate::store`]), and
-//! learns of the changes the others store by PostgreSQL's `LISTEN`/`NOTIFY` ([`Notice`]).
+//! learns of the changes the others store by PostgreSQL's `LISTEN`/`NOTIFY` ([`Notice`]). They
+//! tell each other who follows which game through them the same way ([`crate::presence`]),
+//! each named by its listening connection's process id in PostgreSQL, so that a server that
+//! ends, even killed, is seen gone ([`Postgres::alive`]) when that connection's process is.
 //!
 //! The store is synchronous (its callers hold a game's lock while its change is stored, as with
 //! SQLite), and [`tokio_postgres`] is asynchronous: the store runs its own small runtime, which
@@ -12,7 +15,7 @@
 
 use std::fmt;
 use std::future::Future;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,13 +26,17 @@ use tokio_postgres::error::SqlState;
 use tokio_postgres::{AsyncMessage, Client, Config, NoTls, Statement};
 
 use crate::event::{Event, Moment};
+use crate::presence::{Change, Process};
 use crate::store::{Archived, Start, StoreError};
 
 /// The form of a PostgreSQL address, for messages.
 pub const FORM: &str = "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE";
 
-/// The channel the processes notify each other on.
+/// The channel the processes notify each other of stored changes on.
 const CHANNEL: &str = "kalah_events";
+
+/// The channel the processes tell each other who follows which game through them on.
+const PRESENCE: &str = "kalah_presence";
 
 /// Connections a process queries on (besides the one that listens).
 const CONNECTIONS: usize = 8;
@@ -199,8 +206,20 @@ pub enum Notice {
         game: String,
     },
     /// The listening connection was (re)made: notices may have been missed, every game held
-    /// is to be compared with the database.
+    /// is to be compared with the database, and the other processes asked who is here.
     Missed,
+    /// Process `from` tells who of some games is here through it now.
+    Here {
+        /// The process that tells.
+        from: Process,
+        /// Games and who of each (first player, second) is here through it.
+        changes: Vec<Change>,
+    },
+    /// Process `from` (re)began listening and asks the others who is here through them.
+    Asked {
+        /// The process that asks.
+        from: Process,
+    },
 }
 
 impl Notice {
@@ -218,6 +237,54 @@ impl Notice {
         let events = serde_json::from_str(events).unwrap_or_default();
         Some(Notice::Appended { game, count, events })
     }
+
+    /// Reads a presence notice's payload, `PROCESS ?` (a question) or `PROCESS GAME BITS …`
+    /// with BITS `1` or `0` for the first and the second player (e.g. `10`).
+    fn parse_presence(payload: &str) -> Option<Notice> {
+        let mut words = payload.split(' ');
+        let from = words.next()?.parse().ok()?;
+        let rest: Vec<&str> = words.collect();
+        if rest == ["?"] {
+            return Some(Notice::Asked { from });
+        }
+        if rest.len() % 2 != 0 {
+            return None;
+        }
+        let changes = rest
+            .chunks(2)
+            .map(|pair| {
+                let here = match pair[1] {
+                    "00" => [false, false],
+                    "10" => [true, false],
+                    "01" => [false, true],
+                    "11" => [true, true],
+                    _ => return None,
+                };
+                Some((pair[0].to_string(), here))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Notice::Here { from, changes })
+    }
+}
+
+/// Writes presence payloads (each under [`MOST_NOTICED`] bytes) telling `changes` as process
+/// `from`.
+fn presence_payloads(from: Process, changes: &[Change]) -> Vec<String> {
+    let mut payloads = Vec::new();
+    let mut payload = String::new();
+    for (game, [first, second]) in changes {
+        if !payload.is_empty() && payload.len() + game.len() + 4 > MOST_NOTICED {
+            payloads.push(std::mem::take(&mut payload));
+        }
+        if payload.is_empty() {
+            payload = from.to_string();
+        }
+        payload.push_str(&format!(" {game} {}{}", u8::from(*first), u8::from(*second)));
+    }
+    if !payload.is_empty() {
+        payloads.push(payload);
+    }
+    payloads
 }
 
 /// A connection with its statements prepared.
@@ -234,6 +301,9 @@ struct Shared {
     config: Config,
     connections: Vec<tokio::sync::Mutex<Option<Connection>>>,
     next: AtomicUsize,
+    /// This process's name to the others: its listening connection's process id (0 until it
+    /// listens).
+    me: AtomicU32,
 }
 
 impl Shared {
@@ -286,15 +356,15 @@ impl Postgres {
             config: (*address.config).clone(),
             connections: (0..CONNECTIONS).map(|_| tokio::sync::Mutex::new(None)).collect(),
             next: AtomicUsize::new(0),
+            me: AtomicU32::new(0),
         });
         let (sender, receiver) = unbounded_channel();
         let store = Postgres { runtime: Some(runtime), shared, notices: Mutex::new(Some(receiver)) };
         let (config, name) = ((*address.config).clone(), address.to_string());
         store.block(async move { migrate(&config, name).await })?;
         // Listening begins before the first request is served: no change is missed.
-        let config = (*address.config).clone();
         let (ready, listening) = std::sync::mpsc::sync_channel(1);
-        store.handle().spawn(listen(config, sender, ready));
+        store.handle().spawn(listen(Arc::clone(&store.shared), sender, ready));
         match listening.recv() {
             Ok(Ok(())) => Ok(store),
             Ok(Err(e)) => Err(e),
@@ -421,6 +491,49 @@ impl Postgres {
     }
 }
 
+impl Postgres {
+    /// Tells the other processes who of these games is here through this one now (in order:
+    /// a call returns once its notices are sent).
+    pub fn tell(&self, changes: &[Change]) -> Result<(), StoreError> {
+        let me = self.shared.me.load(Ordering::Relaxed);
+        self.notify(presence_payloads(me, changes))
+    }
+
+    /// Asks the other processes who is here through them; each answers with a [`Notice::Here`].
+    pub fn ask(&self) -> Result<(), StoreError> {
+        let me = self.shared.me.load(Ordering::Relaxed);
+        self.notify(vec![format!("{me} ?")])
+    }
+
+    /// Sends presence notices, one after the other on one connection.
+    fn notify(&self, payloads: Vec<String>) -> Result<(), StoreError> {
+        if payloads.is_empty() {
+            return Ok(());
+        }
+        let shared = Arc::clone(&self.shared);
+        self.block(async move {
+            let c = shared.connection().await?;
+            for payload in &payloads {
+                c.client.execute("SELECT pg_notify($1, $2)", &[&PRESENCE, payload]).await.map_err(|e| failed("", e))?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Returns those of `processes` that still listen: a process killed has lost its connection,
+    /// and PostgreSQL ends that connection's process at once.
+    pub fn alive(&self, processes: &[Process]) -> Result<Vec<Process>, StoreError> {
+        let ids: Vec<i32> = processes.iter().filter_map(|&p| i32::try_from(p).ok()).collect();
+        let shared = Arc::clone(&self.shared);
+        self.block(async move {
+            let c = shared.connection().await?;
+            let sql = "SELECT pid FROM pg_stat_activity WHERE pid = ANY($1)";
+            let rows = c.client.query(sql, &[&ids]).await.map_err(|e| failed("", e))?;
+            Ok(rows.iter().map(|row| row.get::<_, i32>(0) as Process).collect())
+        })
+    }
+}
+
 impl Drop for Postgres {
     fn drop(&mut self) {
         // The store may be dropped inside the server's runtime, where a runtime cannot wait
@@ -464,13 +577,13 @@ async fn migrate(config: &Config, name: String) -> Result<(), StoreError> {
 /// again (after a second, then every second) and [`Notice::Missed`] passed on. The first
 /// connection's outcome goes to `ready`.
 async fn listen(
-    config: Config,
+    shared: Arc<Shared>,
     notices: UnboundedSender<Notice>,
     ready: std::sync::mpsc::SyncSender<Result<(), StoreError>>,
 ) {
     let mut ready = Some(ready);
     loop {
-        let heard = listen_once(&config, &notices, &mut ready).await;
+        let heard = listen_once(&shared, &notices, &mut ready).await;
         if let (Err(e), Some(ready)) = (heard, ready.take()) {
             let _ = ready.send(Err(e));
             return;
@@ -484,30 +597,36 @@ async fn listen(
 
 /// Listens on one connection until it ends.
 async fn listen_once(
-    config: &Config,
+    shared: &Shared,
     notices: &UnboundedSender<Notice>,
     ready: &mut Option<std::sync::mpsc::SyncSender<Result<(), StoreError>>>,
 ) -> Result<(), StoreError> {
     let fail = |e: tokio_postgres::Error| StoreError::Postgres(describe(&e));
-    let (client, mut connection) = config.connect(NoTls).await.map_err(fail)?;
+    let (client, mut connection) = shared.config.connect(NoTls).await.map_err(fail)?;
     let (heard, mut hearing) = unbounded_channel();
     let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
     let driving = tokio::spawn(async move {
         while let Some(Ok(message)) = messages.next().await {
             if let AsyncMessage::Notification(notification) = message {
-                if heard.send(notification.payload().to_string()).is_err() {
+                let heard_one = (notification.channel() == PRESENCE, notification.payload().to_string());
+                if heard.send(heard_one).is_err() {
                     break;
                 }
             }
         }
     });
-    client.batch_execute(&format!("LISTEN {CHANNEL}")).await.map_err(fail)?;
+    client.batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {PRESENCE}")).await.map_err(fail)?;
+    let me = client.query_one("SELECT pg_backend_pid()", &[]).await.map_err(fail)?.get::<_, i32>(0) as Process;
+    shared.me.store(me, Ordering::Relaxed);
     if let Some(ready) = ready.take() {
         let _ = ready.send(Ok(()));
     }
     let _ = notices.send(Notice::Missed);
-    while let Some(payload) = hearing.recv().await {
-        if let Some(notice) = Notice::parse(&payload) {
+    while let Some((presence, payload)) = hearing.recv().await {
+        let notice = if presence { Notice::parse_presence(&payload) } else { Notice::parse(&payload) };
+        // This process hears its own presence notices too; they tell it nothing.
+        let own = matches!(notice, Some(Notice::Here { from, .. } | Notice::Asked { from }) if from == me);
+        if let Some(notice) = notice.filter(|_| !own) {
             if notices.send(notice).is_err() {
                 break;
             }
@@ -554,5 +673,29 @@ mod tests {
         assert_eq!(Notice::parse("ab -"), Some(Notice::Deleted { game: "ab".into() }));
         assert_eq!(Notice::parse("ab"), None);
         assert_eq!(Notice::parse("ab x"), None);
+    }
+
+    #[test]
+    fn presence_notices_are_written_and_read() {
+        let changes: Vec<Change> = vec![("ab".into(), [true, false]), ("cd".into(), [false, false])];
+        let payloads = presence_payloads(42, &changes);
+        assert_eq!(payloads, ["42 ab 10 cd 00"]);
+        assert_eq!(Notice::parse_presence(&payloads[0]), Some(Notice::Here { from: 42, changes }));
+        assert_eq!(Notice::parse_presence("42 ?"), Some(Notice::Asked { from: 42 }));
+        for bad in ["", "x ?", "42 ab", "42 ab 12", "42 ab 10 cd"] {
+            assert_eq!(Notice::parse_presence(bad), None, "{bad:?}");
+        }
+        // Many games go in several notices, each small enough for PostgreSQL.
+        let many: Vec<Change> = (0..1000).map(|i| (format!("{i:016x}"), [true, true])).collect();
+        let payloads = presence_payloads(7, &many);
+        assert!(payloads.len() > 1 && payloads.iter().all(|p| p.len() <= MOST_NOTICED));
+        let read: Vec<Change> = payloads
+            .iter()
+            .flat_map(|p| match Notice::parse_presence(p) {
+                Some(Notice::Here { from: 7, changes }) => changes,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(read, many);
     }
 }

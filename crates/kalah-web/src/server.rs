@@ -27,7 +27,7 @@ use kalah_rules::rules::{
 use kalah_rules::{record, Action, Game, Phase, Position, Record, RecordWarning, Rules, Side};
 use serde::de::DeserializeOwned;
 use serde_json::json;
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 
 use crate::api::{self, ActionText, Analysis, GameState, Goto, Hint, MoveRequest, NewGame, Plies};
 use crate::connections::{self, ConnectionLimits};
@@ -35,7 +35,8 @@ use crate::engines::{self, Engines, Failed, Kind};
 use crate::event::Moment;
 use crate::games::{self, lock, Actor, Games, Missing, Refused, Seat, Session};
 use crate::guard::{self, Limiter};
-use crate::presence::{Attending, Presence};
+use crate::postgres::Notice;
+use crate::presence::{self, Attending, Presence};
 use crate::store::StoreError;
 use crate::Config;
 
@@ -71,6 +72,9 @@ pub struct App {
     connections: ConnectionLimits,
     /// Which players of each game between friends follow it live now.
     presence: Arc<Presence>,
+    /// This server's presence changes, to tell the servers that share the database (taken by
+    /// [`serve`]).
+    presence_changes: std::sync::Mutex<Option<mpsc::UnboundedReceiver<presence::Change>>>,
     /// Set when the server stops: long-lived answers end.
     closing: watch::Sender<bool>,
 }
@@ -78,13 +82,22 @@ pub struct App {
 impl App {
     /// Returns the server's state for `config`, its games in `config.database`.
     pub fn new(config: &Config) -> Result<App, StoreError> {
+        let games = Games::open(&config.database, config.max_games, config.idle)?;
+        let (presence, presence_changes) = match games.shared() {
+            Some(_) => {
+                let (presence, changes) = Presence::shared();
+                (presence, Some(changes))
+            }
+            None => (Presence::default(), None),
+        };
         Ok(App {
-            games: Games::open(&config.database, config.max_games, config.idle)?,
+            games,
             engines: Arc::new(Engines::new(config.searches, config.table_bytes, config.databases.clone())),
             engine_time: config.engine_time,
             limiter: Limiter::new(config.clients),
             connections: config.connections,
-            presence: Arc::new(Presence::default()),
+            presence: Arc::new(presence),
+            presence_changes: std::sync::Mutex::new(presence_changes),
             closing: watch::channel(false).0,
         })
     }
@@ -117,24 +130,96 @@ pub async fn serve(
         }
     });
     // With a shared database (PostgreSQL), the changes other servers store reach the games
-    // held here and their live channels.
+    // held here and their live channels, and the servers tell each other who is here.
+    let (retell, retelling) = mpsc::unbounded_channel();
     let following = app.games.notices().map(|mut notices| {
         let follower = Arc::clone(&app);
         tokio::spawn(async move {
             while let Some(notice) = notices.recv().await {
-                follower.games.follow(notice);
+                match notice {
+                    Notice::Here { from, changes } => follower.presence.heard(from, changes),
+                    Notice::Asked { .. } => {
+                        let _ = retell.send(Retell::Answer);
+                    }
+                    Notice::Missed => {
+                        follower.games.follow(Notice::Missed);
+                        // What the others told may be out of date: they are asked again, and
+                        // told again who is here through this server.
+                        follower.presence.forget_elsewhere();
+                        let _ = retell.send(Retell::Ask);
+                    }
+                    notice => follower.games.follow(notice),
+                }
             }
         })
     });
+    let changes = app.presence_changes.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let telling = changes.map(|changes| tokio::spawn(tell_presence(Arc::clone(&app), changes, retelling)));
     let limits = app.connections;
     let closing = app.closing.clone();
     let served = connections::serve(listener, router(app), limits, shutdown, closing).await;
     sweeping.abort();
     ticking.abort();
-    if let Some(following) = following {
-        following.abort();
+    for task in [following, telling].into_iter().flatten() {
+        task.abort();
     }
     served
+}
+
+/// What the presence teller is asked to do besides telling this server's changes.
+enum Retell {
+    /// Another server asked: tell it who is here through this one.
+    Answer,
+    /// Notices may have been missed: ask the others, and tell them again.
+    Ask,
+}
+
+/// How often the other servers that told of a player here are checked to be still running.
+const PROCESSES_CHECKED: Duration = Duration::from_secs(2);
+
+/// Tells the servers sharing the database who is here through this one, one notice after the
+/// other so that they hear the changes of a game in order; answers their questions; and
+/// forgets the players of the servers that ended.
+async fn tell_presence(
+    app: Arc<App>,
+    mut changes: mpsc::UnboundedReceiver<presence::Change>,
+    mut retelling: mpsc::UnboundedReceiver<Retell>,
+) {
+    let Some(store) = app.games.shared() else { return };
+    let mut check = tokio::time::interval(PROCESSES_CHECKED);
+    // A failed notice is not retried: presence is not stored, and a server that missed notices
+    // asks again once its listening connection is back.
+    loop {
+        tokio::select! {
+            change = changes.recv() => {
+                let Some(change) = change else { return };
+                let mut batch = vec![change];
+                while let Ok(more) = changes.try_recv() {
+                    batch.push(more);
+                }
+                let _ = store.tell(&batch);
+            }
+            retell = retelling.recv() => {
+                let Some(retell) = retell else { return };
+                // Taken now, after every change sent before: never older than what was told.
+                let _ = store.tell(&app.presence.told());
+                if let Retell::Ask = retell {
+                    let _ = store.ask();
+                }
+            }
+            _ = check.tick() => {
+                let processes = app.presence.processes();
+                if processes.is_empty() {
+                    continue;
+                }
+                if let Ok(alive) = store.alive(&processes) {
+                    for process in processes.into_iter().filter(|p| !alive.contains(p)) {
+                        app.presence.forget_process(process);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Returns the routes of the page and the API.

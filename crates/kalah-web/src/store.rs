@@ -187,6 +187,14 @@ impl Store {
         self.sqlite().is_err()
     }
 
+    /// Returns the database other processes share, if it is shared (PostgreSQL).
+    pub fn shared(&self) -> Option<&Postgres> {
+        match &self.backend {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(postgres) => Some(postgres),
+        }
+    }
+
     /// Stores a new game `id`.
     pub fn create(&self, id: &str, start: &Start) -> Result<(), StoreError> {
         let connection = match self.sqlite() {
