@@ -49,7 +49,8 @@ pub struct ServeArgs {
     pub max_connections: usize,
     /// Where games are kept: an SQLite file (made if missing), or a PostgreSQL database shared by
     /// several servers, postgres://USER:PASSWORD@HOST:PORT/DATABASE (password and port may be left
-    /// out) [default: the user's data folder, kalah/games.sqlite]
+    /// out; TLS as libpq: ?sslmode=verify-full&sslrootcert=CA.pem) [default: the user's data
+    /// folder, kalah/games.sqlite]
     #[arg(long, value_name = "FILE|URL")]
     pub db: Option<PathBuf>,
     /// Folder of the endgame databases [default: the user's cache folder, kalah/egdb]

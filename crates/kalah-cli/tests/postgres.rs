@@ -5,13 +5,15 @@
 //! at once on one version are played once; each server's spectators see both players here, and
 //! see a player leave, whichever server the player follows the game through; then one server is
 //! killed (`kill -9`), its player is seen gone, and the game goes on through the other with
-//! every acknowledged move there.
+//! every acknowledged move there. A PostgreSQL that takes TLS connections only is reached with
+//! each of libpq's `sslmode`s, its certificate checked as each says.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, ChildStderr, Command, Stdio};
 
+use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, KeyUsagePurpose};
 use serde_json::{json, Value};
 
 /// A child process ended when the test ends, however it ends.
@@ -89,6 +91,18 @@ fn await_ready(stderr: ChildStderr) {
 
 /// Makes a database cluster in a temporary folder and starts PostgreSQL on it, on loopback.
 fn start_postgres() -> Postgres {
+    start_postgres_with(None)
+}
+
+/// The TLS of a PostgreSQL that takes TLS connections only: its certificate and key (PEM).
+struct ServerTls {
+    certificate: String,
+    key: String,
+}
+
+/// Makes a database cluster in a temporary folder and starts PostgreSQL on it, on loopback;
+/// with `tls`, it takes only TLS connections over TCP, with that certificate.
+fn start_postgres_with(tls: Option<&ServerTls>) -> Postgres {
     use std::os::unix::process::CommandExt;
     let bin = postgres_programs();
     let folder = tempfile::tempdir().expect("a temporary folder");
@@ -117,6 +131,23 @@ fn start_postgres() -> Postgres {
         .arg(folder.path())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
+    if let Some(tls) = tls {
+        use std::os::unix::fs::PermissionsExt;
+        // PostgreSQL refuses a key others may read; over TCP only `hostssl` lines: a connection
+        // without TLS is refused.
+        let files = [("server.crt", &tls.certificate), ("server.key", &tls.key)];
+        for (name, text) in files {
+            let path = data.join(name);
+            std::fs::write(&path, text).expect("the certificate is written");
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("its mode is set");
+            if let Some((uid, gid)) = ids {
+                std::os::unix::fs::chown(&path, Some(uid), Some(gid)).expect("it is given to PostgreSQL's user");
+            }
+        }
+        std::fs::write(data.join("pg_hba.conf"), "local all all trust\nhostssl all all 127.0.0.1/32 trust\n")
+            .expect("pg_hba.conf is written");
+        postgres.args(["-c", "ssl=on"]);
+    }
     as_user(&mut postgres);
     let mut server = postgres.spawn().expect("postgres starts");
     let stderr = server.stderr.take().expect("stderr is piped");
@@ -390,5 +421,103 @@ fn bad_and_unreachable_addresses_are_refused_in_one_line() {
             "{stderr}"
         );
         assert!(!stderr.contains("secret"), "the password is not shown: {stderr}");
+    }
+}
+
+/// A certificate authority made for a test.
+struct Authority {
+    params: CertificateParams,
+    key: KeyPair,
+}
+
+impl Authority {
+    fn new(name: &str) -> Authority {
+        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        params.distinguished_name.push(DnType::CommonName, name);
+        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+        Authority { params, key: KeyPair::generate().unwrap() }
+    }
+
+    /// Writes its certificate as a PEM file in `folder`.
+    fn write(&self, folder: &std::path::Path, name: &str) -> String {
+        let path = folder.join(name);
+        std::fs::write(&path, self.params.self_signed(&self.key).unwrap().pem()).unwrap();
+        path.to_str().expect("a path in UTF-8").to_string()
+    }
+
+    /// A server's certificate for `names` (host names or IP addresses), signed by this authority.
+    fn server(&self, names: &[&str]) -> ServerTls {
+        let params = CertificateParams::new(names.iter().map(|n| n.to_string()).collect::<Vec<_>>()).unwrap();
+        let key = KeyPair::generate().unwrap();
+        let certificate = params.signed_by(&key, &Issuer::from_params(&self.params, &self.key)).unwrap();
+        ServerTls { certificate: certificate.pem(), key: key.serialize_pem() }
+    }
+}
+
+/// Starts `kalah serve --db DB`; returns its address when it serves, or the one line it wrote
+/// when it stopped.
+fn serve_on(db: &str) -> Result<(Running, String), String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["serve", "--port", "0", "--no-egdb", "--searches", "1", "--db", db])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kalah serve starts");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("kalah serve's output");
+    if let Some(url) = line.split_whitespace().find(|w| w.starts_with("http://")) {
+        let address = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+        return Ok((Running(child), address));
+    }
+    let mut stderr = String::new();
+    child.stderr.take().expect("stderr is piped").read_to_string(&mut stderr).expect("kalah serve's errors");
+    let status = child.wait().expect("kalah serve ends");
+    assert!(!status.success(), "kalah serve ended well without serving: {stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr}");
+    Err(stderr.trim().to_string())
+}
+
+#[test]
+fn tls_to_postgresql_checks_the_certificate_as_sslmode_says() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let authority = Authority::new("kalah test authority");
+    let ca = authority.write(folder.path(), "ca.pem");
+    let stranger = Authority::new("another authority").write(folder.path(), "other.pem");
+    // Issued for 127.0.0.1 and db.example: reached as localhost, the name does not match.
+    let postgres = start_postgres_with(Some(&authority.server(&["127.0.0.1", "db.example"])));
+    let at = |host: &str, query: &str| format!("postgres://kalah@{host}:{}/postgres{query}", postgres.port);
+    let (by_ip, by_name) = (|q: &str| at("127.0.0.1", q), |q: &str| at("localhost", q));
+    let serves = [
+        (by_ip(""), "prefer (the default) encrypts when the server offers it"),
+        (by_ip("?sslmode=require"), "require encrypts, any certificate"),
+        (by_ip(&format!("?sslmode=verify-full&sslrootcert={ca}")), "verify-full, the authority and the name"),
+        (by_name(&format!("?sslmode=verify-ca&sslrootcert={ca}")), "verify-ca checks no name"),
+        (by_ip(&format!("?sslmode=require&sslrootcert={ca}")), "require with a root checks the authority"),
+    ];
+    for (db, why) in &serves {
+        let (_server, address) = serve_on(db).unwrap_or_else(|line| panic!("{why}: {db}: {line}"));
+        let (status, state) = call(&address, "POST", "/api/games", None, Some(json!({"rules": "kalah(4,3) standard"})));
+        assert_eq!(status, 201, "{why}: {state}");
+    }
+    let refused = [
+        (by_ip("?sslmode=disable"), "no encryption", "the server takes TLS connections only"),
+        (by_ip(&format!("?sslmode=verify-full&sslrootcert={stranger}")), "certificate", "another authority"),
+        (by_name(&format!("?sslmode=verify-full&sslrootcert={ca}")), "certificate", "a name the certificate lacks"),
+        (by_ip(&format!("?sslmode=require&sslrootcert={stranger}")), "certificate", "require with another root"),
+        (by_ip("?sslmode=verify-full"), "certificate", "the system's authorities do not know this one"),
+        (by_ip("?sslmode=verify-full&sslrootcert=missing.pem"), "sslrootcert missing.pem: cannot read it", "no file"),
+        (
+            by_ip("?sslmode=on"),
+            "sslmode \"on\" is not one of disable, prefer, require, verify-ca, verify-full",
+            "a bad mode",
+        ),
+    ];
+    for (db, says, why) in &refused {
+        match serve_on(db) {
+            Ok(_) => panic!("{why}: {db} was taken"),
+            Err(line) => assert!(line.contains(says), "{why}: {db}: {line}"),
+        }
     }
 }

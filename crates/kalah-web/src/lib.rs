@@ -8,7 +8,8 @@
 //!   leave memory, not the database.
 //! * [`event`]: the changes of a game as they are stored and sent; [`store`]: the SQLite
 //!   database they are stored in before each answer, or [`postgres`]: the PostgreSQL database
-//!   several servers share, and how each learns of the others' changes.
+//!   several servers share, and how each learns of the others' changes; [`tls`]: how the
+//!   connections to PostgreSQL are encrypted (libpq's `sslmode`).
 //! * [`guard`]: what every request passes first (its origin, JSON bodies, each client's share);
 //!   [`connections`]: the connections' time limits and cap.
 //! * [`engines`]: a pool of engines shared by every game, at the engine's strength levels
@@ -32,6 +33,7 @@ pub mod postgres;
 pub mod presence;
 pub mod server;
 pub mod store;
+pub mod tls;
 
 #[cfg(test)]
 mod tests;

@@ -15,6 +15,7 @@
 
 use std::fmt;
 use std::future::Future;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -23,14 +24,17 @@ use futures_util::StreamExt;
 use tokio::runtime::{Handle, Runtime, RuntimeFlavor};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio_postgres::error::SqlState;
-use tokio_postgres::{AsyncMessage, Client, Config, NoTls, Statement};
+use tokio_postgres::{AsyncMessage, Client, Config, Statement};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::event::{Event, Moment};
 use crate::presence::{Change, Process};
 use crate::store::{Archived, Start, StoreError};
+use crate::tls::{SslMode, Tls};
 
 /// The form of a PostgreSQL address, for messages.
-pub const FORM: &str = "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE";
+pub const FORM: &str =
+    "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with ?sslmode=verify-full&sslrootcert=FILE for TLS";
 
 /// The channel the processes notify each other of stored changes on.
 const CHANNEL: &str = "kalah_events";
@@ -84,11 +88,14 @@ const DELETE: &str = "WITH gone AS (DELETE FROM games WHERE id = $1 RETURNING id
     SELECT pg_notify('kalah_events', id || ' -') FROM gone";
 
 /// The address of a PostgreSQL database, `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`
-/// (or `postgresql://`); shown without its password.
+/// (or `postgresql://`), with libpq's `sslmode` and `sslrootcert` for TLS ([`crate::tls`]);
+/// shown without its password.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Address {
     /// Boxed: a `Database` that is not PostgreSQL stays small.
     config: Box<Config>,
+    /// Whether the connections are encrypted and what is checked of the server.
+    tls: Box<Tls>,
 }
 
 impl Address {
@@ -106,8 +113,12 @@ impl Address {
         if !(text.starts_with("postgres://") || text.starts_with("postgresql://")) {
             return Err(bad(format!("{:?} is not a PostgreSQL URL", hide_password(text))));
         }
+        // tokio-postgres knows sslmode's first three words and not sslrootcert: both are read
+        // here, the rest by tokio-postgres.
+        let (rest, tls) = take_tls(text).map_err(bad)?;
         let mut config: Config =
-            text.parse().map_err(|e| bad(format!("cannot read {:?}: {}", hide_password(text), describe(&e))))?;
+            rest.parse().map_err(|e| bad(format!("cannot read {:?}: {}", hide_password(text), describe(&e))))?;
+        config.ssl_mode(tls.negotiated());
         if config.get_hosts().is_empty() {
             return Err(bad(format!("{:?} names no host", hide_password(text))));
         }
@@ -117,8 +128,32 @@ impl Address {
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(Duration::from_secs(10));
         }
-        Ok(Address { config: Box::new(config) })
+        Ok(Address { config: Box::new(config), tls: Box::new(tls) })
     }
+}
+
+/// Takes `sslmode` and `sslrootcert` out of an address's query: returns the address without
+/// them and the TLS settings they say.
+fn take_tls(text: &str) -> Result<(String, Tls), String> {
+    let Some((base, query)) = text.split_once('?') else { return Ok((text.to_string(), Tls::default())) };
+    let mut tls = Tls::default();
+    let mut kept = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let value = percent_encoding::percent_decode_str(value).decode_utf8_lossy();
+        match key {
+            "sslmode" => {
+                tls.mode = SslMode::parse(&value).ok_or_else(|| {
+                    let words: Vec<&str> = SslMode::WORDS.iter().map(|(w, _)| *w).collect();
+                    format!("sslmode {value:?} is not one of {}", words.join(", "))
+                })?;
+            }
+            "sslrootcert" => tls.root = Some(PathBuf::from(value.as_ref())),
+            _ => kept.push(pair),
+        }
+    }
+    let rest = if kept.is_empty() { base.to_string() } else { format!("{base}?{}", kept.join("&")) };
+    Ok((rest, tls))
 }
 
 impl fmt::Display for Address {
@@ -139,7 +174,11 @@ impl fmt::Display for Address {
                 write!(f, ":{port}")?;
             }
         }
-        write!(f, "/{}", self.config.get_dbname().unwrap_or(user))
+        write!(f, "/{}", self.config.get_dbname().unwrap_or(user))?;
+        if self.tls.mode != SslMode::Prefer {
+            write!(f, "?sslmode={}", self.tls.mode)?;
+        }
+        Ok(())
     }
 }
 
@@ -299,6 +338,8 @@ struct Connection {
 /// and made again when it was lost.
 struct Shared {
     config: Config,
+    /// Makes the TLS sessions, as the address's sslmode says.
+    tls: MakeRustlsConnect,
     connections: Vec<tokio::sync::Mutex<Option<Connection>>>,
     next: AtomicUsize,
     /// This process's name to the others: its listening connection's process id (0 until it
@@ -312,7 +353,7 @@ impl Shared {
         let i = self.next.fetch_add(1, Ordering::Relaxed) % self.connections.len();
         let mut slot = self.connections[i].lock().await;
         if slot.as_ref().is_none_or(|c| c.client.is_closed()) {
-            let client = connect(&self.config).await?;
+            let client = connect(&self.config, &self.tls).await?;
             let prepare = |sql| client.prepare(sql);
             let (append, load, delete) = (prepare(APPEND).await, prepare(LOAD).await, prepare(DELETE).await);
             let fail = |e: tokio_postgres::Error| StoreError::Postgres(describe(&e));
@@ -328,8 +369,8 @@ impl Shared {
 }
 
 /// Connects, driving the connection on the current runtime.
-async fn connect(config: &Config) -> Result<Client, StoreError> {
-    let (client, connection) = config.connect(NoTls).await.map_err(|e| StoreError::Postgres(describe(&e)))?;
+async fn connect(config: &Config, tls: &MakeRustlsConnect) -> Result<Client, StoreError> {
+    let (client, connection) = config.connect(tls.clone()).await.map_err(|e| StoreError::Postgres(describe(&e)))?;
     // A connection that fails ends here; the client then reports it closed and is made again.
     tokio::spawn(connection);
     Ok(client)
@@ -354,14 +395,15 @@ impl Postgres {
             .map_err(|e| StoreError::Postgres(format!("cannot start its runtime: {e}")))?;
         let shared = Arc::new(Shared {
             config: (*address.config).clone(),
+            tls: address.tls.connector()?,
             connections: (0..CONNECTIONS).map(|_| tokio::sync::Mutex::new(None)).collect(),
             next: AtomicUsize::new(0),
             me: AtomicU32::new(0),
         });
         let (sender, receiver) = unbounded_channel();
         let store = Postgres { runtime: Some(runtime), shared, notices: Mutex::new(Some(receiver)) };
-        let (config, name) = ((*address.config).clone(), address.to_string());
-        store.block(async move { migrate(&config, name).await })?;
+        let (config, tls, name) = ((*address.config).clone(), store.shared.tls.clone(), address.to_string());
+        store.block(async move { migrate(&config, &tls, name).await })?;
         // Listening begins before the first request is served: no change is missed.
         let (ready, listening) = std::sync::mpsc::sync_channel(1);
         store.handle().spawn(listen(Arc::clone(&store.shared), sender, ready));
@@ -545,9 +587,9 @@ impl Drop for Postgres {
 }
 
 /// Brings the schema up to date, under a lock that lets one process at a time do it.
-async fn migrate(config: &Config, name: String) -> Result<(), StoreError> {
+async fn migrate(config: &Config, tls: &MakeRustlsConnect, name: String) -> Result<(), StoreError> {
     let fail = |e: tokio_postgres::Error| StoreError::Postgres(describe(&e));
-    let mut client = connect(config).await?;
+    let mut client = connect(config, tls).await?;
     let transaction = client.transaction().await.map_err(fail)?;
     // Any number, the same in every kalah: processes starting together migrate one by one.
     transaction.execute("SELECT pg_advisory_xact_lock(5265442)", &[]).await.map_err(fail)?;
@@ -602,7 +644,7 @@ async fn listen_once(
     ready: &mut Option<std::sync::mpsc::SyncSender<Result<(), StoreError>>>,
 ) -> Result<(), StoreError> {
     let fail = |e: tokio_postgres::Error| StoreError::Postgres(describe(&e));
-    let (client, mut connection) = shared.config.connect(NoTls).await.map_err(fail)?;
+    let (client, mut connection) = shared.config.connect(shared.tls.clone()).await.map_err(fail)?;
     let (heard, mut hearing) = unbounded_channel();
     let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
     let driving = tokio::spawn(async move {
@@ -655,11 +697,30 @@ mod tests {
             ("postgres://kalah:secret@host:port/db", "cannot read"),
             ("postgres:///db", "names no host"),
             ("postgres://host/db", "names no user"),
+            ("postgres://kalah:secret@host/db?sslmode=verify", "sslmode \"verify\" is not one of disable, prefer"),
         ] {
             let message = Address::parse(bad).unwrap_err().to_string();
             assert!(message.contains(why) && message.contains(FORM), "{bad}: {message}");
             assert!(!message.contains("secret"), "{message}");
         }
+    }
+
+    #[test]
+    fn tls_settings_are_read_from_the_query_as_libpq_reads_them() {
+        let address = Address::parse(
+            "postgres://kalah@db.example/games?sslmode=verify-full&sslrootcert=%2Fetc%2Fca.pem&connect_timeout=3",
+        )
+        .unwrap();
+        assert_eq!(address.to_string(), "postgres://kalah@db.example:5432/games?sslmode=verify-full");
+        assert_eq!(*address.tls, Tls { mode: SslMode::VerifyFull, root: Some(PathBuf::from("/etc/ca.pem")) });
+        assert_eq!(address.config.get_ssl_mode(), tokio_postgres::config::SslMode::Require);
+        assert_eq!(address.config.get_connect_timeout(), Some(&Duration::from_secs(3)));
+        let plain = Address::parse("postgres://kalah@db.example/games").unwrap();
+        assert_eq!(*plain.tls, Tls::default());
+        assert_eq!(plain.config.get_ssl_mode(), tokio_postgres::config::SslMode::Prefer);
+        let off = Address::parse("postgres://kalah@db.example/games?sslmode=disable").unwrap();
+        assert_eq!(off.config.get_ssl_mode(), tokio_postgres::config::SslMode::Disable);
+        assert_eq!(off.to_string(), "postgres://kalah@db.example:5432/games?sslmode=disable");
     }
 
     #[test]
