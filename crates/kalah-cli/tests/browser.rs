@@ -226,13 +226,13 @@ async fn keys_alone(client: &Client, url: &str) {
     press(client, "2").await;
     assert!(text(client, "#note").await.contains("extra move, South moves again"));
     press(client, "1").await;
-    assert_eq!(text(client, "#status").await, "North (human) to move: sow a house, or swap sides");
+    assert_eq!(text(client, "#status").await, "North to move: sow a house, or swap sides");
     assert!(client.find(Locator::Id("swap")).await.expect("the swap button").is_displayed().await.expect("shown"));
     press(client, "w").await;
     assert!(text(client, "#note").await.starts_with("North swapped sides"));
     assert!(!client.find(Locator::Id("swap")).await.expect("the swap button").is_displayed().await.expect("hidden"));
     press(client, "u").await;
-    assert_eq!(text(client, "#status").await, "North (human) to move: sow a house, or swap sides");
+    assert_eq!(text(client, "#status").await, "North to move: sow a house, or swap sides");
     press(client, "h").await;
     let deadline = Instant::now() + Duration::from_secs(30);
     while !text(client, "#note").await.starts_with("Hint for North") {
@@ -373,7 +373,7 @@ async fn links_reloads_and_the_engine(client: &Client, url: &str) {
     assert_eq!(count(client, 0).await, 0, "still the shared position after the reload");
     client.find(Locator::Id("engine-go")).await.expect("the Engine, move button").click().await.expect("a click");
     idle(client).await;
-    let status = wait_for(client, "#status", |s| s.starts_with("South (human) to move")).await;
+    let status = wait_for(client, "#status", |s| s.starts_with("South to move")).await;
     assert!(!status.contains("thinking"), "{status}");
     // Back to where the engine was to move: it waits for the line to be stepped forward.
     press(client, "\u{E012}").await;
@@ -424,7 +424,7 @@ async fn a_busy_server(client: &Client, url: &str) {
     wait_for(client, "#note", |t| t.contains("The server is busy, retrying")).await;
     idle(client).await;
     assert_eq!(script(client, "return String(window.refused)").await, "1", "one move was refused");
-    assert_eq!(text(client, "#status").await, "North (human) to move", "the move landed on the retry");
+    assert_eq!(text(client, "#status").await, "North to move", "the move landed on the retry");
     assert_eq!(count(client, 0).await, 0, "South's house 1 was sown");
 }
 
@@ -442,7 +442,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     client.find(Locator::Id("speed")).await.expect("the speed").select_by_value("60").await.expect("fast sowing");
     new_game(&client, "3", "2", "engine:1").await;
     assert_eq!(text(&client, "#rules-line").await, "kalah(3,2) standard · South: a person · North: engine level 1");
-    assert_eq!(text(&client, "#status").await, "South (human) to move");
+    assert_eq!(text(&client, "#status").await, "South to move");
 
     let mut clicks = 0;
     while idle(&client).await != "over" {
@@ -462,7 +462,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     let (south, north) = (scores[0], scores[1]);
     assert_eq!(south + north, 12, "{status}");
     let verdict = match south.cmp(&north) {
-        std::cmp::Ordering::Greater => format!("South (human) wins by {}", south - north),
+        std::cmp::Ordering::Greater => format!("South wins by {}", south - north),
         std::cmp::Ordering::Less => format!("North (engine level 1) wins by {}", north - south),
         std::cmp::Ordering::Equal => "The game is a draw".to_string(),
     };
@@ -485,7 +485,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     assert_eq!(end, format!("{said} {south}–{north}."));
     client.find(Locator::Id("play-again")).await.expect("Play again").click().await.expect("a click");
     idle(&client).await;
-    assert_eq!(text(&client, "#status").await, "South (human) to move", "a new game");
+    assert_eq!(text(&client, "#status").await, "South to move", "a new game");
     assert_eq!(text(&client, "#rules-line").await, "kalah(3,2) standard · South: a person · North: engine level 1");
     assert!(!client.find(Locator::Id("game-end")).await.unwrap().is_displayed().await.unwrap(), "the panel goes");
 
@@ -595,7 +595,7 @@ async fn the_page_a_player_trusts() {
     assert!(client.find(Locator::Id("retry")).await.unwrap().is_displayed().await.unwrap(), "a Try again button");
     assert_eq!(http(&url, "DELETE", &format!("/api/games/{taken}"), "").0, 204);
     client.find(Locator::Id("retry")).await.unwrap().click().await.expect("Try again");
-    wait_for(&client, "#status", |s| s == "South (human) to move").await;
+    wait_for(&client, "#status", |s| s == "South to move").await;
     idle(&client).await;
     let game = script(&client, "return sessionStorage.getItem('kalah-game')").await;
     // A stopped server is said so in words, and the page keeps its game.
@@ -626,7 +626,7 @@ async fn the_page_a_player_trusts() {
     client.goto(&format!("{url}/?rules=kalah(4,3)%20standard&south=human&north=engine:1")).await.unwrap();
     idle(&client).await;
     press(&client, "1").await;
-    let status = wait_for(&client, "#status", |s| s.starts_with("South (human) to move")).await;
+    let status = wait_for(&client, "#status", |s| s.starts_with("South to move")).await;
     assert!(!status.contains("Engine, move"), "{status}");
 
     // Moves made while the evaluation runs (two seconds a search here) cancel it: the server
@@ -751,6 +751,10 @@ async fn two_friends_play_from_an_invitation_link_with_a_spectator_through_a_res
     c.goto(&watch).await.expect("the watch link opens");
     idle(&c).await;
     assert_eq!(text(&c, "#friends-who").await, "You are watching this game.");
+    // Each player reads the turn from their own seat; the spectator reads the sides.
+    assert_eq!(text(&a, "#status").await, "Your move");
+    assert_eq!(text(&b, "#status").await, "Your friend's move");
+    assert_eq!(text(&c, "#status").await, "South to move");
     assert!(
         c.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty(),
         "a spectator plays nothing"
@@ -794,6 +798,7 @@ async fn two_friends_play_from_an_invitation_link_with_a_spectator_through_a_res
             }
         }
         let mover = mover.expect("one player may move");
+        assert_eq!(text(mover, "#status").await, "Your move", "the player who may move is told so");
         click_a_house(mover).await;
         moves += 1;
         assert!(moves < 60, "a Kalah(3,2) game lasts fewer moves");
@@ -924,9 +929,9 @@ async fn clicks_during_a_search(client: &Client, url: &str) {
     println!("clicks answered during a Kalah(12,6) search: {} ms for two clicks and a choice", answered.as_millis());
     client.find(Locator::Id("theme")).await.unwrap().select_by_value("auto").await.unwrap();
     client.find(Locator::Id("undo")).await.expect("the Undo button").click().await.expect("a click");
-    wait_for(client, "#status", |s| s == "South (human) to move").await;
+    wait_for(client, "#status", |s| s == "South to move").await;
     idle(client).await;
-    assert_eq!(text(client, "#status").await, "South (human) to move", "the engine's move did not land");
+    assert_eq!(text(client, "#status").await, "South to move", "the engine's move did not land");
     assert_eq!(count(client, 0).await, 6, "the undo took South's move back");
 }
 
@@ -949,7 +954,7 @@ async fn offline(client: &Client, url: &str, server: Running) {
     .await;
     idle(client).await;
     let status = text(client, "#status").await;
-    assert!(status.starts_with("South (human) to move") || status.starts_with("Game over"), "offline: {status}");
+    assert!(status.starts_with("South to move") || status.starts_with("Game over"), "offline: {status}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1007,7 +1012,7 @@ async fn measure_the_static_site() {
     // Accepted: the sowing starts (house 1 is lifted); the animation then takes its time.
     wait_for(&client, ".pit[data-cell=\"0\"] .count", |c| c == "0").await;
     let moved = script(&client, "return String(Math.round(performance.now()))").await;
-    wait_for(&client, "#status", |s| s.starts_with("North (human) to move")).await;
+    wait_for(&client, "#status", |s| s.starts_with("North to move")).await;
     let loaded = script(
         &client,
         "return performance.getEntriesByType('resource').map((e) => e.name.split('/').pop()).join(' ')",
