@@ -964,7 +964,12 @@ async function start() {
   $('engine-go').addEventListener('click', () => { setPaused(false); draw(); maybeEngine(); });
   $('eval-on').addEventListener('change', () => { analysed = -1; draw(); analyse(); });
   document.addEventListener('keydown', onKey);
-  window.addEventListener('resize', placeCells);
+  // A new width may wrap the status or the note otherwise: they are fitted to it again too.
+  window.addEventListener('resize', () => {
+    fitLines($('status'));
+    fitLines($('note'));
+    placeCells();
+  });
   $('theme').value = localStorage.getItem('kalah-theme') || 'auto';
   setTheme($('theme').value);
   $('theme').addEventListener('change', () => setTheme($('theme').value));
