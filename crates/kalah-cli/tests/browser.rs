@@ -15,7 +15,8 @@
 //! Chromium and chromedriver must be installed (`.ci/run` installs them on Debian); without them
 //! the test fails and says how to install them. With `KALAH_SCREENSHOT=1` it also plays a few
 //! moves of Kalah(6,4) and writes the screenshots of the README and docs/web.md: docs/serve.png,
-//! serve-dark.png (the dark theme) and serve-phone.png (390 pixels wide).
+//! serve-dark.png (the dark theme), serve-phone.png (390 pixels wide) and serve-phone-12.png
+//! (Kalah(12,4) on the same phone).
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -114,6 +115,17 @@ async fn start_browser(driver: &Path, chromium: &Path) -> (Running, Client) {
 /// Starts chromedriver and connects to a new headless Chromium session, a phone with a touch
 /// screen and no mouse when `phone` gives its width and height.
 async fn start_browser_as(driver: &Path, chromium: &Path, phone: Option<(u32, u32)>) -> (Running, Client) {
+    start_browser_at_ratio(driver, chromium, phone, 3.0).await
+}
+
+/// As `start_browser_as`, with the phone's device pixel ratio (a real phone's 3, or 1 for a
+/// screenshot of the documentation's size).
+async fn start_browser_at_ratio(
+    driver: &Path,
+    chromium: &Path,
+    phone: Option<(u32, u32)>,
+    ratio: f64,
+) -> (Running, Client) {
     let port = free_port();
     let child = Command::new(driver)
         .arg(format!("--port={port}"))
@@ -132,7 +144,7 @@ async fn start_browser_as(driver: &Path, chromium: &Path, phone: Option<(u32, u3
     );
     if let Some((width, height)) = phone {
         capabilities["goog:chromeOptions"]["mobileEmulation"] =
-            json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 3.0, "touch": true } });
+            json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": ratio, "touch": true } });
     }
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
@@ -522,6 +534,18 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
         client.set_window_size(390, 844).await.expect("a phone's size");
         idle(&client).await;
         shoot("serve-phone.png").await;
+        // Twelve houses on a phone (390 × 844, touch): the board down the screen, fitted to its
+        // height. (The window above is 390 × 844 with the browser's own bars, its page shorter.)
+        let (_phone_driver, phone) = start_browser_at_ratio(&driver, &chromium, Some((390, 844)), 1.0).await;
+        phone.goto(&format!("{url}?rules=kalah(12,4)%20standard&south=human&north=engine:3")).await.unwrap();
+        idle(&phone).await;
+        for _ in 0..2 {
+            click_a_house(&phone).await;
+        }
+        idle(&phone).await;
+        let png = phone.screenshot().await.expect("a screenshot");
+        std::fs::write(docs.join("serve-phone-12.png"), png).expect("docs/serve-phone-12.png is written");
+        phone.close().await.expect("the phone's browser closes");
     }
     client.close().await.expect("the browser closes");
 }
