@@ -1028,6 +1028,10 @@ async fn two_friends_play_from_an_invitation_link_with_a_spectator_through_a_res
     assert!(over.starts_with("Game over"), "{over}");
     assert_eq!(text(&a, "#status").await, over);
     assert_eq!(text(&b, "#status").await, over);
+    // Closed, not left behind: killing chromedriver leaves its browser running.
+    for client in [a, b, c] {
+        client.close().await.expect("a browser closes");
+    }
 }
 
 /// Plays a Kalah(3,2) game against the engine at `level` to the end by clicking, and checks the
