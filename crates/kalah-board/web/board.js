@@ -8,6 +8,13 @@
 
   // The smallest house a finger can hit, in CSS pixels.
   const MIN_HOUSE = 44;
+  // Smaller houses, still a finger's target, where a board of many houses must fit a phone: a
+  // stacked row's houses (Kalah(8,n) at 390 pixels), and the rows of a board down the screen
+  // fitted to the screen's height (Kalah(12,n) on a 390 x 844 phone), whose houses then become
+  // pills half the board wide showing counts, not stones.
+  const MIN_STACKED = 36;
+  const MIN_ROW = 32;
+  const MAX_ROW = 58;
   const STONE_COLORS = ['#c8553d', '#e0a458', '#588b8b', '#8e6c8a', '#b5838d', '#6d9f71'];
 
   function cellName(cell, m) {
@@ -17,7 +24,8 @@
   }
 
   // Lays the cells out across where a row of m houses and two stores fits with houses of
-  // MIN_HOUSE pixels; else, where a row of m houses alone fits (a phone's Kalah(6,n)), stacked:
+  // MIN_HOUSE pixels; else, where a row of m houses of MIN_STACKED pixels fits (a phone's
+  // Kalah(6,n) to Kalah(8,n)), stacked:
   // North's store across the top, North's houses, South's houses, South's store across the
   // bottom; else down the screen (North's store at the top, South's houses down the left,
   // South's store at the bottom, North's houses up the right). Sowing still goes
@@ -27,10 +35,15 @@
     if (!m) return;
     const room = board.parentElement ? board.parentElement.clientWidth : 0;
     const wide = room === 0 || room >= (m + 2) * (MIN_HOUSE + 8) + 24;
-    const stacked = !wide && room >= m * (MIN_HOUSE + 6) + 24;
+    const stacked = !wide && room >= m * (MIN_STACKED + 6) + 24;
     const vertical = !wide && !stacked;
     board.classList.toggle('vertical', vertical);
     board.classList.toggle('stacked', stacked);
+    // Only a board down the screen is fitted to the height (fit).
+    if (!vertical) {
+      board.style.removeProperty('--row');
+      board.classList.remove('counts');
+    }
     for (const el of board.querySelectorAll('.pit')) {
       const cell = Number(el.dataset.cell);
       let column, row;
@@ -46,6 +59,26 @@
       el.style.gridColumn = column;
       el.style.gridRow = row;
     }
+  }
+
+  // Fits a board laid down the screen into `height` pixels (the page says how many it can give):
+  // each of its m + 2 rows (a store, or a house of each side) gets the height left by the gaps and
+  // the padding, from MIN_ROW to MAX_ROW pixels; rows under MIN_HOUSE show counts, not stones.
+  // Other layouts are left as they are (their height follows the width).
+  function fit(board, height) {
+    const m = Number(board.dataset.houses);
+    const vertical = board.classList.contains('vertical');
+    if (!m || !vertical || !(height > 0)) {
+      board.style.removeProperty('--row');
+      board.classList.remove('counts');
+      return;
+    }
+    const house = board.querySelector('.pit.house');
+    const rows = m + 2;
+    const rest = board.getBoundingClientRect().height - rows * house.getBoundingClientRect().height;
+    const row = Math.max(MIN_ROW, Math.min(MAX_ROW, Math.floor((height - rest) / rows)));
+    board.style.setProperty('--row', `${row}px`);
+    board.classList.toggle('counts', row < MIN_HOUSE);
   }
 
   // Builds the pits of a board of m houses a side inside `board`.
@@ -113,5 +146,5 @@
     return board.querySelector(`.pit[data-cell="${cell}"]`);
   }
 
-  globalThis.KalahBoard = { build, draw, layout, pit, cellName };
+  globalThis.KalahBoard = { build, draw, layout, fit, pit, cellName };
 })();

@@ -319,11 +319,13 @@ pub fn state(session: &Session, now: Instant) -> GameState {
     }
 }
 
-/// Names a side with its player as people read it, e.g. `North (engine level 3)`.
+/// Names a side with its player as people read it: `North (engine level 3)` for the engine, the
+/// side alone for a person (`South to move`), word for word as `kalah serve`'s API says it
+/// (kalah-web's api.rs).
 fn who(session: &Session, side: Side) -> String {
     match session.seat_of(side) {
         crate::session::Player::Engine(level) => format!("{side} (engine level {level})"),
-        player => format!("{side} ({player})"),
+        crate::session::Player::Human => side.to_string(),
     }
 }
 
@@ -386,4 +388,31 @@ pub fn variants() -> serde_json::Value {
         "sowing": words(&SOWING_WORDS),
         "levels": Level::ALL.map(|level| json!({ "level": level.number(), "about": level.about() })),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_engine::time::now;
+
+    fn status_of(request: &str, actions: &[&str]) -> String {
+        let mut session = Session::from_json("g", request).unwrap();
+        for action in actions {
+            session.act(action, now()).unwrap();
+        }
+        state(&session, now()).status
+    }
+
+    #[test]
+    fn the_status_names_the_players_as_people_read_them() {
+        // The same words as kalah serve's API (kalah-web's tests): a person is the side alone,
+        // the engine is named with its level.
+        let engine = r#"{"rules": "kalah(4,3)", "south": "human", "north": "engine:2"}"#;
+        assert_eq!(status_of(engine, &[]), "South to move");
+        assert_eq!(status_of(engine, &["1"]), "North (engine level 2) to move");
+        let pie = r#"{"rules": "kalah(4,3) standard pie", "south": "human", "north": "human"}"#;
+        assert_eq!(status_of(pie, &["1"]), "North to move: sow a house, or swap sides");
+        let handicap = r#"{"rules": "kalah(4,3) standard handicap", "south": "human", "north": "human"}"#;
+        assert_eq!(status_of(handicap, &[]), "North decides the handicap: keep the board, or move one seed");
+    }
 }

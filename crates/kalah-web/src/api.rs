@@ -499,11 +499,14 @@ pub fn state(id: &str, session: &Session) -> GameState {
     }
 }
 
-/// Names a side with its player as people read it, e.g. `North (engine level 3)`.
+/// Names a side with its player as people read it: `North (engine level 3)` for the engine, the
+/// side alone for a person (`South to move`: the page's words elsewhere name the players, and
+/// "human" is the API's word, not a player's). The static site's copy (kalah-wasm's state.rs)
+/// says the same.
 fn who(session: &Session, side: Side) -> String {
     match session.seat_of(side) {
         crate::games::Seat::Engine(level) => format!("{side} (engine level {level})"),
-        seat => format!("{side} ({seat})"),
+        crate::games::Seat::Human => side.to_string(),
     }
 }
 

@@ -228,7 +228,7 @@ async fn moves_play_and_illegal_moves_change_nothing() {
         .map(|(k, c)| (k.to_string(), *c))
         .collect();
     assert_eq!(path, expected);
-    assert_eq!(after["status"], "South (human) to move");
+    assert_eq!(after["status"], "South to move");
     let before = ok(&app, "GET", &url, "", StatusCode::OK).await;
     for (body, says) in [
         (r#"{"action": "3"}"#, "house 3 is empty"),
@@ -342,7 +342,7 @@ async fn a_timed_game_charges_each_player_and_ends_when_a_clock_runs_out() {
     assert_eq!(over["phase"], "over");
     assert_eq!(over["to_move"], Value::Null);
     assert_eq!(over["clock"]["south_ms"], 0);
-    assert!(over["status"].as_str().unwrap().contains("South (human) ran out of time"), "{over}");
+    assert!(over["status"].as_str().unwrap().contains("Game over: South ran out of time; North wins."), "{over}");
     refused(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::BAD_REQUEST, "the game is over")
         .await;
     let (_, record) = call(&app, "GET", &format!("{url}/record"), "").await;
@@ -1027,7 +1027,7 @@ async fn a_game_lost_on_time_cannot_be_stepped_back_and_its_record_loads_decided
     assert_eq!(loaded["result"]["winner"], "South");
     assert_eq!(loaded["result"]["lost_on_time"], "North");
     assert_eq!(loaded["legal"], json!([]));
-    assert!(loaded["status"].as_str().unwrap().contains("North (human) ran out of time"), "{loaded}");
+    assert!(loaded["status"].as_str().unwrap().contains("Game over: North ran out of time; South wins."), "{loaded}");
     let loaded_url = format!("/api/games/{}", id(&loaded));
     refused(&app, "POST", &format!("{loaded_url}/move"), r#"{"action": 1}"#, StatusCode::BAD_REQUEST, "over").await;
     // A resignation loads as one.
@@ -1123,9 +1123,18 @@ async fn the_players_presence_reaches_the_spectators_and_each_other_live() {
 }
 
 #[tokio::test]
-async fn the_status_names_the_engine_as_people_read_it() {
+async fn the_status_names_the_players_as_people_read_them() {
     let (app, _) = server(10, 10);
     let game = create(&app, json!({"rules": "kalah(4,3) standard", "south": "engine:2"})).await;
     assert_eq!(game["status"], "South (engine level 2) to move");
     assert_eq!(game["players"]["south"], "engine:2", "the API's players keep their machine names");
+    // A person is the side alone: "human" is the API's word, not a player's name.
+    let game = create(&app, json!({"rules": "kalah(4,3) standard pie", "north": "human"})).await;
+    assert_eq!(game["status"], "South to move");
+    assert_eq!(game["players"]["south"], "human");
+    let url = format!("/api/games/{}/move", id(&game));
+    let pie = ok(&app, "POST", &url, r#"{"action": 1}"#, StatusCode::OK).await;
+    assert_eq!(pie["status"], "North to move: sow a house, or swap sides");
+    let game = create(&app, json!({"rules": "kalah(4,3) standard handicap", "north": "human"})).await;
+    assert_eq!(game["status"], "North decides the handicap: keep the board, or move one seed");
 }

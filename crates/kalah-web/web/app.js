@@ -83,6 +83,25 @@ export function note(text, isError) {
   const el = $('note');
   el.textContent = text || '';
   el.classList.toggle('error', !!isError);
+  fitLines(el);
+}
+
+// The status and the note above the board keep the room of two lines (style.css), so that a
+// text that wraps never moves the board; a text longer than two lines is set smaller until it
+// fits them (and only grows the box if even the smallest size does not fit).
+function fitLines(el) {
+  el.classList.remove('tight', 'tighter');
+  const room = parseFloat(getComputedStyle(el).minHeight) + 1;
+  if (el.getBoundingClientRect().height <= room) return;
+  el.classList.add('tight');
+  if (el.getBoundingClientRect().height <= room) return;
+  el.classList.replace('tight', 'tighter');
+}
+
+function setStatus(text) {
+  const el = $('status');
+  el.textContent = text;
+  fitLines(el);
 }
 
 // ---- clocks ----
@@ -185,8 +204,16 @@ function buildBoard(m) {
   }
 }
 
+// Lays the board out for the screen's width; a board down the screen (many houses on a phone)
+// takes the height the page leaves it, so that it and the main buttons (New game, Undo, Hint)
+// share one screen.
 function placeCells() {
-  KalahBoard.layout($('board'));
+  const board = $('board');
+  KalahBoard.layout(board);
+  const top = board.getBoundingClientRect().top + window.scrollY;
+  const below = document.querySelector('.side .buttons').getBoundingClientRect().bottom
+    - board.getBoundingClientRect().bottom;
+  KalahBoard.fit(board, window.innerHeight - top - below - 8);
 }
 
 function drawCells(cells) {
@@ -263,6 +290,8 @@ export async function show(state, animate) {
   draw();
   updateBusy();
   friends.shown(state);
+  // A new board is fitted to the screen once everything above and below it is drawn.
+  if (newBoard) placeCells();
   // A timed game: a person's clock starts once the move before is on the screen.
   if (state.clock && state.to_move && !state.engine_to_move) {
     api('POST', `/api/games/${state.id}/shown`, { version: state.version }).then((s) => {
@@ -303,10 +332,12 @@ function draw() {
   drawClocks();
   const status = $('status');
   const waiting = engineWaits();
-  // An engine move stopped by an undo is still being wound up: the position shown is not its.
-  status.textContent = game.status + (thinking && game.engine_to_move ? ' (thinking…)' : waiting ? ` (${waiting})` : '');
-  $('engine-go').hidden = !(paused && engineMovesNow(true));
   status.classList.toggle('over', !!game.result);
+  // An engine move stopped by an undo is still being wound up: the position shown is not its.
+  // A player of a game between friends reads it from their seat ("Your move"), friends.js says.
+  const said = (game.friends && friends.status(game)) || game.status;
+  setStatus(said + (thinking && game.engine_to_move ? ' (thinking…)' : waiting ? ` (${waiting})` : ''));
+  $('engine-go').hidden = !(paused && engineMovesNow(true));
   $('rules-line').textContent =
     `${game.rules} · South: ${playerName(game.players.south)} · North: ${playerName(game.players.north)}`;
   $('swap').hidden = !(person && game.legal.includes('swap'));
@@ -675,6 +706,8 @@ async function newGame(request, fromLink) {
     state = await api('POST', '/api/games', request);
   } finally {
     pending--;
+    // A refused game leaves the page as it was, not busy.
+    updateBusy();
   }
   if (state.token) friends.created(state);
   // A game against a friend, or a finished one (the archive keeps it), stays on the server.
@@ -739,8 +772,42 @@ function formRules() {
   return text;
 }
 
+// The form's number fields checked as the server checks them, so that a size out of range is
+// said in one line like the server's refusals, with what is accepted; null when they are right.
+function formProblem() {
+  const fields = [['size-m', 'Houses a side', variants.houses], ['size-n', 'Seeds a house', variants.seeds]];
+  for (const [id, what, [min, max]] of fields) {
+    const field = $(id);
+    const text = field.value.trim();
+    const n = Number(text);
+    if (!field.validity.badInput && text !== '' && Number.isInteger(n) && n >= min && n <= max) continue;
+    const wrong = field.validity.badInput ? 'that is not a number'
+      : text === '' ? 'it is empty'
+        : Number.isInteger(n) ? `${text} is out of range` : `${text} is not a whole number`;
+    return { field, message: `${what}: ${wrong}; write a whole number from ${min} to ${max}.` };
+  }
+  return null;
+}
+
+// Says in the form why the game did not start: one line, the dialog left open with its entries.
+function formError(message, field) {
+  const text = message.trim();
+  $('new-error').textContent = text && text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?…]$/.test(text) ? '' : '.');
+  for (const input of $('new-form').querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
+  if (field) {
+    field.setAttribute('aria-invalid', 'true');
+    field.focus();
+  }
+}
+
 async function submitForm(event) {
   event.preventDefault();
+  formError('');
+  const problem = formProblem();
+  if (problem) {
+    formError(problem.message, problem.field);
+    return;
+  }
   const request = { rules: formRules(), south: $('south').value, north: $('north').value };
   if (request.north === 'friend') {
     delete request.south;
@@ -753,13 +820,14 @@ async function submitForm(event) {
   }
   const start = $('start').value.trim();
   if (start) request.position = start;
-  $('new-error').textContent = '';
   try {
     await newGame(request);
+    formError('');
     $('new-dialog').close();
     note('');
   } catch (error) {
-    $('new-error').textContent = error.message;
+    // The server's refusal is one line saying what is wrong and what it accepts: shown as it is.
+    formError(error.message, /position/.test(error.message) ? $('start') : null);
   }
 }
 
@@ -832,7 +900,7 @@ function onKey(event) {
 }
 
 function openForm() {
-  $('new-error').textContent = '';
+  formError('');
   $('new-dialog').showModal();
   $('size-m').focus();
 }
@@ -896,7 +964,12 @@ async function start() {
   $('engine-go').addEventListener('click', () => { setPaused(false); draw(); maybeEngine(); });
   $('eval-on').addEventListener('change', () => { analysed = -1; draw(); analyse(); });
   document.addEventListener('keydown', onKey);
-  window.addEventListener('resize', placeCells);
+  // A new width may wrap the status or the note otherwise: they are fitted to it again too.
+  window.addEventListener('resize', () => {
+    fitLines($('status'));
+    fitLines($('note'));
+    placeCells();
+  });
   $('theme').value = localStorage.getItem('kalah-theme') || 'auto';
   setTheme($('theme').value);
   $('theme').addEventListener('change', () => setTheme($('theme').value));
@@ -983,17 +1056,16 @@ function seconds(n) {
 // at once on "Try again".
 function retryIn(message, wait) {
   return new Promise((resolve) => {
-    const status = $('status');
     const button = $('retry');
     let left = wait;
     const tell = () => {
-      status.textContent = `Cannot start: ${message.replace(/\.$/, '')}. Trying again in ${seconds(left)}.`;
+      setStatus(`Cannot start: ${message.replace(/\.$/, '')}. Trying again in ${seconds(left)}.`);
     };
     const done = () => {
       clearInterval(timer);
       button.hidden = true;
       button.onclick = null;
-      status.textContent = 'Loading…';
+      setStatus('Loading…');
       resolve();
     };
     const timer = setInterval(() => {

@@ -176,6 +176,20 @@ window.addEventListener('pageshow', (event) => {
   if (event.persisted && game) follow(game);
 });
 
+// The status a player of a game between friends reads while it goes on, from their own seat:
+// "Your move", "Your friend's move" (the server's status names the sides, "South to move", for
+// everyone, spectators too); null where the server's words stand (a spectator, the end).
+export function status(state) {
+  const side = mySide(state);
+  if (!side || state.result || !state.to_move) return null;
+  const me = state.to_move === side;
+  if (state.phase === 'handicap') {
+    return me ? 'You decide the handicap: keep the board, or move one seed' : 'Your friend decides the handicap';
+  }
+  if (state.phase === 'pie') return me ? 'Your move: sow a house, or swap sides' : "Your friend's move (they may swap sides)";
+  return me ? 'Your move' : "Your friend's move";
+}
+
 // Tells whether this browser holds the side to decide in `state`.
 export function mine(state) {
   return mySide(state) === state.to_move;
