@@ -128,11 +128,13 @@ async fn call(
     }
 }
 
-/// Follows game `id` over the live channel until `stop`, reconnecting with `Last-Event-ID`; each
-/// state whose ply a move of the other player was sent for gives a latency.
+/// Follows game `id` over the live channel until `stop` as the player holding `token` (who
+/// counts as here meanwhile, as with the page), reconnecting with `Last-Event-ID`; each state
+/// whose ply a move of the other player was sent for gives a latency.
 async fn follow(
     address: String,
     id: String,
+    token: String,
     me: &'static str,
     sent: Arc<Mutex<HashMap<u64, (Instant, &'static str)>>>,
     tally: Arc<Mutex<Tally>>,
@@ -146,8 +148,9 @@ async fn follow(
         };
         let mut reader = BufReader::new(stream);
         let resume = last.map(|n| format!("Last-Event-ID: {n}\r\n")).unwrap_or_default();
-        let head =
-            format!("GET /api/games/{id}/live HTTP/1.1\r\nHost: live\r\nAccept: text/event-stream\r\n{resume}\r\n");
+        let head = format!(
+            "GET /api/games/{id}/live?seat={token} HTTP/1.1\r\nHost: live\r\nAccept: text/event-stream\r\n{resume}\r\n"
+        );
         if reader.get_mut().write_all(head.as_bytes()).await.is_err() {
             continue;
         }
@@ -181,6 +184,10 @@ async fn follow(
             while let Some(end) = pending.find("\n\n") {
                 let event: String = pending.drain(..end + 2).collect();
                 let now = Instant::now();
+                // The players' presence events are passed by.
+                if event.lines().any(|field| field.trim() == "event: presence") {
+                    continue;
+                }
                 for field in event.lines() {
                     if let Some(n) = field.strip_prefix("id: ") {
                         last = n.trim().parse().ok();
@@ -239,7 +246,16 @@ async fn game(addresses: Arc<Mutex<Vec<String>>>, seed: u64, end: Instant, tally
     let sent = Arc::new(Mutex::new(HashMap::new()));
     let stop = Arc::new(AtomicBool::new(false));
     for (player, me) in ["South", "North"].into_iter().enumerate() {
-        tokio::spawn(follow(at(player), id.clone(), me, Arc::clone(&sent), Arc::clone(&tally), Arc::clone(&stop)));
+        let token = tokens[player].clone();
+        tokio::spawn(follow(
+            at(player),
+            id.clone(),
+            token,
+            me,
+            Arc::clone(&sent),
+            Arc::clone(&tally),
+            Arc::clone(&stop),
+        ));
     }
     // The players' first moves are spread over the first second.
     tokio::time::sleep(Duration::from_millis(below(1000) as u64)).await;
