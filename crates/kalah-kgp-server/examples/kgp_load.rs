@@ -5,7 +5,7 @@
 //! of games and the run ends by itself.
 //!
 //! ```text
-//! cargo run --release -p kalah-kgp-server --example load -- [AGENTS] [GAMES] [BOT] [THINK]
+//! cargo run --release -p kalah-kgp-server --example kgp_load -- [AGENTS] [GAMES] [BOT] [THINK]
 //! ```
 //!
 //! Each agent thinks a random time from 0 to twice THINK milliseconds (default 100; 0 answers at
