@@ -1107,7 +1107,7 @@ async fn join(creator: &Client, friend: &Client) {
 /// and when the friend leaves and comes back, and the board when the game ends. On twelve
 /// houses the decisions of the pie rule and the handicap, which come after the board is fitted
 /// to the screen, leave the board, Undo and Hint on it too, between friends and between two
-/// people on one phone.
+/// people on one phone, and so does the end panel under Kalah(9,4).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_friends_on_phones_keep_the_board_and_their_buttons_in_place() {
     let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
@@ -1226,6 +1226,15 @@ async fn two_friends_on_phones_keep_the_board_and_their_buttons_in_place() {
     a.goto(&format!("{base}/?rules=kalah(12,4)%20standard%20handicap&south=human&north=human")).await.unwrap();
     idle(&a).await;
     on_screen(&a, &["status", "board", "keep", "undo", "hint", "new"], "one phone, the handicap").await;
+    // The end panel comes under a board of Kalah(9,4), fitted to the screen when the game
+    // opened: the board is fitted again, so Undo, Hint and New game stay on the screen.
+    let end = "position=0,0,0,0,0,0,0,0,1:30/0,0,0,0,0,0,0,0,1:40/S";
+    a.goto(&format!("{base}/?rules=kalah(9,4)%20standard&{end}&south=human&north=human")).await.unwrap();
+    idle(&a).await;
+    script(&a, "document.getElementById('speed').value = '0'; return 'ok';").await;
+    a.find(Locator::Css(".pit[data-cell=\"8\"]")).await.unwrap().click().await.expect("South's last seed");
+    assert_eq!(idle(&a).await, "over");
+    on_screen(&a, &["board", "game-end", "undo", "hint", "new"], "one phone, the end of Kalah(9,4)").await;
     for client in [a, b] {
         client.close().await.expect("a browser closes");
     }

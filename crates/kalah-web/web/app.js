@@ -311,8 +311,10 @@ export async function show(state, animate) {
   draw();
   updateBusy();
   friends.shown(state);
-  // A new board is fitted to the screen once everything above and below it is drawn.
-  if (newBoard) placeCells();
+  // The board is fitted to the screen once everything above and below it is drawn, for every
+  // state: what surrounds it may have changed height (the end panel); refitOnChanges catches
+  // what changes between states. Fitted here, it is in place when the page says it is idle.
+  placeCells();
   // A timed game: a person's clock starts once the move before is on the screen.
   if (state.clock && state.to_move && !state.engine_to_move) {
     api('POST', `/api/games/${state.id}/shown`, { version: state.version }).then((s) => {
