@@ -91,9 +91,9 @@ function draw(state) {
   document.getElementById('friends-who').textContent = side ? `You play ${side}.` : 'You are watching this game.';
   document.getElementById('presence').textContent = presenceText(side);
   drawLinks(state, side);
-  // Said in the note, in place of the last move (app.js wrote it just before).
   const shown = document.getElementById('note').textContent;
   if (!side || state.result) return;
+  // Said in the note, in place of the last move (app.js wrote it just before).
   if (state.takeback && state.takeback !== side) note('Your friend asks to take back their last move.');
   else if (state.takeback === side) note('You asked to take back your last move; waiting for your friend.');
   else if (invitation(state) && !state.last) note(SEND);
