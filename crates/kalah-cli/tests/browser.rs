@@ -988,7 +988,7 @@ async fn two_friends_play_from_an_invitation_link_with_a_spectator_through_a_res
     wait_for(&a, "#presence", |t| t == "North is here.").await;
     // A person is at stake: no hint and no evaluation while the game goes on.
     assert!(!a.find(Locator::Id("hint")).await.unwrap().is_enabled().await.unwrap(), "no hint");
-    assert_eq!(text(&a, "#eval-text").await, "No evaluation while a game between friends goes on");
+    assert!(!a.find(Locator::Id("eval")).await.unwrap().is_displayed().await.unwrap(), "no evaluation");
     let players = [&a, &b];
     let mut moves = 0;
     let mut restarted = false;
@@ -1030,6 +1030,212 @@ async fn two_friends_play_from_an_invitation_link_with_a_spectator_through_a_res
     assert_eq!(text(&b, "#status").await, over);
     // Closed, not left behind: killing chromedriver leaves its browser running.
     for client in [a, b, c] {
+        client.close().await.expect("a browser closes");
+    }
+}
+
+/// Asserts that every element of `ids` is shown whole on the screen of `client` as it is, with
+/// the page not scrolled: reachable without scrolling.
+async fn on_screen(client: &Client, ids: &[&str], at: &str) {
+    for id in ids {
+        let code = format!(
+            "const e = document.getElementById('{id}');
+             const r = e.getBoundingClientRect();
+             return JSON.stringify([r.top, r.bottom, r.right, r.height, window.innerHeight, window.innerWidth, window.scrollY]);"
+        );
+        let [top, bottom, right, tall, height, width, scrolled]: [f64; 7] =
+            serde_json::from_str(&script(client, &code).await).expect("seven numbers");
+        assert!(tall > 0.0, "{at}: #{id} is not shown");
+        assert_eq!(scrolled, 0.0, "{at}: the page was scrolled");
+        assert!(
+            top >= 0.0 && bottom <= height && right <= width,
+            "{at}: #{id} runs from {top} to {bottom} (right {right}) on a {width} × {height} screen"
+        );
+    }
+}
+
+/// Where the board, the friends' line under it and the Undo (takeback) button begin, in pixels
+/// from the top of the screen.
+async fn places(client: &Client) -> [f64; 3] {
+    let code = "const top = (id) => document.getElementById(id).getBoundingClientRect().top;
+        return JSON.stringify([top('board'), top('friends'), top('undo')]);";
+    serde_json::from_str(&script(client, code).await).expect("three numbers")
+}
+
+/// Starts a game against a friend from the new-game form: Kalah(m,n), with `rule` (`pie`,
+/// `handicap`) when given, sowings not animated.
+async fn friend_game(client: &Client, m: u32, n: u32, rule: Option<&str>) {
+    client.find(Locator::Id("new")).await.expect("the New game button").click().await.expect("a click");
+    script(
+        client,
+        &format!(
+            "const $ = (id) => document.getElementById(id);
+             $('speed').value = '0';
+             $('size-m').value = '{m}';
+             $('size-n').value = '{n}';
+             $('preset').value = 'standard';
+             $('preset').dispatchEvent(new Event('change'));
+             $('pie').checked = {pie};
+             $('handicap').checked = {handicap};
+             $('north').value = 'friend';
+             return 'ok';",
+            pie = rule == Some("pie"),
+            handicap = rule == Some("handicap"),
+        ),
+    )
+    .await;
+    client.find(Locator::Id("new-start")).await.expect("the Start button").click().await.expect("a click");
+    idle(client).await;
+}
+
+/// Opens the invitation of the game `creator` shows on `friend`'s phone, and waits until each
+/// player sees the other here.
+async fn join(creator: &Client, friend: &Client) {
+    let invite = script(creator, "return document.getElementById('invite-link').value").await;
+    friend.goto(&invite).await.expect("the invitation opens");
+    idle(friend).await;
+    script(friend, "document.getElementById('speed').value = '0'; return 'ok';").await;
+    wait_for(creator, "#presence", |t| t.ends_with(" is here.")).await;
+    wait_for(friend, "#presence", |t| t.ends_with(" is here.")).await;
+    in_step(&[creator, friend]).await;
+}
+
+/// A game between friends on two 390 × 844 phones (touch): each player has the board, the
+/// status, the takeback (Undo) and Resign on one screen with no scrolling, the creator the
+/// invitation too until the friend comes (then it folds away under the buttons); the board and
+/// the buttons under it stay put when a takeback is asked, refused, asked again and accepted
+/// and when the friend leaves and comes back, and the board when the game ends. On twelve
+/// houses the decisions of the pie rule and the handicap, which come after the board is fitted
+/// to the screen, leave the board, Undo and Hint on it too, between friends and between two
+/// people on one phone, and so does the end panel under Kalah(9,4).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_friends_on_phones_keep_the_board_and_their_buttons_in_place() {
+    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
+    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
+        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let (_server, url) = start_server(folder.path());
+    let (_da, a) = start_browser_as(&driver, &chromium, Some((390, 844))).await;
+    let (_db, b) = start_browser_as(&driver, &chromium, Some((390, 844))).await;
+    a.goto(&url).await.expect("the page opens");
+    idle(&a).await;
+
+    // Kalah(6,6): the creator (South) waits for the friend with the invitation on the screen.
+    friend_game(&a, 6, 6, None).await;
+    assert_eq!(text(&a, "#note").await, "Send your friend the invitation link (under the buttons).");
+    on_screen(&a, &["status", "board", "undo", "resign", "invite-link"], "South, the friend not come yet").await;
+    join(&a, &b).await;
+    for (player, side) in [(&a, "South"), (&b, "North")] {
+        let at = format!("{side}'s phone, Kalah(6,6) between friends");
+        on_screen(player, &["status", "board", "friends", "undo", "resign", "hint", "new"], &at).await;
+    }
+    let folded = "return String(document.querySelector('#friends-links details:not([open]) #invite-link') !== null)";
+    assert_eq!(script(&a, folded).await, "true", "the invitation is folded away once the friend has come");
+    assert_eq!(text(&a, "#note").await, "", "and no longer asked for");
+
+    // Nothing said or offered under the board moves it or the buttons under it.
+    let first = [places(&a).await, places(&b).await];
+    let unmoved = async |what: &str, all: bool| {
+        for (i, (player, side)) in [(&a, "South"), (&b, "North")].into_iter().enumerate() {
+            let now = places(player).await;
+            let checked = if all { 3 } else { 1 };
+            for (k, part) in ["the board", "the friends' line", "Undo"].into_iter().enumerate().take(checked) {
+                assert!(
+                    (now[k] - first[i][k]).abs() < 0.5,
+                    "{side}'s phone, {what}: {part} moved from {} to {} px",
+                    first[i][k],
+                    now[k]
+                );
+            }
+        }
+    };
+    // South sows house 2: its last seed lands in North's house 1, North to move.
+    a.find(Locator::Css(".pit[data-cell=\"1\"]")).await.unwrap().click().await.expect("a tap on house 2");
+    in_step(&[&a, &b]).await;
+    unmoved("a move", true).await;
+    a.find(Locator::Id("undo")).await.unwrap().click().await.expect("a takeback asked");
+    wait_script(&b, "return String(!!document.getElementById('takeback-accept'))", |t| t == "true").await;
+    in_step(&[&a, &b]).await;
+    assert_eq!(text(&b, "#note").await, "Your friend asks to take back their last move.");
+    assert_eq!(text(&a, "#note").await, "You asked to take back your last move; waiting for your friend.");
+    unmoved("a takeback asked", true).await;
+    b.find(Locator::Id("takeback-refuse")).await.unwrap().click().await.expect("refused");
+    wait_script(&b, "return String(!!document.getElementById('resign'))", |t| t == "true").await;
+    in_step(&[&a, &b]).await;
+    unmoved("a takeback refused", true).await;
+    a.find(Locator::Id("undo")).await.unwrap().click().await.expect("a takeback asked again");
+    wait_script(&b, "return String(!!document.getElementById('takeback-accept'))", |t| t == "true").await;
+    b.find(Locator::Id("takeback-accept")).await.unwrap().click().await.expect("accepted");
+    in_step(&[&a, &b]).await;
+    assert_eq!(count(&a, 1).await, 6, "South's move was taken back");
+    unmoved("a takeback accepted", true).await;
+    // North's phone goes away and comes back (the token is kept in North's browser).
+    let watch = script(&a, "return document.getElementById('watch-link').value").await;
+    b.goto("about:blank").await.expect("North's page goes away");
+    wait_for(&a, "#presence", |t| t == "North is away.").await;
+    let now = places(&a).await;
+    assert!((now[0] - first[0][0]).abs() < 0.5 && (now[2] - first[0][2]).abs() < 0.5, "North away: {now:?}");
+    b.goto(&watch).await.expect("North comes back");
+    idle(&b).await;
+    wait_for(&a, "#presence", |t| t == "North is here.").await;
+    wait_for(&b, "#presence", |t| t == "South is here.").await;
+    unmoved("North back", true).await;
+    // The end: South resigns, and the end panel comes under the board with the rematch.
+    script(&a, "window.confirm = () => true; return 'ok';").await;
+    a.find(Locator::Id("resign")).await.unwrap().click().await.expect("South resigns");
+    in_step(&[&a, &b]).await;
+    assert_eq!(script(&b, "return document.body.dataset.phase").await, "over");
+    unmoved("the end", false).await;
+    assert_eq!(text(&a, "#game-end-text").await, "You resigned.");
+    assert_eq!(text(&b, "#game-end-text").await, "Your friend resigned: you won.");
+    for player in [&a, &b] {
+        let rematch = player.find(Locator::Css("#game-end #rematch")).await.expect("the rematch in the end panel");
+        assert!(rematch.is_displayed().await.unwrap());
+    }
+
+    // Kalah(12,4) with the pie rule between friends: North's Swap comes after South's move,
+    // and the board shrinks to keep Undo, Hint and Resign on the screen.
+    friend_game(&a, 12, 4, Some("pie")).await;
+    join(&a, &b).await;
+    let every = ["status", "board", "undo", "hint", "resign"];
+    on_screen(&a, &every, "Kalah(12,4) pie between friends, South").await;
+    on_screen(&b, &every, "Kalah(12,4) pie between friends, North").await;
+    a.find(Locator::Css(".pit[data-cell=\"2\"]")).await.unwrap().click().await.expect("a tap on house 3");
+    in_step(&[&a, &b]).await;
+    wait_script(&b, "return String(!document.getElementById('swap').hidden)", |t| t == "true").await;
+    on_screen(&b, &["status", "board", "swap", "undo", "hint", "resign"], "North may swap").await;
+    b.find(Locator::Id("swap")).await.unwrap().click().await.expect("North swaps");
+    in_step(&[&a, &b]).await;
+    on_screen(&a, &every, "after the swap, the creator").await;
+    on_screen(&b, &every, "after the swap, the friend").await;
+    // The handicap: North decides at once.
+    friend_game(&a, 12, 4, Some("handicap")).await;
+    join(&a, &b).await;
+    on_screen(&b, &["status", "board", "keep", "undo", "hint", "resign"], "North decides the handicap").await;
+    b.find(Locator::Id("keep")).await.unwrap().click().await.expect("North keeps the board");
+    in_step(&[&a, &b]).await;
+    on_screen(&b, &every, "after the handicap").await;
+    // Two people on one phone: the same decisions with New game on the screen too.
+    let base = url.trim_end_matches('/');
+    a.goto(&format!("{base}/?rules=kalah(12,4)%20standard%20pie&south=human&north=human")).await.unwrap();
+    idle(&a).await;
+    script(&a, "document.getElementById('speed').value = '0'; return 'ok';").await;
+    a.find(Locator::Css(".pit[data-cell=\"2\"]")).await.unwrap().click().await.expect("a tap on house 3");
+    idle(&a).await;
+    on_screen(&a, &["status", "board", "swap", "undo", "hint", "new"], "one phone, North may swap").await;
+    a.goto(&format!("{base}/?rules=kalah(12,4)%20standard%20handicap&south=human&north=human")).await.unwrap();
+    idle(&a).await;
+    on_screen(&a, &["status", "board", "keep", "undo", "hint", "new"], "one phone, the handicap").await;
+    // The end panel comes under a board of Kalah(9,4), fitted to the screen when the game
+    // opened: the board is fitted again, so Undo, Hint and New game stay on the screen.
+    let end = "position=0,0,0,0,0,0,0,0,1:30/0,0,0,0,0,0,0,0,1:40/S";
+    a.goto(&format!("{base}/?rules=kalah(9,4)%20standard&{end}&south=human&north=human")).await.unwrap();
+    idle(&a).await;
+    script(&a, "document.getElementById('speed').value = '0'; return 'ok';").await;
+    a.find(Locator::Css(".pit[data-cell=\"8\"]")).await.unwrap().click().await.expect("South's last seed");
+    assert_eq!(idle(&a).await, "over");
+    on_screen(&a, &["board", "game-end", "undo", "hint", "new"], "one phone, the end of Kalah(9,4)").await;
+    for client in [a, b] {
         client.close().await.expect("a browser closes");
     }
 }

@@ -216,6 +216,27 @@ function placeCells() {
   KalahBoard.fit(board, window.innerHeight - top - below - 8);
 }
 
+// A board fitted to the height is fitted again whenever something above it or between it and
+// the main buttons changes height (a decision's buttons, the friends' lines, the end panel, a
+// status set smaller): the sizes, not the places, of those parts are watched, so fitting the
+// board (which moves them) does not call itself. At most once a frame.
+function refitOnChanges() {
+  if (!('ResizeObserver' in window)) return;
+  let asked = false;
+  const watcher = new ResizeObserver(() => {
+    if (asked) return;
+    asked = true;
+    requestAnimationFrame(() => {
+      asked = false;
+      if (game) placeCells();
+    });
+  });
+  const play = document.querySelector('.play');
+  const parts = [document.querySelector('header'), ...[...play.children].filter((el) => el.id !== 'board'),
+    document.querySelector('.side .buttons')];
+  for (const el of parts) watcher.observe(el);
+}
+
 function drawCells(cells) {
   KalahBoard.draw($('board'), cells);
 }
@@ -290,8 +311,10 @@ export async function show(state, animate) {
   draw();
   updateBusy();
   friends.shown(state);
-  // A new board is fitted to the screen once everything above and below it is drawn.
-  if (newBoard) placeCells();
+  // The board is fitted to the screen once everything above and below it is drawn, for every
+  // state: what surrounds it may have changed height (the end panel); refitOnChanges catches
+  // what changes between states. Fitted here, it is in place when the page says it is idle.
+  placeCells();
   // A timed game: a person's clock starts once the move before is on the screen.
   if (state.clock && state.to_move && !state.engine_to_move) {
     api('POST', `/api/games/${state.id}/shown`, { version: state.version }).then((s) => {
@@ -342,7 +365,12 @@ function draw() {
     `${game.rules} · South: ${playerName(game.players.south)} · North: ${playerName(game.players.north)}`;
   $('swap').hidden = !(person && game.legal.includes('swap'));
   $('keep').hidden = !handicap;
+  // A decision to take takes the legend's place (style.css), so the buttons below stay put.
+  const deciding = ['swap', 'keep', 'engine-go'].some((id) => !$(id).hidden);
+  $('under-board').classList.toggle('deciding', deciding);
   const unplayed = game.moves.some((mv) => !mv.played);
+  // Between friends an undo is a takeback the opponent answers (friends.js), and says so.
+  $('undo-label').textContent = game.friends ? 'Take back' : 'Undo';
   $('undo').disabled = game.ply === 0;
   $('redo').disabled = !unplayed;
   // A game lost on time or by resigning keeps its board as it ended (the server refuses undo).
@@ -350,6 +378,9 @@ function draw() {
   if (decided) $('undo').disabled = $('redo').disabled = true;
   $('hint').disabled = !game.to_move || !evaluationAllowed();
   renderMoves();
+  // A game between friends that goes on has no evaluation to show, and its room goes to the
+  // friends' lines (a phone keeps the board and the buttons on one screen).
+  $('eval').hidden = !evaluationAllowed();
   if (!evaluationAllowed()) {
     $('eval-text').textContent = 'No evaluation while a game between friends goes on';
     setBar(0);
@@ -360,19 +391,30 @@ function draw() {
   drawEnd();
 }
 
-// The end of a game: the result in a panel with the ways on: the same game again (a game between
-// friends offers its rematch in friends.js's panel instead) or another.
+// The end of a game: the result in a panel under the board with the ways on: the same game again
+// (a game between friends offers its rematch there instead: friends.js) or another.
 function drawEnd() {
-  const over = !!game.result && !game.moves.some((mv) => !mv.played);
+  // A game stepped back from its end is not over where it is shown; one lost on time or by
+  // resigning is over where it stopped, moves taken back before it (a takeback) or not.
+  const r = game.result;
+  const decided = !!r && !!(r.lost_on_time || r.resigned);
+  const over = !!r && (decided || !game.moves.some((mv) => !mv.played));
   $('game-end').hidden = !over;
   if (!over) return;
-  const r = game.result;
   const mine = game.friends ? friends.sideOf(game) : null;
+  const winner = r.winner && `${r.winner} (${playerName(game.players[r.winner.toLowerCase()])})`;
   let text;
-  if (!r.winner) text = 'A draw.';
-  else if (mine) text = r.winner === mine ? 'You won.' : 'You lost.';
-  else text = `${r.winner} (${playerName(game.players[r.winner.toLowerCase()])}) won.`;
-  $('game-end-text').textContent = `${text} ${r.south}–${r.north}.`;
+  // A game decided by resigning or on time says how: its stores are not its score.
+  if (r.resigned) {
+    if (mine) text = r.resigned === mine ? 'You resigned.' : 'Your friend resigned: you won.';
+    else text = `${r.resigned} resigned: ${winner} won.`;
+  } else if (r.lost_on_time) {
+    if (mine) text = r.lost_on_time === mine ? 'You lost on time.' : 'Your friend ran out of time: you won.';
+    else text = `${r.lost_on_time} ran out of time: ${winner} won.`;
+  } else if (!r.winner) text = `A draw. ${r.south}–${r.north}.`;
+  else if (mine) text = `${r.winner === mine ? 'You won.' : 'You lost.'} ${r.south}–${r.north}.`;
+  else text = `${winner} won. ${r.south}–${r.north}.`;
+  $('game-end-text').textContent = text;
   $('play-again').hidden = game.friends;
 }
 
@@ -970,6 +1012,7 @@ async function start() {
     fitLines($('note'));
     placeCells();
   });
+  refitOnChanges();
   $('theme').value = localStorage.getItem('kalah-theme') || 'auto';
   setTheme($('theme').value);
   $('theme').addEventListener('change', () => setTheme($('theme').value));

@@ -27,16 +27,6 @@ function el(tag, attrs, text) {
   return node;
 }
 
-// The panel under the status: who this browser plays, the links, and the friends' buttons.
-function panel() {
-  let node = document.getElementById('friends');
-  if (!node) {
-    node = el('div', { id: 'friends', className: 'friends', hidden: true });
-    document.getElementById('note').after(node);
-  }
-  return node;
-}
-
 // Which side this browser holds in `state`, or null when it watches.
 function mySide(state) {
   const held = token(state.id);
@@ -46,9 +36,18 @@ function mySide(state) {
   return (first !== state.swapped) ? 'South' : 'North';
 }
 
+const other = (side) => (side === 'South' ? 'North' : 'South');
+
+// Tells whether the friend has come to the game: seen here once by this browser, or has acted
+// (the second player's first action is always North's, a swap included).
+function joined(state) {
+  return localStorage.getItem(`${key(state.id)}-joined`) === '1' || state.moves.some((mv) => mv.side === 'North');
+}
+
 function linkRow(label, url, id) {
   const row = el('p', { className: 'friends-link' });
   const input = el('input', { id, readOnly: true, value: url });
+  input.setAttribute('aria-label', label);
   input.addEventListener('focus', () => input.select());
   const copy = el('button', { type: 'button' }, 'Copy');
   copy.addEventListener('click', () => {
@@ -67,49 +66,109 @@ async function post(state, what, body) {
   }
 }
 
+function button(parent, id, text, action) {
+  const b = el('button', { id, type: 'button' }, text);
+  b.addEventListener('click', action);
+  parent.append(b);
+  return b;
+}
+
+// Draws what a game between friends adds to the page, each part where it moves nothing a player
+// touches (a phone's screen holds the board and the buttons under it with no scrolling):
+// - under the board, one line of a fixed height (style.css): who this browser plays and who is
+//   here, and the player's buttons (Resign, or the answer to a takeback in its place); at the
+//   end the end panel holds the rematch;
+// - the takeback asked, or waited for, in the note above the board, which keeps its room;
+// - under the main buttons, the links: the invitation in full until the friend has come (the
+//   one thing the creator needs then), afterwards folded with the watch link into one line.
 function draw(state) {
-  const node = panel();
-  node.hidden = !state.friends;
+  const node = document.getElementById('friends');
+  const links = document.getElementById('friends-links');
+  node.hidden = links.hidden = !state.friends;
+  const side = state.friends ? mySide(state) : null;
+  drawButtons(state, side);
   if (!state.friends) return;
-  node.replaceChildren();
-  const side = mySide(state);
-  node.append(el('p', { id: 'friends-who' }, side ? `You play ${side}.` : 'You are watching this game.'));
-  node.append(el('p', { id: 'presence', className: 'presence' }, presenceText(side)));
-  const invite = localStorage.getItem(`${key(state.id)}-invite`);
-  if (invite && !state.result) {
-    node.append(linkRow('Invitation for your friend', `${location.origin}/?game=${state.id}#seat=${invite}`, 'invite-link'));
-  }
-  node.append(linkRow('Watch link', `${location.origin}/?game=${state.id}`, 'watch-link'));
+  document.getElementById('friends-who').textContent = side ? `You play ${side}.` : 'You are watching this game.';
+  document.getElementById('presence').textContent = presenceText(side);
+  drawLinks(state, side);
+  const shown = document.getElementById('note').textContent;
+  if (!side || state.result) return;
+  // Said in the note, in place of the last move (app.js wrote it just before).
+  if (state.takeback && state.takeback !== side) note('Your friend asks to take back their last move.');
+  else if (state.takeback === side) note('You asked to take back your last move; waiting for your friend.');
+  else if (invitation(state) && !state.last) note(SEND);
+  // The friend came meanwhile (a presence, not a state, drew this).
+  else if (shown === SEND) note('');
+}
+
+const SEND = 'Send your friend the invitation link (under the buttons).';
+
+// The player's buttons: Resign, or the answer to a takeback in its place, while the game goes on;
+// the rematch in the end panel after. Made again only when they change, so that a button keeps
+// the keyboard's focus through the opponent's moves.
+let buttonsShape = '';
+function drawButtons(state, side) {
+  const buttons = document.getElementById('friends-buttons');
+  const end = document.getElementById('end-friends');
+  const asked = !!state.takeback && state.takeback !== side;
+  const shape = side
+    ? JSON.stringify([state.id, side, !!state.result, asked, state.rematch, state.rematch_offer])
+    : '';
+  if (shape === buttonsShape) return;
+  buttonsShape = shape;
+  buttons.replaceChildren();
+  end.replaceChildren();
   if (!side) return;
-  const buttons = el('p', { className: 'friends-buttons' });
-  const button = (id, text, action) => {
-    const b = el('button', { id, type: 'button' }, text);
-    b.addEventListener('click', action);
-    buttons.append(b);
-  };
-  if (state.takeback && state.takeback !== side && !state.result) {
-    buttons.append(el('span', { id: 'takeback-asked' }, 'Your opponent asks to take back their last move. '));
-    button('takeback-accept', 'Accept', () => post(state, 'takeback', { answer: 'accept' }));
-    button('takeback-refuse', 'Refuse', () => post(state, 'takeback', { answer: 'refuse' }));
-  } else if (state.takeback === side) {
-    buttons.append(el('span', {}, 'You asked to take back your last move; waiting for the answer.'));
-  }
-  if (!state.result) {
-    button('resign', 'Resign', () => { if (confirm('Resign this game?')) post(state, 'resign'); });
-  } else if (state.rematch) {
-    button('rematch-open', 'Play the rematch', () => openRematch(state));
-  } else if (state.rematch_offer === side) {
-    buttons.append(el('span', {}, 'Rematch offered; waiting for your opponent.'));
+  if (state.result) {
+    if (state.rematch) {
+      button(end, 'rematch-open', 'Play the rematch', () => openRematch(state));
+    } else if (state.rematch_offer === side) {
+      end.append(el('span', { id: 'rematch-offered' }, 'Rematch offered; waiting for your friend.'));
+    } else {
+      const text = state.rematch_offer ? 'Accept the rematch' : 'Rematch (sides swapped)';
+      button(end, 'rematch', text, () => post(state, 'rematch'));
+    }
+  } else if (asked) {
+    button(buttons, 'takeback-accept', 'Accept takeback', () => post(state, 'takeback', { answer: 'accept' }));
+    button(buttons, 'takeback-refuse', 'Refuse', () => post(state, 'takeback', { answer: 'refuse' }));
   } else {
-    button('rematch', state.rematch_offer ? 'Accept the rematch' : 'Rematch (sides swapped)', () => post(state, 'rematch'));
+    button(buttons, 'resign', 'Resign', () => { if (confirm('Resign this game?')) post(state, 'resign'); });
   }
-  node.append(buttons);
+}
+
+// The invitation this browser holds for the friend, while it is still needed: the game goes on
+// and the friend has not come yet.
+function invitation(state) {
+  const invite = localStorage.getItem(`${key(state.id)}-invite`);
+  return invite && !state.result && !joined(state) ? invite : null;
+}
+
+function drawLinks(state, side) {
+  const links = document.getElementById('friends-links');
+  const invite = localStorage.getItem(`${key(state.id)}-invite`);
+  const watch = `${location.origin}/?game=${state.id}`;
+  const waiting = invitation(state);
+  // Drawn again only when what it shows changes, so that a folded list opened stays open.
+  const shape = JSON.stringify([state.id, invite, !!state.result, !!waiting, side]);
+  if (links.dataset.shape === shape) return;
+  links.dataset.shape = shape;
+  links.replaceChildren();
+  const rows = [];
+  if (invite && !state.result) rows.push(linkRow('Invitation for your friend', `${watch}#seat=${invite}`, 'invite-link'));
+  rows.push(linkRow('Watch link', watch, 'watch-link'));
+  if (waiting) {
+    links.append(...rows);
+    return;
+  }
+  const folded = el('details');
+  folded.append(el('summary', {}, rows.length > 1 ? 'Invitation and watch links' : 'Watch link'), ...rows);
+  links.append(folded);
 }
 
 // Says who is here: the opponent for a player ("North is away"), both players for a spectator.
 function presenceText(side) {
   if (!presence) return '';
-  const sides = side ? [side === 'South' ? 'North' : 'South'] : ['South', 'North'];
+  const sides = side ? [other(side)] : ['South', 'North'];
   return sides.map((s) => `${s} is ${presence[s.toLowerCase()] ? 'here' : 'away'}`).join(' · ') + '.';
 }
 
@@ -142,8 +201,11 @@ function follow(state) {
   live = new EventSource(`/api/games/${state.id}/live${held ? `?seat=${held}` : ''}`);
   live.addEventListener('presence', (event) => {
     presence = JSON.parse(event.data);
-    const line = document.getElementById('presence');
-    if (line && game && game.id === state.id) line.textContent = presenceText(mySide(game));
+    if (!game || game.id !== state.id) return;
+    // The friend has come: the invitation is no longer needed in full (draw folds it).
+    const side = mySide(game);
+    if (side && presence[other(side).toLowerCase()]) localStorage.setItem(`${key(state.id)}-joined`, '1');
+    draw(game);
   });
   // The channel is down (the server restarts): nothing is known until it is back.
   live.addEventListener('error', () => {
