@@ -12,6 +12,8 @@
 //! client is told to trust (`--ca`, or the system's roots through `SSL_CERT_FILE`) and one it is
 //! not.
 
+mod common;
+use common::Authority;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::Path;
@@ -19,7 +21,6 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, KeyUsagePurpose};
 use rustls::pki_types::PrivateKeyDer;
 use tungstenite::Message;
 
@@ -1027,46 +1028,17 @@ fn answers_refused_before_the_server_records_the_state_are_sent_again() {
 // ---------------------------------------------------------------------------------------------
 // Other addresses than plain TCP, and servers that are not KGP servers.
 
-/// A certificate authority made for the test.
-struct Authority {
-    params: CertificateParams,
-    key: KeyPair,
-    /// Its certificate, PEM.
-    pem: String,
-}
-
-impl Authority {
-    fn new(name: &str) -> Authority {
-        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params.distinguished_name.push(DnType::CommonName, name);
-        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-        let key = KeyPair::generate().unwrap();
-        let pem = params.self_signed(&key).unwrap().pem();
-        Authority { params, key, pem }
-    }
-
-    /// The TLS settings of a server on loopback with a certificate this authority signed.
-    fn server(&self) -> Arc<rustls::ServerConfig> {
-        let params = CertificateParams::new(vec!["127.0.0.1".to_string(), "localhost".to_string()]).unwrap();
-        let key = KeyPair::generate().unwrap();
-        let certificate = params.signed_by(&key, &Issuer::from_params(&self.params, &self.key)).unwrap();
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let config = rustls::ServerConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .unwrap()
-            .with_no_client_auth()
-            .with_single_cert(vec![certificate.der().clone()], PrivateKeyDer::Pkcs8(key.serialize_der().into()))
-            .unwrap();
-        Arc::new(config)
-    }
-
-    /// Writes its certificate to `ca.pem` in `folder`.
-    fn write(&self, folder: &Path) -> std::path::PathBuf {
-        let path = folder.join("ca.pem");
-        std::fs::write(&path, &self.pem).unwrap();
-        path
-    }
+/// The TLS settings of a server on loopback with a certificate `authority` signed.
+fn tls_server(authority: &Authority) -> Arc<rustls::ServerConfig> {
+    let (certificate, key) = authority.server(&["127.0.0.1", "localhost"]);
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![certificate.der().clone()], PrivateKeyDer::Pkcs8(key.serialize_der().into()))
+        .unwrap();
+    Arc::new(config)
 }
 
 #[test]
@@ -1108,8 +1080,8 @@ fn whole_games_are_played_over_websocket() {
 fn whole_games_are_played_over_websocket_with_tls() {
     let folder = tempfile::tempdir().unwrap();
     let authority = Authority::new("kalah test authority");
-    let ca = authority.write(folder.path());
-    let tls = authority.server();
+    let ca = authority.write(folder.path(), "ca.pem");
+    let tls = tls_server(&authority);
     let (listener, port) = listen();
     let address = format!("wss://127.0.0.1:{port}/socket");
     let mut client = Client::at(&address, &["--once", "--time", "100", "--ca", ca.to_str().unwrap()], &[]);
@@ -1132,8 +1104,8 @@ fn whole_games_are_played_over_websocket_with_tls() {
 #[test]
 fn a_certificate_the_client_does_not_trust_is_refused() {
     let folder = tempfile::tempdir().unwrap();
-    let trusted = Authority::new("trusted authority").write(folder.path());
-    let tls = Authority::new("another authority").server();
+    let trusted = Authority::new("trusted authority").write(folder.path(), "ca.pem");
+    let tls = tls_server(&Authority::new("another authority"));
     let (listener, port) = listen();
     let address = format!("wss://127.0.0.1:{port}/socket");
     for (args, env) in

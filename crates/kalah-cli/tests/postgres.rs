@@ -8,12 +8,13 @@
 //! every acknowledged move there. A PostgreSQL that takes TLS connections only is reached with
 //! each of libpq's `sslmode`s, its certificate checked as each says.
 
+mod common;
+use common::Authority;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, ChildStderr, Command, Stdio};
 
-use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, KeyUsagePurpose};
 use serde_json::{json, Value};
 
 /// A child process ended when the test ends, however it ends.
@@ -424,37 +425,6 @@ fn bad_and_unreachable_addresses_are_refused_in_one_line() {
     }
 }
 
-/// A certificate authority made for a test.
-struct Authority {
-    params: CertificateParams,
-    key: KeyPair,
-}
-
-impl Authority {
-    fn new(name: &str) -> Authority {
-        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
-        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        params.distinguished_name.push(DnType::CommonName, name);
-        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-        Authority { params, key: KeyPair::generate().unwrap() }
-    }
-
-    /// Writes its certificate as a PEM file in `folder`.
-    fn write(&self, folder: &std::path::Path, name: &str) -> String {
-        let path = folder.join(name);
-        std::fs::write(&path, self.params.self_signed(&self.key).unwrap().pem()).unwrap();
-        path.to_str().expect("a path in UTF-8").to_string()
-    }
-
-    /// A server's certificate for `names` (host names or IP addresses), signed by this authority.
-    fn server(&self, names: &[&str]) -> ServerTls {
-        let params = CertificateParams::new(names.iter().map(|n| n.to_string()).collect::<Vec<_>>()).unwrap();
-        let key = KeyPair::generate().unwrap();
-        let certificate = params.signed_by(&key, &Issuer::from_params(&self.params, &self.key)).unwrap();
-        ServerTls { certificate: certificate.pem(), key: key.serialize_pem() }
-    }
-}
-
 /// Starts `kalah serve --db DB`; returns its address when it serves, or the one line it wrote
 /// when it stopped.
 fn serve_on(db: &str) -> Result<(Running, String), String> {
@@ -483,10 +453,12 @@ fn serve_on(db: &str) -> Result<(Running, String), String> {
 fn tls_to_postgresql_checks_the_certificate_as_sslmode_says() {
     let folder = tempfile::tempdir().expect("a temporary folder");
     let authority = Authority::new("kalah test authority");
-    let ca = authority.write(folder.path(), "ca.pem");
-    let stranger = Authority::new("another authority").write(folder.path(), "other.pem");
+    let path = |file: std::path::PathBuf| file.to_str().expect("a path in UTF-8").to_string();
+    let ca = path(authority.write(folder.path(), "ca.pem"));
+    let stranger = path(Authority::new("another authority").write(folder.path(), "other.pem"));
     // Issued for 127.0.0.1 and db.example: reached as localhost, the name does not match.
-    let postgres = start_postgres_with(Some(&authority.server(&["127.0.0.1", "db.example"])));
+    let (certificate, key) = authority.server(&["127.0.0.1", "db.example"]);
+    let postgres = start_postgres_with(Some(&ServerTls { certificate: certificate.pem(), key: key.serialize_pem() }));
     let at = |host: &str, query: &str| format!("postgres://kalah@{host}:{}/postgres{query}", postgres.port);
     let (by_ip, by_name) = (|q: &str| at("127.0.0.1", q), |q: &str| at("localhost", q));
     let serves = [
