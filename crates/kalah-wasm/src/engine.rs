@@ -15,7 +15,8 @@ use kalah_engine::level::Level;
 use kalah_engine::search::{Engine, Options};
 use kalah_engine::solver::Solver;
 use kalah_engine::time::{now, Limits};
-use kalah_rules::{Action, Game, Phase, Rules, Side};
+use kalah_rules::{Game, Phase, Rules, Side};
+use kalah_view::{Analysis, Hint};
 use serde::{Deserialize, Serialize};
 
 use crate::session::{ClockLeft, Refused, Snapshot};
@@ -82,50 +83,6 @@ pub struct EngineMove {
     /// Nodes searched.
     pub nodes: u64,
     /// Milliseconds the decision took.
-    pub millis: u64,
-}
-
-/// What the engine would do for the player to decide: the reply of a hint, as `kalah serve`'s
-/// `GET /api/games/{id}/hint` answers.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Hint {
-    /// The version of the game.
-    pub version: u64,
-    /// The side that decides.
-    pub side: &'static str,
-    /// The action, as records write it.
-    pub action: String,
-    /// The final store difference that side can expect, in seeds.
-    pub value: f64,
-    /// The value is proven.
-    pub exact: bool,
-    /// The depth searched, in sowings.
-    pub depth: u32,
-}
-
-/// The engine's view of the position shown: the evaluation beside the board, as `kalah serve`'s
-/// `GET /api/games/{id}/analysis` answers.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Analysis {
-    /// The version of the game analysed.
-    pub version: u64,
-    /// The expected final store difference, South minus North, in seeds.
-    pub value: f64,
-    /// The value is proven (the position is solved).
-    pub exact: bool,
-    /// The depth searched, in sowings (0 for a finished game).
-    pub depth: u32,
-    /// The side that decides now.
-    pub side: &'static str,
-    /// The best house to sow, when the decision is a sowing.
-    pub best: Option<u8>,
-    /// The best action for `side`, as records write it, if the game goes on.
-    pub action: Option<String>,
-    /// The expected line, as house numbers.
-    pub line: Vec<u8>,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Time searched in milliseconds.
     pub millis: u64,
 }
 
@@ -257,14 +214,7 @@ impl PageEngine {
         let side = game.decider().ok_or(Refused::Over)?;
         let limits = Limits::time(time(question.time_ms)?);
         let decision = decide(self.engine(game.rules()), &game, limits, None).ok_or(Refused::Over)?;
-        Ok(Hint {
-            version: question.version,
-            side: side.name(),
-            action: decision.action.to_string(),
-            value: decision.score.seeds(),
-            exact: decision.score.is_exact(),
-            depth: decision.depth,
-        })
+        Ok(Hint::of(question.version, side, &decision))
     }
 
     /// Analyses the position shown: South's view of the value, and the best action of the side
@@ -292,57 +242,20 @@ impl PageEngine {
     }
 }
 
-/// Analyses `game` for the page.
+/// Analyses `game` for the page, as `kalah serve` does: a finished game's final difference, the
+/// decision of the side deciding the pie offer or the handicap opening, else a search.
 fn analyse_game(engine: &Engine, game: &Game, limits: Limits, version: u64) -> Analysis {
     let position = *game.position();
     let rules = *game.rules();
     let started = now();
-    let Some(side) = game.decider() else {
-        return Analysis {
-            version,
-            value: f64::from(position.final_difference(&rules)),
-            exact: true,
-            depth: 0,
-            side: position.mover().name(),
-            best: None,
-            action: None,
-            line: Vec::new(),
-            nodes: 0,
-            millis: 0,
-        };
-    };
+    let Some(side) = game.decider() else { return Analysis::unsearched(game, version) };
     if matches!(game.phase(), Phase::Handicap | Phase::PieOffer) {
         if let Some(decision) = decide(engine, game, limits, None) {
-            return Analysis {
-                version,
-                value: decision.for_south().seeds(),
-                exact: decision.score.is_exact(),
-                depth: decision.depth,
-                side: side.name(),
-                best: match decision.action {
-                    Action::Sow(mv) => Some(mv.number()),
-                    _ => None,
-                },
-                action: Some(decision.action.to_string()),
-                line: Vec::new(),
-                nodes: decision.nodes,
-                millis: started.elapsed().as_millis() as u64,
-            };
+            return Analysis::of_decision(version, side, &decision, started.elapsed().as_millis() as u64);
         }
     }
     let info = engine.search(&position, &rules, limits, None, |_| {});
-    Analysis {
-        version,
-        value: info.score.for_side(position.mover(), Side::South).seeds(),
-        exact: info.score.is_exact(),
-        depth: info.depth,
-        side: side.name(),
-        best: info.best.map(|m| m.number()),
-        action: info.best.map(|m| m.number().to_string()),
-        line: info.pv.iter().map(|m| m.number()).collect(),
-        nodes: info.nodes,
-        millis: info.elapsed.as_millis() as u64,
-    }
+    Analysis::of_search(version, side, &position, &info)
 }
 
 /// Solves the position of `game` within `limits`.

@@ -7,9 +7,9 @@
 //! for the rules, in a Web Worker for the engine.
 //!
 //! * [`session`]: the game a page holds with no server ([`session::Session`]): seats, undo, redo,
-//!   goto, clocks, records in and out, and who may act; exported as the class `Game`.
-//! * [`state`]: the game's state as the page draws it, in the shape of `kalah serve`'s (docs/web.md),
-//!   and the variants the new-game form offers.
+//!   goto, clocks, records in and out, and who may act; exported as the class `Game`. Its state
+//!   as the page draws it, the variants the new-game form offers, the hint and the analysis are
+//!   kalah-view's, the JSON `kalah serve` sends (docs/web.md).
 //! * [`engine`]: the worker's engine ([`engine::PageEngine`]): engine moves at the levels 1-5,
 //!   hints, the evaluation and a solve within a budget, as `kalah serve` gives them, and the
 //!   benchmark; exported as the class `Engine` and the function `bench`.
@@ -25,7 +25,6 @@
 
 pub mod engine;
 pub mod session;
-pub mod state;
 
 use std::time::Duration;
 
@@ -226,7 +225,7 @@ mod exports {
     /// `variants()`: the sizes, presets, rule words and levels of the new-game form, as JSON.
     #[wasm_bindgen]
     pub fn variants() -> String {
-        crate::state::variants().to_string()
+        kalah_view::variants().to_string()
     }
 
     /// `bench(depth)`: `kalah bench`'s positions searched to `depth` on one thread, as JSON.
@@ -255,7 +254,7 @@ mod exports {
 
         /// The game's state as the page draws it (JSON).
         pub fn state(&self) -> String {
-            serde_json::to_string(&crate::state::state(&self.0, now())).unwrap_or_default()
+            serde_json::to_string(&self.0.state(now())).unwrap_or_default()
         }
 
         /// The number of changes so far.

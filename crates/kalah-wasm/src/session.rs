@@ -6,109 +6,17 @@
 //! for, so that a move searched before an undo never lands after it. A timed game's clock runs
 //! for the player to decide from the moment the page has *shown* the position they decide in
 //! ([`Session::shown`]): neither player pays for the other's sowing being animated.
+//!
+//! What the page draws of the game (its state's JSON, the status line) and the record it saves
+//! are kalah-view's, built from [`Session::facts`] as `kalah serve` builds them from its games.
 
-use std::fmt;
-use std::str::FromStr;
 use std::time::Duration;
 
-use kalah_engine::level::Level;
 use kalah_engine::time::{Clock, GameClock, Instant};
-use kalah_rules::rules::{MAX_HOUSES, MAX_SEEDS, MIN_SEEDS};
 use kalah_rules::{Action, Game, History, HistoryError, PlayError, Position, Record, RecordWarning, Rules, Seat, Side};
+use kalah_view::{Facts, GameState, NewGame, Player};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
-
-/// Who holds a seat: a person at the page, or the engine at a level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
-    /// A person, who moves by clicking.
-    Human,
-    /// The engine at a strength level, thinking in the page's Web Worker.
-    Engine(Level),
-}
-
-impl Player {
-    /// Tells whether a person holds the seat.
-    pub fn is_human(self) -> bool {
-        self == Player::Human
-    }
-
-    /// Reads the player a record's `South` or `North` tag names, as records of the page and of
-    /// `kalah serve` write them (`human`, `engine level 3`); any other name is a person's.
-    fn from_tag(tag: &str) -> Player {
-        match tag.strip_prefix("engine level ").map(str::parse::<Level>) {
-            Some(Ok(level)) => Player::Engine(level),
-            _ => Player::Human,
-        }
-    }
-
-    /// Returns the words a record's tag gives the player.
-    fn tag(self) -> String {
-        match self {
-            Player::Human => "human".to_string(),
-            Player::Engine(level) => format!("engine level {level}"),
-        }
-    }
-}
-
-/// A player text that is not `human`, `engine` or `engine:LEVEL`.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown player {0:?}: write human, engine, or engine:LEVEL with a level from 1 to {max}", max = Level::MAX)]
-pub struct PlayerError(pub String);
-
-impl FromStr for Player {
-    type Err = PlayerError;
-
-    /// Reads `human`, `engine` (level 3) or `engine:LEVEL`.
-    fn from_str(text: &str) -> Result<Player, PlayerError> {
-        let bad = || PlayerError(text.to_string());
-        match text.split_once(':') {
-            None if text == "human" => Ok(Player::Human),
-            None if text == "engine" => Ok(Player::Engine(Level::DEFAULT)),
-            Some(("engine", level)) => level.parse::<Level>().map(Player::Engine).map_err(|_| bad()),
-            _ => Err(bad()),
-        }
-    }
-}
-
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Player::Human => f.write_str("human"),
-            Player::Engine(level) => write!(f, "engine:{level}"),
-        }
-    }
-}
-
-/// A new game: the body of `kalah serve`'s `POST /api/games` (docs/web.md), so that the page asks
-/// both alike.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewGame {
-    /// The rules' text, e.g. `kalah(6,4) standard pie`.
-    pub rules: Option<String>,
-    /// A start position in the position notation.
-    pub position: Option<String>,
-    /// A game record to continue (its own rules and start apply).
-    pub record: Option<String>,
-    /// The first player: `human`, `engine` or `engine:LEVEL`.
-    pub south: Option<String>,
-    /// The second player.
-    pub north: Option<String>,
-    /// A clock for each player, for the whole game.
-    pub clock: Option<ClockRequest>,
-}
-
-/// A game clock asked for: seconds for the whole game, and seconds added after each action.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ClockRequest {
-    /// Seconds for the whole game (1 to 86400).
-    pub seconds: u64,
-    /// Seconds added after each of the player's actions (0 to 3600).
-    #[serde(default)]
-    pub increment: u64,
-}
 
 /// Why a request cannot be done; the game is unchanged. The message is the one line the page
 /// shows.
@@ -268,38 +176,43 @@ pub struct Session {
     warnings: Vec<RecordWarning>,
 }
 
-/// Reads a player's text, or gives the default.
-fn player(text: Option<&str>, default: Player, which: &str) -> Result<Player, Refused> {
-    match text {
-        None => Ok(default),
-        Some(text) => text.parse().map_err(|e| Refused::Bad(format!("{which}: {e}"))),
-    }
+/// Reads the player of a saved seat.
+fn player(text: &str, which: &str) -> Result<Player, Refused> {
+    text.parse().map_err(|e| Refused::Bad(format!("{which}: {e}")))
 }
 
 impl Session {
-    /// Starts the game `request` asks for, under the id `id`.
+    /// Starts the game `request` asks for, under the id `id`: from the rules and a position, or
+    /// from a record with the players its tags name, as `kalah serve` starts it (kalah-view's
+    /// [`NewGame`]). A record decided before its moves ended it (a loss on time, a resignation)
+    /// goes on from its last position: this page keeps no resignation.
     ///
     /// # Errors
     ///
-    /// [`Refused::Bad`] saying what is wrong with the request.
+    /// [`Refused::Bad`] saying what is wrong with the request; a game against a friend is
+    /// refused, as the page with no server has no one to hold the other seat.
     pub fn new(id: &str, request: &NewGame) -> Result<Session, Refused> {
-        let (game, warnings, tagged) = new_game(request)?;
-        let defaults = tagged.unwrap_or([Player::Human, Player::Engine(Level::DEFAULT)]);
-        let seats = [
-            player(request.south.as_deref(), defaults[0], "south")?,
-            player(request.north.as_deref(), defaults[1], "north")?,
-        ];
-        let mut session =
-            Session { id: id.to_string(), history: History::new(game), seats, version: 0, clocks: None, warnings };
-        if let Some(clock) = request.clock {
-            if !(1..=86_400).contains(&clock.seconds) || clock.increment > 3600 {
+        for (field, given) in [("friend", request.friend.is_some()), ("side", request.side.is_some())] {
+            if given {
                 return Err(Refused::Bad(format!(
-                    "clock: {} seconds + {} a move is out of range: 1 to 86400 seconds for the game, 0 to 3600 added a move",
-                    clock.seconds, clock.increment
+                    "cannot read the new game: unknown field `{field}`: games against a friend need kalah serve"
                 )));
             }
-            let total = Duration::from_secs(clock.seconds);
-            let clock = GameClock::new(total, Duration::from_secs(clock.increment));
+        }
+        let bad = |e: kalah_view::NewGameError| Refused::Bad(e.to_string());
+        let opening = request.opening().map_err(bad)?;
+        let seats = request.players(opening.named).map_err(bad)?;
+        let mut session = Session {
+            id: id.to_string(),
+            history: History::new(opening.game),
+            seats,
+            version: 0,
+            clocks: None,
+            warnings: opening.warnings,
+        };
+        if let Some(clock) = request.clock {
+            let (total, increment) = clock.times().map_err(bad)?;
+            let clock = GameClock::new(total, increment);
             session.clocks = Some(Clocks { seats: [clock; 2], total, since: None, lost: None });
         }
         Ok(session)
@@ -539,21 +452,47 @@ impl Session {
         Ok(())
     }
 
-    /// Returns the game record of the game up to the ply shown, dated `date` (`YYYY.MM.DD`), with
-    /// the players' tags, which loading it reads back.
-    pub fn record(&self, date: &str) -> String {
-        let mut record = Record::new(self.game().clone());
-        record.tags = vec![
-            ("Event".to_string(), "Casual game".to_string()),
-            ("Date".to_string(), date.to_string()),
-            ("South".to_string(), self.seats[0].tag()),
-            ("North".to_string(), self.seats[1].tag()),
-        ];
-        if let Some(seat) = self.lost_on_time() {
-            let side = if self.game().seat_of(Side::South) == seat { Side::South } else { Side::North };
-            record.tags.push(("Termination".to_string(), format!("{side} ran out of time")));
+    /// Returns what the page shows of the game at `now` (for its clocks): the facts its state,
+    /// status line and record are built from.
+    pub fn facts(&self, now: Instant) -> Facts<'_> {
+        let clocks = self.time_left(now).map(|left| kalah_view::Clocks {
+            left,
+            increment: self.increment().unwrap_or(Duration::ZERO),
+            // The clock waits until the page has shown the position.
+            running: self.clock_runs(),
+        });
+        Facts { clocks, ..self.facts_untimed() }
+    }
+
+    /// Returns the facts of the game without its clocks (a record has none).
+    fn facts_untimed(&self) -> Facts<'_> {
+        Facts {
+            id: &self.id,
+            version: self.version,
+            history: &self.history,
+            seats: self.seats,
+            lost_on_time: self.lost_on_time(),
+            // This page has no resigning: a game it holds ends by the rules or on time.
+            resigned: None,
+            clocks: None,
+            // The page knows when its worker thinks; the game does not.
+            thinking: false,
         }
-        record.to_text()
+    }
+
+    /// Returns the game's state as the page draws it at `now`, with what loading its record
+    /// warned of.
+    pub fn state(&self, now: Instant) -> GameState {
+        let mut state = self.facts(now).state();
+        state.warnings = self.warnings.iter().map(ToString::to_string).collect();
+        state
+    }
+
+    /// Returns the game record of the game up to the ply shown, dated `date` (`YYYY.MM.DD`), with
+    /// the players' tags, which loading it reads back, and for a game lost on time its
+    /// `Termination` and winner.
+    pub fn record(&self, date: &str) -> String {
+        self.facts_untimed().record(date).to_text()
     }
 
     /// Returns the game as it is kept to be taken up again.
@@ -586,10 +525,7 @@ impl Session {
             Record::parse(&saved.record).map_err(|e| Refused::Bad(format!("cannot read the saved game: {e}")))?;
         let mut history = History::new(parsed.record.game);
         history.goto(saved.ply)?;
-        let seats = [
-            player(Some(&saved.seats[0]), Player::Human, "south")?,
-            player(Some(&saved.seats[1]), Player::Human, "north")?,
-        ];
+        let seats = [player(&saved.seats[0], "south")?, player(&saved.seats[1], "north")?];
         let clocks = saved.clock.map(|c| {
             let increment = Duration::from_millis(c.increment_ms);
             // A clock that starts with what was left runs on as the saved one would.
@@ -601,48 +537,10 @@ impl Session {
     }
 }
 
-/// A new game: the game, what loading its record warned of, and the players its record's tags name.
-type Started = (Game, Vec<RecordWarning>, Option<[Player; 2]>);
-
-/// Builds the game a new-game request asks for, with what loading its record warns of and the
-/// players its record's tags name.
-fn new_game(request: &NewGame) -> Result<Started, Refused> {
-    if let Some(text) = &request.record {
-        if request.rules.is_some() || request.position.is_some() {
-            return Err(Refused::Bad("a record brings its own rules and start: leave out rules and position".into()));
-        }
-        let parsed = Record::parse(text).map_err(|e| Refused::Bad(format!("cannot load the record: {e}")))?;
-        let tag = |name: &str| parsed.record.tags.iter().find(|(n, _)| n == name).map(|(_, v)| Player::from_tag(v));
-        let tagged = match (tag("South"), tag("North")) {
-            (Some(south), Some(north)) => Some([south, north]),
-            _ => None,
-        };
-        return Ok((parsed.record.game, parsed.warnings, tagged));
-    }
-    let parsed = match &request.position {
-        Some(text) => Some(text.parse::<Position>().map_err(|e| Refused::Bad(e.to_string()))?),
-        None => None,
-    };
-    let rules = match (&request.rules, parsed) {
-        (Some(text), _) => text.parse::<Rules>().map_err(|e| Refused::Bad(format!("bad rules {text:?}: {e}")))?,
-        // A position alone gives the size; the seeds a house started with only name the game.
-        (None, Some(p)) => {
-            let m = u16::from(p.houses()).max(1);
-            let n = (p.total_seeds() / (2 * m)).clamp(u16::from(MIN_SEEDS), u16::from(MAX_SEEDS)) as u8;
-            Rules::standard(p.houses().min(MAX_HOUSES), n).map_err(|e| Refused::Bad(e.to_string()))?
-        }
-        (None, None) => Rules::default(),
-    };
-    let start = match &request.position {
-        Some(text) => Position::parse(text, &rules).map_err(|e| Refused::Bad(e.to_string()))?,
-        None => Position::start(&rules),
-    };
-    Ok((Game::from_position(rules, start), Vec::new(), None))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kalah_engine::level::Level;
     use kalah_engine::time::now;
 
     fn start(request: &str) -> Session {

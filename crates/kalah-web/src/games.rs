@@ -6,8 +6,6 @@
 //! engine's thinking does not allow. The HTTP layer only translates requests and refusals.
 
 use std::collections::{HashMap, VecDeque};
-use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -19,62 +17,11 @@ use tokio::sync::watch;
 use kalah_engine::level::Level;
 use kalah_engine::time::{Clock, GameClock};
 use kalah_rules::{Action, Game, History, HistoryError, PlayError, Side};
+use kalah_view::{Analysis, Facts, Player};
 
-use crate::api::Analysis;
 use crate::event::{Change, Event, Moment};
 use crate::postgres::Notice;
 use crate::store::{Archived, Database, Start, Store, StoreError};
-
-/// Who holds a seat: a person at the page, or the engine at a level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    /// A person, who moves by clicking.
-    Human,
-    /// The engine at a strength level.
-    Engine(Level),
-}
-
-impl Seat {
-    /// Tells whether a person holds the seat.
-    pub fn is_human(self) -> bool {
-        self == Seat::Human
-    }
-
-    /// Tells whether `actor` may act for this seat: the one place where a seat's holder is
-    /// checked (a person holds a person's seat, the engine the engine's).
-    pub fn admits(self, actor: Actor) -> bool {
-        matches!((self, actor), (Seat::Human, Actor::Person | Actor::Holder(_)) | (Seat::Engine(_), Actor::Engine))
-    }
-}
-
-/// A player text that is not `human`, `engine` or `engine:LEVEL`.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown player {0:?}: write human, engine, or engine:LEVEL with a level from 1 to {max}", max = Level::MAX)]
-pub struct SeatError(pub String);
-
-impl FromStr for Seat {
-    type Err = SeatError;
-
-    /// Reads `human`, `engine` (level 3) or `engine:LEVEL`.
-    fn from_str(text: &str) -> Result<Seat, SeatError> {
-        let bad = || SeatError(text.to_string());
-        match text.split_once(':') {
-            None if text == "human" => Ok(Seat::Human),
-            None if text == "engine" => Ok(Seat::Engine(Level::DEFAULT)),
-            Some(("engine", level)) => level.parse::<Level>().map(Seat::Engine).map_err(|_| bad()),
-            _ => Err(bad()),
-        }
-    }
-}
-
-impl fmt::Display for Seat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Seat::Human => f.write_str("human"),
-            Seat::Engine(level) => write!(f, "engine:{level}"),
-        }
-    }
-}
 
 /// Who asks to act on a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +32,14 @@ pub enum Actor {
     Engine,
     /// The holder of a seat's secret token, in a game between friends.
     Holder(kalah_rules::Seat),
+}
+
+impl Actor {
+    /// Tells whether this actor may act for a seat `player` holds: the one place where a seat's
+    /// holder is checked (a person holds a person's seat, the engine the engine's).
+    pub fn may_act_for(self, player: Player) -> bool {
+        matches!((player, self), (Player::Human, Actor::Person | Actor::Holder(_)) | (Player::Engine(_), Actor::Engine))
+    }
 }
 
 /// Why a session refused a request; the game is unchanged.
@@ -167,7 +122,7 @@ pub struct Session {
     /// The game up to the move shown, and the actions taken back.
     history: History,
     /// The first player's seat (South at the start), then the second player's.
-    seats: [Seat; 2],
+    seats: [Player; 2],
     /// Counts the changes of the game, so that a search's answer is used only for the game it searched.
     version: u64,
     /// Set to stop the searches of this version of the game.
@@ -217,7 +172,7 @@ pub fn new_token() -> String {
 
 impl Session {
     /// Starts a session of `game` with its seats.
-    pub fn new(game: Game, seats: [Seat; 2]) -> Session {
+    pub fn new(game: Game, seats: [Player; 2]) -> Session {
         Session {
             history: History::new(game),
             seats,
@@ -249,7 +204,7 @@ impl Session {
 
     /// Makes both seats people's (a game between friends).
     pub fn seat_people(&mut self) {
-        self.seats = [Seat::Human; 2];
+        self.seats = [Player::Human; 2];
     }
 
     /// Tells whether this is a game between friends, each seat held by a token.
@@ -408,7 +363,7 @@ impl Session {
             let action = game.parse_action(text).map_err(|e| e.to_string())?;
             game.act(action).map_err(|e| e.to_string())?;
         }
-        let seats = [start.seats[0].parse::<Seat>(), start.seats[1].parse::<Seat>()];
+        let seats = [start.seats[0].parse::<Player>(), start.seats[1].parse::<Player>()];
         let [Ok(first), Ok(second)] = seats else { return Err("bad seats".to_string()) };
         let mut session = Session::new(game, [first, second]);
         if let Some([total, increment]) = start.clock {
@@ -555,7 +510,7 @@ impl Session {
     }
 
     /// Returns who holds the first player's seat (South at the start), then the second player's.
-    pub fn seats(&self) -> [Seat; 2] {
+    pub fn seats(&self) -> [Player; 2] {
         self.seats
     }
 
@@ -618,7 +573,7 @@ impl Session {
 
     /// Returns the side that decides now and its seat, or `None` once the game is over (by the
     /// rules, or on time).
-    pub fn decider(&self) -> Option<(Side, Seat)> {
+    pub fn decider(&self) -> Option<(Side, Player)> {
         if self.lost_on_time().is_some() || self.resigned.is_some() {
             return None;
         }
@@ -626,19 +581,40 @@ impl Session {
         Some((side, self.seat_of(side)))
     }
 
+    /// Returns what the page shows of game `id` at `now` (for its clocks): the facts its state,
+    /// status line and record are built from (kalah-view's, as for the static site's games).
+    pub fn facts<'a>(&'a self, id: &'a str, now: Moment) -> Facts<'a> {
+        Facts {
+            id,
+            version: self.version,
+            history: &self.history,
+            seats: self.seats,
+            lost_on_time: self.lost_on_time(),
+            resigned: self.resigned,
+            // The player to decide is charged from the move before until the page has shown it
+            // (see `shown`): the clock runs all along.
+            clocks: self.time_left(now).map(|left| kalah_view::Clocks {
+                left,
+                increment: self.increment().unwrap_or(Duration::ZERO),
+                running: true,
+            }),
+            thinking: self.thinking,
+        }
+    }
+
     /// Returns the seat that plays `side` now.
-    pub fn seat_of(&self, side: Side) -> Seat {
+    pub fn seat_of(&self, side: Side) -> Player {
         self.seats[self.game().seat_of(side).index()]
     }
 
     /// Returns the side `actor` may act for now and its seat, or why it may not: the game is
     /// over, the side to decide is held by another, or the engine is thinking.
-    pub fn may_act(&self, actor: Actor) -> Result<(Side, Seat), Refused> {
+    pub fn may_act(&self, actor: Actor) -> Result<(Side, Player), Refused> {
         let (side, seat) = self.decider().ok_or(Refused::Over)?;
-        if !seat.admits(actor) {
+        if !actor.may_act_for(seat) {
             return Err(match seat {
-                Seat::Human => Refused::PersonsSeat(side),
-                Seat::Engine(_) => Refused::EnginesSeat(side),
+                Player::Human => Refused::PersonsSeat(side),
+                Player::Engine(_) => Refused::EnginesSeat(side),
             });
         }
         if self.tokens.is_some() {
@@ -656,7 +632,7 @@ impl Session {
 
     /// Which seats a person holds, first player first.
     fn people(&self) -> [bool; 2] {
-        self.seats.map(Seat::is_human)
+        self.seats.map(Player::is_human)
     }
 
     /// Marks a change: stops the searches of the old version and starts a new one.
@@ -745,7 +721,7 @@ impl Session {
     pub fn begin_engine_move(&mut self, now: Moment) -> Result<EngineMove, Refused> {
         let (side, seat) = self.may_act(Actor::Engine)?;
         // The engine is admitted to its own seats only.
-        let Seat::Engine(level) = seat else { return Err(Refused::PersonsSeat(side)) };
+        let Player::Engine(level) = seat else { return Err(Refused::PersonsSeat(side)) };
         self.shown(self.version, now);
         self.thinking = true;
         Ok(EngineMove { snapshot: self.snapshot(), level, clock: self.engine_clock(now) })
@@ -964,7 +940,7 @@ impl Games {
         if events.is_empty() {
             return Ok(());
         }
-        let finished = session.decider().is_none().then(|| crate::api::state(id, session).status);
+        let finished = session.decider().is_none().then(|| session.facts(id, Moment::now()).status());
         match self.store.append(id, seq, events, finished.as_deref()) {
             Ok(()) => {
                 session.mark_saved();
@@ -1135,7 +1111,7 @@ mod tests {
     use super::*;
     use kalah_rules::Rules;
 
-    fn session(seats: [Seat; 2]) -> Session {
+    fn session(seats: [Player; 2]) -> Session {
         Session::new(Game::new(Rules::standard(4, 3).unwrap()), seats)
     }
 
@@ -1147,24 +1123,8 @@ mod tests {
     }
 
     #[test]
-    fn seats_read_and_refuse() {
-        assert_eq!("human".parse(), Ok(Seat::Human));
-        assert_eq!("engine".parse(), Ok(Seat::Engine(Level::DEFAULT)));
-        assert_eq!("engine:5".parse(), Ok(Seat::Engine(Level::MAX)));
-        for bad in ["", "engine:0", "engine:6", "engine:x", "robot", "human:1"] {
-            assert!(bad.parse::<Seat>().is_err(), "{bad}");
-        }
-        let two = Seat::Engine(Level::new(2).unwrap());
-        assert_eq!(two.to_string().parse(), Ok(two));
-        assert_eq!(
-            "engine:9".parse::<Seat>().unwrap_err().to_string(),
-            "unknown player \"engine:9\": write human, engine, or engine:LEVEL with a level from 1 to 5"
-        );
-    }
-
-    #[test]
     fn undo_goes_back_to_the_persons_last_decision_and_redo_forward_to_the_next() {
-        let mut s = session([Seat::Human, Seat::Engine(Level::MIN)]);
+        let mut s = session([Player::Human, Player::Engine(Level::MIN)]);
         play(&mut s, &["1", "1"]);
         let version = s.version;
         let stop = Arc::clone(&s.stop);
@@ -1187,7 +1147,7 @@ mod tests {
 
     #[test]
     fn an_illegal_action_is_refused_and_changes_nothing() {
-        let mut s = session([Seat::Human, Seat::Human]);
+        let mut s = session([Player::Human, Player::Human]);
         play(&mut s, &["1"]);
         let (history, version) = (s.history().clone(), s.version());
         for bad in ["9", "swap", "keep", "S1>N1"] {
@@ -1207,11 +1167,11 @@ mod tests {
 
     #[test]
     fn the_session_says_who_may_act() {
-        let mut s = session([Seat::Human, Seat::Engine(Level::MIN)]);
+        let mut s = session([Player::Human, Player::Engine(Level::MIN)]);
         let engine_turn = s.begin_engine_move(Moment::now()).map(|_| ());
         assert_eq!(engine_turn, Err(Refused::PersonsSeat(Side::South)));
         assert_eq!(s.act(Actor::Engine, "1".parse().unwrap()), Err(Refused::PersonsSeat(Side::South)));
-        assert_eq!(s.may_act(Actor::Person), Ok((Side::South, Seat::Human)));
+        assert_eq!(s.may_act(Actor::Person), Ok((Side::South, Player::Human)));
         s.act(Actor::Person, "1".parse().unwrap()).unwrap();
         // North is the engine's: a person is refused, the engine may begin.
         assert_eq!(s.act(Actor::Person, "1".parse().unwrap()), Err(Refused::EnginesSeat(Side::North)));
@@ -1249,7 +1209,7 @@ mod tests {
 
     #[test]
     fn a_timed_game_lost_on_time_is_over_for_everyone() {
-        let mut s = session([Seat::Human, Seat::Human]).with_clocks(Duration::from_secs(1), Duration::ZERO);
+        let mut s = session([Player::Human, Player::Human]).with_clocks(Duration::from_secs(1), Duration::ZERO);
         s.check_time(Moment::now().plus(Duration::from_secs(2)));
         assert_eq!(s.lost_on_time(), Some(kalah_rules::Seat::First));
         assert_eq!(s.act(Actor::Person, "1".parse().unwrap()), Err(Refused::Over));
@@ -1262,7 +1222,7 @@ mod tests {
         // animated it meanwhile): it is charged 50 ms, not 3.05 s.
         let t0 = Moment(1_000_000);
         let ms = Duration::from_millis;
-        let mut s = session([Seat::Human, Seat::Engine(Level::MIN)]).with_clocks_at(
+        let mut s = session([Player::Human, Player::Engine(Level::MIN)]).with_clocks_at(
             Duration::from_secs(60),
             Duration::ZERO,
             t0,
@@ -1295,7 +1255,7 @@ mod tests {
 
     #[test]
     fn an_analysis_is_kept_for_its_version_only() {
-        let mut s = session([Seat::Human, Seat::Human]);
+        let mut s = session([Player::Human, Player::Human]);
         let analysis = |version| Analysis::unsearched(&Game::new(Rules::standard(4, 3).unwrap()), version);
         let version = s.version();
         s.keep_analysis(version, analysis(version)).unwrap();
@@ -1308,10 +1268,10 @@ mod tests {
     #[test]
     fn idle_games_are_put_away_and_come_back_and_a_full_store_refuses() {
         let games = Games::new(2, Duration::from_secs(60));
-        let a = games.add(session([Seat::Human; 2])).unwrap();
-        let b = games.add(session([Seat::Human; 2])).unwrap();
+        let a = games.add(session([Player::Human; 2])).unwrap();
+        let b = games.add(session([Player::Human; 2])).unwrap();
         assert_ne!(a, b);
-        assert_eq!(games.add(session([Seat::Human; 2])), Err(Missing::Full));
+        assert_eq!(games.add(session([Player::Human; 2])), Err(Missing::Full));
         {
             let game = games.get(&a).unwrap();
             let mut s = lock(&game);
@@ -1325,7 +1285,7 @@ mod tests {
         assert_eq!(games.len(), 0);
         let back = games.get(&a).unwrap();
         assert_eq!(lock(&back).game().actions().len(), 1, "read back from the database with its move");
-        let c = games.add(session([Seat::Human; 2])).unwrap();
+        let c = games.add(session([Player::Human; 2])).unwrap();
         games.remove(&c).unwrap();
         assert_eq!(games.remove(&c), Err(Missing::Unknown));
         assert_eq!(games.get(&c).err(), Some(Missing::Unknown));
@@ -1335,7 +1295,7 @@ mod tests {
     fn a_stored_game_is_rebuilt_exactly_from_its_events() {
         let t0 = Moment(5_000_000);
         let ms = Duration::from_millis;
-        let mut s = session([Seat::Human, Seat::Engine(Level::MIN)]).with_clocks_at(
+        let mut s = session([Player::Human, Player::Engine(Level::MIN)]).with_clocks_at(
             Duration::from_secs(60),
             Duration::from_secs(1),
             t0,

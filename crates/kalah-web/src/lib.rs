@@ -15,7 +15,10 @@
 //! * [`engines`]: a pool of engines shared by every game, at the engine's strength levels
 //!   ([`kalah_engine::level`]); every engine move and hint is [`kalah_engine::decide`]'s
 //!   decision, as for every other player.
-//! * [`api`]: the JSON bodies the API answers with.
+//! * [`api`]: the JSON bodies of the API's requests and answers. What the page draws of a game
+//!   (its state, the status line, a hint, an analysis, the new-game body and the form's variants)
+//!   is the crate kalah-view's, which the static site's module (kalah-wasm) builds it with too;
+//!   [`api::GameState`] adds the fields of a game between friends.
 //!
 //! The page (`web/`: index.html, style.css and its modules app.js, backend.js, local.js, engine.js,
 //! worker.js, friends.js; docs/site.md) is built into the crate, so a server needs no files and no

@@ -18,22 +18,19 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use kalah_engine::decide::decide;
-use kalah_engine::level::Level;
 use kalah_engine::time::Limits;
-use kalah_rules::rules::{
-    word_of, CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MAX_HOUSES, MAX_SEEDS, MIN_HOUSES, MIN_SEEDS,
-    PRESETS, SOWING_WORDS,
-};
-use kalah_rules::{record, Action, Game, Phase, Position, Record, RecordWarning, Rules, Side};
+use kalah_rules::{record, Game, Phase, RecordWarning, Side};
+use kalah_view::form::Decided;
+use kalah_view::{Analysis, Hint, NewGame};
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use tokio::sync::{mpsc, watch};
 
-use crate::api::{self, ActionText, Analysis, GameState, Goto, Hint, MoveRequest, NewGame, Plies};
+use crate::api::{self, ActionText, GameState, Goto, MoveRequest, Plies};
 use crate::connections::{self, ConnectionLimits};
 use crate::engines::{self, Engines, Failed, Kind};
 use crate::event::Moment;
-use crate::games::{self, lock, Actor, Games, Missing, Refused, Seat, Session};
+use crate::games::{self, lock, Actor, Games, Missing, Refused, Session};
 use crate::guard::{self, Limiter};
 use crate::postgres::Notice;
 use crate::presence::{self, Attending, Presence};
@@ -513,140 +510,28 @@ fn state_of(id: &str, game: &Mutex<Session>) -> Json<GameState> {
 
 /// `GET /api/variants`: the sizes, presets, rule words and engine levels the page offers.
 async fn variants() -> Json<serde_json::Value> {
-    fn words<T>(table: &[(&'static str, T)]) -> Vec<&'static str> {
-        table.iter().map(|(w, _)| *w).collect()
-    }
-    let presets: Vec<_> = PRESETS
-        .iter()
-        .filter_map(|(name, about)| {
-            let rules = Rules::preset(name, 6, 4).ok()?;
-            Some(json!({ "name": name, "about": about, "fields": fields(&rules) }))
-        })
-        .collect();
-    Json(json!({
-        "houses": [MIN_HOUSES, MAX_HOUSES],
-        "seeds": [MIN_SEEDS, MAX_SEEDS],
-        "presets": presets,
-        "capture": words(&CAPTURE_WORDS),
-        "end": words(&END_WORDS),
-        "leftover": words(&LEFTOVER_WORDS),
-        "direction": words(&DIRECTION_WORDS),
-        "sowing": words(&SOWING_WORDS),
-        "levels": Level::ALL.map(|level| json!({ "level": level.number(), "about": level.about() })),
-    }))
-}
-
-/// Returns the variant fields of `rules` as a JSON object of their words.
-fn fields(rules: &Rules) -> serde_json::Value {
-    json!({
-        "capture": word_of(&CAPTURE_WORDS, rules.capture),
-        "end": word_of(&END_WORDS, rules.end),
-        "leftover": word_of(&LEFTOVER_WORDS, rules.leftover),
-        "direction": word_of(&DIRECTION_WORDS, rules.direction),
-        "sowing": word_of(&SOWING_WORDS, rules.sowing),
-        "majority_ends": rules.majority_ends,
-    })
-}
-
-/// Returns the seat a record's `South` or `North` tag names: `engine level N` (as this server
-/// writes it), `engine:N` or `engine` the engine, anything else (`human`, a person's name) a
-/// person.
-fn seat_of_tag(value: &str) -> Seat {
-    let value = value.trim();
-    if let Ok(seat) = value.parse::<Seat>() {
-        return seat;
-    }
-    match value.strip_prefix("engine level ").map(str::parse::<Level>) {
-        Some(Ok(level)) => Seat::Engine(level),
-        _ => Seat::Human,
-    }
-}
-
-/// What a new-game request builds: the game, the seats a loaded record names (first player
-/// first), what loading the record warns of, and how a record decided before its end was
-/// decided.
-type Built = (Game, [Option<Seat>; 2], Vec<RecordWarning>, Option<Decided>);
-
-/// How a loaded record was decided before its moves ended it.
-#[derive(Clone, Copy, Debug)]
-struct Decided {
-    /// The side that won, as the record's result says.
-    winner: Side,
-    /// The record's `Termination` says the loser ran out of time (else: resigned, or not said).
-    on_time: bool,
-}
-
-/// Builds the game a new-game request asks for.
-fn new_game(request: &NewGame) -> Result<Built, ApiError> {
-    if let Some(text) = &request.record {
-        if request.rules.is_some() || request.position.is_some() {
-            return Err(bad_request("a record brings its own rules and start: leave out rules and position"));
-        }
-        // The request body is at most MAX_BODY, well under the record limit of `kalah play --load`.
-        let parsed = Record::parse(text).map_err(|e| bad_request(format!("cannot load the record: {e}")))?;
-        let tag = |name: &str| {
-            parsed.record.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| seat_of_tag(v))
-        };
-        let termination = parsed.record.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case("Termination"));
-        let decided = parsed
-            .record
-            .decided
-            .map(|winner| Decided { winner, on_time: termination.is_some_and(|(_, v)| v.contains("ran out of time")) });
-        // The record's South and North are the players as the game started (the first player South).
-        return Ok((parsed.record.game, [tag("South"), tag("North")], parsed.warnings, decided));
-    }
-    let parsed = match &request.position {
-        Some(text) => Some(text.parse::<Position>().map_err(|e| bad_request(e.to_string()))?),
-        None => None,
-    };
-    let rules = match (&request.rules, parsed) {
-        (Some(text), _) => text.parse::<Rules>().map_err(|e| bad_request(format!("bad rules {text:?}: {e}")))?,
-        // A position alone gives the size; the seeds a house started with only name the game.
-        (None, Some(p)) => {
-            let m = u16::from(p.houses()).max(1);
-            let n = (p.total_seeds() / (2 * m)).clamp(u16::from(MIN_SEEDS), u16::from(MAX_SEEDS)) as u8;
-            Rules::standard(p.houses(), n).map_err(|e| bad_request(e.to_string()))?
-        }
-        (None, None) => Rules::default(),
-    };
-    let start = match &request.position {
-        Some(text) => Position::parse(text, &rules).map_err(|e| bad_request(e.to_string()))?,
-        None => Position::start(&rules),
-    };
-    Ok((Game::from_position(rules, start), [None, None], Vec::new(), None))
+    Json(kalah_view::variants())
 }
 
 /// Reads a new-game request body (empty: the defaults) into a session and what loading its
 /// record warns of.
 pub fn start(body: &[u8]) -> Result<(Session, Vec<RecordWarning>), ApiError> {
     let request: NewGame = read(body, Some(NewGame::default()))?;
-    let seat = |text: &Option<String>, default: Seat, which: &str| match text {
-        None => Ok(default),
-        Some(t) => t.parse::<Seat>().map_err(|e| bad_request(format!("{which}: {e}"))),
-    };
-    let (game, named, warnings, decided) = new_game(&request)?;
-    if request.friend && (request.south.is_some() || request.north.is_some()) {
+    let bad = |e: kalah_view::NewGameError| bad_request(e.to_string());
+    let opening = request.opening().map_err(bad)?;
+    if request.friend == Some(true) && (request.south.is_some() || request.north.is_some()) {
         return Err(bad_request("a game against a friend has two people: leave out south and north"));
     }
-    // The request's players, else those the record names, else a person against the engine.
-    let seats = [
-        seat(&request.south, named[0].unwrap_or(Seat::Human), "south")?,
-        seat(&request.north, named[1].unwrap_or(Seat::Engine(Level::DEFAULT)), "north")?,
-    ];
-    let mut session = Session::new(game, seats);
+    let seats = request.players(opening.named).map_err(bad)?;
+    let mut session = Session::new(opening.game, seats);
     if let Some(clock) = request.clock {
-        if !(1..=86_400).contains(&clock.seconds) || clock.increment > 3600 {
-            return Err(bad_request(format!(
-                "clock: {} seconds + {} a move is out of range: 1 to 86400 seconds for the game, 0 to 3600 added a move",
-                clock.seconds, clock.increment
-            )));
-        }
-        session = session.with_clocks(Duration::from_secs(clock.seconds), Duration::from_secs(clock.increment));
+        let (total, increment) = clock.times().map_err(bad)?;
+        session = session.with_clocks(total, increment);
     }
-    if let Some(decided) = decided {
+    if let Some(decided) = opening.decided {
         session = end_as_recorded(session, decided);
     }
-    Ok((session, warnings))
+    Ok((session, opening.warnings))
 }
 
 /// Ends a loaded game as its record's result says it ended before its moves did: lost on time by
@@ -681,13 +566,15 @@ pub struct Invitation {
 pub fn start_with_friends(body: &[u8]) -> Result<(Session, Vec<RecordWarning>, Option<Invitation>), ApiError> {
     let request: NewGame = read(body, Some(NewGame::default()))?;
     let (session, warnings) = start(body)?;
-    if !request.friend {
-        if request.side.is_some() {
+    // `"side": null` says no side, as no `side` does.
+    let side = request.side.flatten();
+    if request.friend != Some(true) {
+        if side.is_some() {
             return Err(bad_request("side is the creator's side in a game against a friend: add \"friend\": true"));
         }
         return Ok((session, warnings, None));
     }
-    let first = match request.side.as_deref() {
+    let first = match side.as_deref() {
         None | Some("south") => true,
         Some("north") => false,
         Some(other) => return Err(bad_request(format!("side {other:?}: write south or north"))),
@@ -705,7 +592,7 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<(StatusCode,
     let id = app.games.add(session).map_err(|why| missing(&app, "", why))?;
     let game = self::session(&app, &id)?;
     let mut state = api::state(&id, &lock(&game));
-    state.warnings = warnings.iter().map(RecordWarning::to_string).collect();
+    state.view.warnings = warnings.iter().map(RecordWarning::to_string).collect();
     if let Some(invitation) = invitation {
         state.token = Some(invitation.token);
         state.invite = Some(invitation.invite);
@@ -1129,15 +1016,7 @@ async fn hint(State(app): State<Arc<App>>, method: Method, Path(id): Path<String
         .map_err(not_searched)?
         .ok_or_else(engine_failed)?;
     lock(&game).unchanged_since(version).map_err(|_| changed_meanwhile())?;
-    Ok(Json(Hint {
-        version,
-        side: side.name(),
-        action: decision.action.to_string(),
-        value: decision.score.seeds(),
-        exact: decision.score.is_exact(),
-        depth: decision.depth,
-    })
-    .into_response())
+    Ok(Json(Hint::of(version, side, &decision)).into_response())
 }
 
 /// The answer to a `HEAD` of a route whose `GET` searches: the game is there; nothing is searched.
@@ -1203,35 +1082,10 @@ fn analyse_game(
     let side = game.decider()?;
     if matches!(game.phase(), Phase::Handicap | Phase::PieOffer) {
         let decision = decide(engine, game, limits, Some(stop))?;
-        return Some(Analysis {
-            version,
-            value: decision.for_south().seeds(),
-            exact: decision.score.is_exact(),
-            depth: decision.depth,
-            side: side.name(),
-            best: match decision.action {
-                Action::Sow(mv) => Some(mv.number()),
-                _ => None,
-            },
-            action: Some(decision.action.to_string()),
-            line: Vec::new(),
-            nodes: decision.nodes,
-            millis: started.elapsed().as_millis() as u64,
-        });
+        return Some(Analysis::of_decision(version, side, &decision, started.elapsed().as_millis() as u64));
     }
     let info = engines::analyse(engine, &position, &rules, limits, stop);
-    Some(Analysis {
-        version,
-        value: info.score.for_side(position.mover(), Side::South).seeds(),
-        exact: info.score.is_exact(),
-        depth: info.depth,
-        side: side.name(),
-        best: info.best.map(|m| m.number()),
-        action: info.best.map(|m| m.number().to_string()),
-        line: info.pv.iter().map(|m| m.number()).collect(),
-        nodes: info.nodes,
-        millis: info.elapsed.as_millis() as u64,
-    })
+    Some(Analysis::of_search(version, side, &position, &info))
 }
 
 /// `GET /api/archive`: the finished games, the last finished first (at most 1000).
@@ -1244,27 +1098,7 @@ async fn archive(State(app): State<Arc<App>>) -> Result<Json<serde_json::Value>,
 async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let game = session(&app, &id)?;
     let s = lock(&game);
-    let mut record = Record::new(s.game().clone());
-    let describe = |seat: Seat| match seat {
-        Seat::Human => "human".to_string(),
-        Seat::Engine(level) => format!("engine level {level}"),
-    };
-    record.tags = vec![
-        ("Event".to_string(), "Casual game".to_string()),
-        ("Date".to_string(), record::today()),
-        ("South".to_string(), describe(s.seats()[0])),
-        ("North".to_string(), describe(s.seats()[1])),
-    ];
-    if let Some(finish) = api::state(&id, &s).result {
-        let winner = if finish.winner == Some("South") { Side::South } else { Side::North };
-        if let Some(side) = finish.lost_on_time {
-            record.tags.push(("Termination".to_string(), format!("{side} ran out of time")));
-            record.decided = Some(winner);
-        } else if let Some(side) = finish.resigned {
-            record.tags.push(("Termination".to_string(), format!("{side} resigned")));
-            record.decided = Some(winner);
-        }
-    }
+    let record = s.facts(&id, Moment::now()).record(&record::today());
     let headers = [
         (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
         (header::CONTENT_DISPOSITION, "attachment; filename=\"game.kalah\"".to_string()),
