@@ -15,6 +15,9 @@
   const MIN_STACKED = 36;
   const MIN_ROW = 32;
   const MAX_ROW = 58;
+  // A finished game's board is only read, not tapped: its rows may be smaller still, so that the
+  // end's panel and the buttons under it share the screen with twelve houses a side.
+  const MIN_READ_ROW = 24;
   const STONE_COLORS = ['#c8553d', '#e0a458', '#588b8b', '#8e6c8a', '#b5838d', '#6d9f71'];
 
   function cellName(cell, m) {
@@ -29,10 +32,13 @@
   // North's store across the top, North's houses, South's houses, South's store across the
   // bottom; else down the screen (North's store at the top, South's houses down the left,
   // South's store at the bottom, North's houses up the right). Sowing still goes
-  // counter-clockwise, and every board fits a phone.
+  // counter-clockwise, and every board fits a phone. A board turned for North's player
+  // (`flip`) is the same turned half a circle: each pit takes the place of the pit across it
+  // (cell c that of c + m + 1), so North's houses run along the bottom from left to right.
   function layout(board) {
     const m = Number(board.dataset.houses);
     if (!m) return;
+    const turned = board.classList.contains('flipped');
     const room = board.parentElement ? board.parentElement.clientWidth : 0;
     const wide = room === 0 || room >= (m + 2) * (MIN_HOUSE + 8) + 24;
     const stacked = !wide && room >= m * (MIN_STACKED + 6) + 24;
@@ -45,7 +51,7 @@
       board.classList.remove('counts');
     }
     for (const el of board.querySelectorAll('.pit')) {
-      const cell = Number(el.dataset.cell);
+      const cell = turned ? (Number(el.dataset.cell) + m + 1) % (2 * m + 2) : Number(el.dataset.cell);
       let column, row;
       if (stacked) {
         if (cell === 2 * m + 1) [column, row] = [`1 / span ${m}`, '1'];
@@ -63,8 +69,9 @@
 
   // Fits a board laid down the screen into `height` pixels (the page says how many it can give):
   // each of its m + 2 rows (a store, or a house of each side) gets the height left by the gaps and
-  // the padding, from MIN_ROW to MAX_ROW pixels; rows under MIN_HOUSE show counts, not stones.
-  // Other layouts are left as they are (their height follows the width).
+  // the padding, from MIN_ROW (MIN_READ_ROW on a board marked `over`) to MAX_ROW pixels; rows
+  // under MIN_HOUSE show counts, not stones. Other layouts are left as they are (their height
+  // follows the width).
   function fit(board, height) {
     const m = Number(board.dataset.houses);
     const vertical = board.classList.contains('vertical');
@@ -76,9 +83,18 @@
     const house = board.querySelector('.pit.house');
     const rows = m + 2;
     const rest = board.getBoundingClientRect().height - rows * house.getBoundingClientRect().height;
-    const row = Math.max(MIN_ROW, Math.min(MAX_ROW, Math.floor((height - rest) / rows)));
+    const least = board.classList.contains('over') ? MIN_READ_ROW : MIN_ROW;
+    const row = Math.max(least, Math.min(MAX_ROW, Math.floor((height - rest) / rows)));
     board.style.setProperty('--row', `${row}px`);
     board.classList.toggle('counts', row < MIN_HOUSE);
+  }
+
+  // Turns the board so that North's side is nearest the player (North's player's view, as
+  // game sites show each player their own houses along the bottom), or back.
+  function flip(board, north) {
+    if (board.classList.contains('flipped') === !!north) return;
+    board.classList.toggle('flipped', !!north);
+    layout(board);
   }
 
   // Builds the pits of a board of m houses a side inside `board`.
@@ -146,5 +162,5 @@
     return board.querySelector(`.pit[data-cell="${cell}"]`);
   }
 
-  globalThis.KalahBoard = { build, draw, layout, fit, pit, cellName };
+  globalThis.KalahBoard = { build, draw, layout, fit, flip, pit, cellName };
 })();

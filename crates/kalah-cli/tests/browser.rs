@@ -411,6 +411,12 @@ async fn links_reloads_and_the_engine(client: &Client, url: &str) {
     idle(client).await;
     let eval = wait_for(client, "#eval-text", |t| !t.starts_with("Evaluating")).await;
     assert!(eval.contains("best for North:") && !eval.contains("house"), "{eval}");
+    // A person who plays North against the engine sees North's houses along the bottom.
+    client.goto(&format!("{url}?rules=kalah(4,3)%20standard&south=engine:1&north=human")).await.expect("the link");
+    idle(client).await;
+    let [north_bottom, ..] = rect(client, ".pit[data-cell=\"5\"]").await;
+    let [south_bottom, ..] = rect(client, ".pit[data-cell=\"0\"]").await;
+    assert!(north_bottom > south_bottom, "North's house 1 at {north_bottom}, South's at {south_bottom}");
 }
 
 /// A busy server (503 with Retry-After) does not lose a person's move: the page says it is
@@ -776,6 +782,18 @@ async fn large_boards_on_a_phone(phone: &Client, url: &str) {
         idle(phone).await;
         assert_eq!(count(phone, m - 1).await, 0, "{at}: South's house {m} was not sown");
     }
+    // The end of Kalah(12,4): the end's panel, Undo, Hint and New game still share the screen
+    // with the board (its rows, only read now, smaller than a finger's).
+    let position = "0,0,0,0,0,0,0,0,0,0,0,1:40/4,4,4,4,4,4,4,4,4,4,4,4:7/S";
+    phone
+        .goto(&format!("{url}/?rules=kalah(12,4)%20standard&position={position}&south=human&north=human"))
+        .await
+        .unwrap();
+    idle(phone).await;
+    phone.find(Locator::Css(".pit[data-cell=\"11\"]")).await.unwrap().click().await.unwrap();
+    assert_eq!(idle(phone).await, "over");
+    on_screen(phone, &["board", "game-end", "undo", "hint", "new"], "the end of Kalah(12,4) on a 390 × 844 phone")
+        .await;
 }
 
 /// What a player trusts the page for (issue 30): a full server says so and offers a way on
@@ -966,6 +984,23 @@ async fn two_friends_play_from_an_invitation_link_with_a_spectator_through_a_res
     c.goto(&watch).await.expect("the watch link opens");
     idle(&c).await;
     assert_eq!(text(&c, "#friends-who").await, "You are watching this game.");
+    // Each player sees their own houses along the bottom, from their house 1 on the left (North's
+    // player a board turned half a circle), and reads the seats as "you" and "your friend"; the
+    // spectator sees South's side, as in a game at one screen.
+    for (client, own, other, line) in [
+        (&a, 0, 4, "South: you · North: your friend"),
+        (&b, 4, 0, "South: your friend · North: you"),
+        (&c, 0, 4, "South: a person · North: a person"),
+    ] {
+        let [own_bottom, own_right, ..] = rect(client, &format!(".pit[data-cell=\"{own}\"]")).await;
+        let [other_bottom, ..] = rect(client, &format!(".pit[data-cell=\"{other}\"]")).await;
+        let [_, own_third_right, ..] = rect(client, &format!(".pit[data-cell=\"{}\"]", own + 2)).await;
+        assert!(
+            own_bottom > other_bottom && own_right < own_third_right,
+            "{line}: house {own} is not at the bottom left"
+        );
+        assert_eq!(text(client, "#rules-line").await, format!("kalah(3,2) standard · {line}"));
+    }
     // Each player reads the turn from their own seat; the spectator reads the sides.
     assert_eq!(text(&a, "#status").await, "Your move");
     assert_eq!(text(&b, "#status").await, "Your friend's move");

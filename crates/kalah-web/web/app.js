@@ -306,6 +306,7 @@ export async function show(state, animate) {
   hintCell = null;
   sessionStorage.setItem('kalah-game', state.id);
   if (newBoard) buildBoard(state.houses);
+  KalahBoard.flip($('board'), viewerSide(state) === 'North');
   if (animate) await animateLast(state, render);
   if (render !== shown) return;
   draw();
@@ -361,8 +362,10 @@ function draw() {
   const said = (game.friends && friends.status(game)) || game.status;
   setStatus(said + (thinking && game.engine_to_move ? ' (thinking…)' : waiting ? ` (${waiting})` : ''));
   $('engine-go').hidden = !(paused && engineMovesNow(true));
-  $('rules-line').textContent =
-    `${game.rules} · South: ${playerName(game.players.south)} · North: ${playerName(game.players.north)}`;
+  // A player of a game between friends reads the seats as "you" and "your friend".
+  const seat = game.friends ? friends.sideOf(game) : null;
+  const named = (side) => (seat ? (seat === side ? 'you' : 'your friend') : playerName(game.players[side.toLowerCase()]));
+  $('rules-line').textContent = `${game.rules} · South: ${named('South')} · North: ${named('North')}`;
   $('swap').hidden = !(person && game.legal.includes('swap'));
   $('keep').hidden = !handicap;
   // A decision to take takes the legend's place (style.css), so the buttons below stay put.
@@ -419,6 +422,15 @@ function drawEnd() {
 }
 
 // A player as people say it: "engine level 3", "a person".
+// The side whose houses this browser shows along the bottom: the side it holds in a game
+// between friends, North where a person plays North against the engine, else South (a spectator,
+// two people at one screen, the engine against itself).
+function viewerSide(state) {
+  if (state.friends) return friends.sideOf(state) || 'South';
+  const person = (player) => player === 'human';
+  return person(state.players.north) && !person(state.players.south) ? 'North' : 'South';
+}
+
 function playerName(player) {
   const level = /^engine:(\d+)$/.exec(player);
   if (level) return `engine level ${level[1]}`;
