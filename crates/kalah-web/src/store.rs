@@ -221,17 +221,17 @@ impl Store {
         let mut at = None;
         for (i, event) in events.iter().enumerate() {
             let text = serde_json::to_string(event).map_err(|e| damaged(id, e))?;
-            transaction.execute(
-                "INSERT INTO events (game, seq, event) VALUES (?1, ?2, ?3)",
-                params![id, (seq + i as u64 + 1) as i64, text],
-            )?;
+            // Prepared once a connection (rusqlite's cache): preparing it for every move took
+            // about a tenth of the server's samples under the load example (perf).
+            transaction
+                .prepare_cached("INSERT INTO events (game, seq, event) VALUES (?1, ?2, ?3)")?
+                .execute(params![id, (seq + i as u64 + 1) as i64, text])?;
             at = Some(event.at);
         }
         let updated = at.unwrap_or_else(Moment::now).0 as i64;
-        transaction.execute(
-            "UPDATE games SET updated = ?2, finished = ?3, result = ?4 WHERE id = ?1",
-            params![id, updated, finished.is_some(), finished.unwrap_or("")],
-        )?;
+        transaction
+            .prepare_cached("UPDATE games SET updated = ?2, finished = ?3, result = ?4 WHERE id = ?1")?
+            .execute(params![id, updated, finished.is_some(), finished.unwrap_or("")])?;
         transaction.commit()?;
         Ok(())
     }
