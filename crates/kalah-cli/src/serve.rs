@@ -113,7 +113,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server")?;
     runtime.block_on(async move {
         let address = format!("{}:{}", args.host, args.port);
-        let listener = tokio::net::TcpListener::bind(&address).await.map_err(|e| {
+        let listener = listen(&address).await.map_err(|e| {
             bad(format!("cannot listen on {address}: {e}; pick another --port (0 picks a free one) or --host"))
         })?;
         let bound: SocketAddr = listener.local_addr().context("cannot read the address listened on")?;
@@ -123,4 +123,26 @@ pub fn run(args: ServeArgs) -> Result<()> {
         };
         kalah_web::serve(listener, app, shutdown).await.context("the server stopped")
     })
+}
+
+/// Connections that may wait to be accepted. Tokio's default, 1,024, overflowed when a thousand
+/// games' players connected at once (a request and a live channel each): a connection dropped
+/// so is only tried again a second later. The system may allow fewer (`net.core.somaxconn`).
+const BACKLOG: u32 = 4096;
+
+/// Listens on `address` (a host and a port), on the first of its addresses that can be bound.
+async fn listen(address: &str) -> std::io::Result<tokio::net::TcpListener> {
+    let mut failed = None;
+    for at in tokio::net::lookup_host(address).await? {
+        let socket = if at.is_ipv4() { tokio::net::TcpSocket::new_v4()? } else { tokio::net::TcpSocket::new_v6()? };
+        // As the standard library's bind does on Unix: a server started again at once may
+        // take its port back from the connections of the one before.
+        #[cfg(unix)]
+        socket.set_reuseaddr(true)?;
+        match socket.bind(at).and_then(|()| socket.listen(BACKLOG)) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => failed = Some(e),
+        }
+    }
+    Err(failed.unwrap_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "the host has no address")))
 }

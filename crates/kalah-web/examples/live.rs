@@ -32,8 +32,11 @@ use tokio::net::TcpStream;
 /// What every game records.
 #[derive(Default)]
 struct Tally {
-    /// Microseconds from a move sent to the opponent's channel showing it.
-    latency: Vec<u64>,
+    /// When each move was sent (milliseconds into the run) and the microseconds from then to
+    /// the opponent's channel showing it.
+    latency: Vec<(u64, u64)>,
+    /// When the run began.
+    began: Option<Instant>,
     /// Moves acknowledged, by game.
     acked: HashMap<String, Vec<String>>,
     /// Requests sent again after the connection failed.
@@ -59,7 +62,7 @@ impl Connection {
         path: &str,
         token: Option<&str>,
         body: Option<&Value>,
-    ) -> std::io::Result<(u16, Value)> {
+    ) -> std::io::Result<(u16, Vec<u8>)> {
         let body = body.map(Value::to_string).unwrap_or_default();
         let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
         let head = format!(
@@ -92,7 +95,7 @@ impl Connection {
         }
         let mut bytes = vec![0; length];
         self.stream.read_exact(&mut bytes).await?;
-        Ok((status, serde_json::from_slice(&bytes).unwrap_or(Value::Null)))
+        Ok((status, bytes))
     }
 }
 
@@ -105,7 +108,7 @@ async fn call(
     token: Option<&str>,
     body: Option<Value>,
     tally: &Mutex<Tally>,
-) -> (u16, Value) {
+) -> (u16, Vec<u8>) {
     loop {
         if connection.is_none() {
             match Connection::open(address).await {
@@ -164,8 +167,12 @@ async fn follow(
                 Ok(_) => {}
             }
         }
-        // The chunked body: each chunk holds whole lines of events.
-        let mut pending = String::new();
+        // The chunked body: each chunk holds whole lines of events. Read as bytes into buffers
+        // kept from chunk to chunk, and of each state only its ply: the players share the
+        // machine with the servers, and the less they take of it the less they measure
+        // themselves.
+        let mut pending: Vec<u8> = Vec::new();
+        let mut chunk: Vec<u8> = Vec::new();
         loop {
             line.clear();
             match reader.read_line(&mut line).await {
@@ -176,35 +183,72 @@ async fn follow(
             if size == 0 {
                 break;
             }
-            let mut chunk = vec![0; size + 2];
+            chunk.resize(size + 2, 0);
             if reader.read_exact(&mut chunk).await.is_err() {
                 break;
             }
-            pending.push_str(&String::from_utf8_lossy(&chunk[..size]));
-            while let Some(end) = pending.find("\n\n") {
-                let event: String = pending.drain(..end + 2).collect();
+            pending.extend_from_slice(&chunk[..size]);
+            let mut used = 0;
+            while let Some(end) = pending[used..].windows(2).position(|w| w == b"\n\n") {
+                let event = &pending[used..used + end];
+                used += end + 2;
                 let now = Instant::now();
+                let mut state = false;
+                let mut data: &[u8] = &[];
+                for field in event.split(|&b| b == b'\n') {
+                    if let Some(n) = field.strip_prefix(b"id: ") {
+                        last = std::str::from_utf8(n).ok().and_then(|n| n.trim().parse().ok());
+                    } else if field == b"event: state" {
+                        state = true;
+                    } else if let Some(d) = field.strip_prefix(b"data: ") {
+                        data = d;
+                    }
+                }
                 // The players' presence events are passed by.
-                if event.lines().any(|field| field.trim() == "event: presence") {
+                if !state {
                     continue;
                 }
-                for field in event.lines() {
-                    if let Some(n) = field.strip_prefix("id: ") {
-                        last = n.trim().parse().ok();
-                    } else if let Some(data) = field.strip_prefix("data: ") {
-                        let state: Value = serde_json::from_str(data).unwrap_or(Value::Null);
-                        let ply = state["ply"].as_u64().unwrap_or(0);
-                        let mut sent = sent.lock().unwrap();
-                        if let Some((at, by)) = sent.get(&ply).copied() {
-                            if by != me {
-                                sent.remove(&ply);
-                                tally.lock().unwrap().latency.push(now.duration_since(at).as_micros() as u64);
-                            }
-                        }
+                let Ok(Seen { ply }) = serde_json::from_slice::<Seen>(data) else { continue };
+                let mut sent = sent.lock().unwrap();
+                if let Some((at, by)) = sent.get(&ply).copied() {
+                    if by != me {
+                        sent.remove(&ply);
+                        let mut tally = tally.lock().unwrap();
+                        let second = tally.began.map_or(0, |b| at.duration_since(b).as_millis() as u64);
+                        tally.latency.push((second, now.duration_since(at).as_micros() as u64));
                     }
                 }
             }
+            pending.drain(..used);
         }
+    }
+}
+
+/// What a live channel's state event is read for: its ply.
+#[derive(serde::Deserialize)]
+struct Seen {
+    ply: u64,
+}
+
+/// What a player reads of a game's state to move; the rest is passed by unread.
+#[derive(Default, serde::Deserialize)]
+struct Turn {
+    #[serde(default)]
+    to_move: String,
+    #[serde(default)]
+    legal: Vec<String>,
+    #[serde(default)]
+    version: u64,
+    #[serde(default)]
+    ply: u64,
+    /// Null while the game is played.
+    #[serde(default)]
+    result: Option<serde::de::IgnoredAny>,
+}
+
+impl Turn {
+    fn read(body: &[u8]) -> Turn {
+        serde_json::from_slice(body).unwrap_or_default()
     }
 }
 
@@ -223,7 +267,7 @@ async fn game(addresses: Arc<Mutex<Vec<String>>>, seed: u64, end: Instant, tally
         addresses[player.min(addresses.len() - 1)].clone()
     };
     let mut connections = [None, None];
-    let (status, mut state) = call(
+    let (status, created) = call(
         &mut connections[0],
         &at(0),
         "POST",
@@ -233,15 +277,17 @@ async fn game(addresses: Arc<Mutex<Vec<String>>>, seed: u64, end: Instant, tally
         &tally,
     )
     .await;
+    let created: Value = serde_json::from_slice(&created).unwrap_or(Value::Null);
     if status != 201 {
-        eprintln!("live: a game was refused: {status} {state}");
+        eprintln!("live: a game was refused: {status} {created}");
         return;
     }
-    let id = state["id"].as_str().unwrap_or_default().to_string();
+    let id = created["id"].as_str().unwrap_or_default().to_string();
     let tokens = [
-        state["token"].as_str().unwrap_or_default().to_string(),
-        state["invite"].as_str().unwrap_or_default().to_string(),
+        created["token"].as_str().unwrap_or_default().to_string(),
+        created["invite"].as_str().unwrap_or_default().to_string(),
     ];
+    let mut state: Turn = serde_json::from_value(created).unwrap_or_default();
     tally.lock().unwrap().acked.insert(id.clone(), Vec::new());
     let sent = Arc::new(Mutex::new(HashMap::new()));
     let stop = Arc::new(AtomicBool::new(false));
@@ -261,21 +307,18 @@ async fn game(addresses: Arc<Mutex<Vec<String>>>, seed: u64, end: Instant, tally
     tokio::time::sleep(Duration::from_millis(below(1000) as u64)).await;
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     let url = format!("/api/games/{id}");
-    while Instant::now() < end && state["result"].is_null() {
+    while Instant::now() < end && state.result.is_none() {
         tick.tick().await;
-        let side = state["to_move"].as_str().unwrap_or("South");
-        let mover = if side == "South" { "South" } else { "North" };
+        let mover = if state.to_move == "North" { "North" } else { "South" };
         // The first player holds South (no swap in standard rules).
-        let player = usize::from(side != "South");
+        let player = usize::from(mover == "North");
         let token = &tokens[player];
-        let legal = state["legal"].as_array().cloned().unwrap_or_default();
-        if legal.is_empty() {
+        if state.legal.is_empty() {
             break;
         }
-        let action = legal[below(legal.len())].clone();
-        let version = state["version"].as_u64().unwrap_or(0);
-        let ply = state["ply"].as_u64().unwrap_or(0);
-        let body = json!({"action": action, "version": version, "request": format!("{id}-{ply}")});
+        let action = state.legal[below(state.legal.len())].clone();
+        let ply = state.ply;
+        let body = json!({"action": action, "version": state.version, "request": format!("{id}-{ply}")});
         sent.lock().unwrap().insert(ply + 1, (Instant::now(), mover));
         let (status, next) = call(
             &mut connections[player],
@@ -288,15 +331,14 @@ async fn game(addresses: Arc<Mutex<Vec<String>>>, seed: u64, end: Instant, tally
         )
         .await;
         if status == 200 {
-            let action = action.as_str().map_or_else(|| action.to_string(), str::to_string);
             if let Some(moves) = tally.lock().unwrap().acked.get_mut(&id) {
                 moves.push(action);
             }
-            state = next;
+            state = Turn::read(&next);
         } else {
-            eprintln!("live: a move was refused: {status} {next}");
+            eprintln!("live: a move was refused: {status} {}", String::from_utf8_lossy(&next));
             let (_, fresh) = call(&mut connections[player], &at(player), "GET", &url, None, None, &tally).await;
-            state = fresh;
+            state = Turn::read(&fresh);
         }
     }
     stop.store(true, Ordering::Relaxed);
@@ -393,6 +435,7 @@ fn main() {
     let tally = Arc::new(Mutex::new(Tally::default()));
     let shared = Arc::new(Mutex::new(addresses));
     let started = Instant::now();
+    tally.lock().unwrap().began = Some(started);
     let end = started + Duration::from_secs(seconds);
     let mut peak = 0.0f64;
     let mut cpu = 0.0;
@@ -440,8 +483,9 @@ fn main() {
         let scratch = Mutex::new(Tally::default());
         let mut connection = None;
         for (id, acked) in &acknowledged {
-            let (status, state) =
+            let (status, body) =
                 call(&mut connection, &address, "GET", &format!("/api/games/{id}"), None, None, &scratch).await;
+            let state: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
             if status != 200 {
                 lost += 1;
                 continue;
@@ -464,7 +508,7 @@ fn main() {
     });
     let tally = tally.lock().unwrap();
     let acked: usize = tally.acked.values().map(Vec::len).sum();
-    let mut latency = tally.latency.clone();
+    let mut latency: Vec<u64> = tally.latency.iter().map(|&(_, l)| l).collect();
     latency.sort_unstable();
     println!(
         "live: {} games, {acked} moves acknowledged, {found} on the server, {lost} games lost, {corrupted} games differing; {} requests sent again",
@@ -478,7 +522,18 @@ fn main() {
         percentile(&latency, 1.0),
         latency.len()
     );
+    // The tail over the run, ten seconds at a time: a slow start shows apart from the rest.
+    let windows: Vec<String> = (0..seconds.div_ceil(10))
+        .map(|w| {
+            let mut part: Vec<u64> = tally.latency.iter().filter(|&&(s, _)| s / 10_000 == w).map(|&(_, l)| l).collect();
+            part.sort_unstable();
+            format!("{:.1}", percentile(&part, 0.99))
+        })
+        .collect();
+    println!("live: p99 ten seconds at a time (ms): {}", windows.join(" "));
     println!("live: server memory peak {peak:.0} MB; CPU {cpu:.1} s over {:.1} s", started.elapsed().as_secs_f64());
+    // The players' own share of the machine, which they share with the servers here.
+    println!("live: the simulated players' CPU {:.1} s", usage(std::process::id()).1);
     if let Some((mut other, _)) = second {
         println!("live: second server memory peak {second_peak:.0} MB; CPU {second_cpu:.1} s");
         let _ = other.kill();

@@ -1010,7 +1010,7 @@ impl Games {
             }
         };
         match notice {
-            Notice::Appended { game: id, count, events } => {
+            Notice::Appended { game: id, count, events, .. } => {
                 if let Some(game) = held(&id) {
                     let mut session = lock(&game);
                     // The notice carries the new events when they fit: they are played on the

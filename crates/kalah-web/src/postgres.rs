@@ -64,16 +64,17 @@ pub const MIGRATIONS: &[&str] = &["CREATE TABLE games (
     CREATE INDEX games_finished ON games (finished, updated);"];
 
 /// Appends events, marks the game and notifies the other processes in one statement (one round
-/// trip, one transaction): the new events are numbered on from `$2`; the notice names the game
-/// and its number of events, and carries the new events (`$7`, a JSON array) when they fit in a
-/// notice.
+/// trip, one transaction): the new events are numbered on from `$2`; the notice names the game,
+/// its number of events and the process that stored them (`$8`, so that it passes its own
+/// notices by), and carries the new events (`$7`, a JSON array) when they fit in a notice.
 const APPEND: &str = "WITH added AS (
         INSERT INTO events (game, seq, event)
         SELECT $1, $2::BIGINT + n, event FROM unnest($3::TEXT[]) WITH ORDINALITY AS t(event, n)
     ), game AS (
         UPDATE games SET updated = $4, finished = $5, result = $6 WHERE id = $1 RETURNING id
     )
-    SELECT pg_notify('kalah_events', id || ' ' || ($2::BIGINT + cardinality($3::TEXT[]))::TEXT || ' ' || $7)
+    SELECT pg_notify('kalah_events',
+        id || ' ' || ($2::BIGINT + cardinality($3::TEXT[]))::TEXT || ' ' || $8::BIGINT::TEXT || ' ' || $7)
     FROM game";
 
 /// The most bytes of events a notice carries (PostgreSQL takes payloads under 8000 bytes).
@@ -238,6 +239,8 @@ pub enum Notice {
         count: u64,
         /// The events stored, the last ones up to `count`, or none when they did not fit.
         events: Vec<Event>,
+        /// The process that stored them (none from a kalah that did not say).
+        from: Option<Process>,
     },
     /// Game `game` was deleted.
     Deleted {
@@ -262,19 +265,25 @@ pub enum Notice {
 }
 
 impl Notice {
-    /// Reads a notice's payload, `ID COUNT EVENTS` (a JSON array, empty when they did not fit)
-    /// or `ID -`.
+    /// Reads a notice's payload, `ID COUNT PROCESS EVENTS` (EVENTS a JSON array, empty when
+    /// they did not fit; an earlier kalah wrote no PROCESS) or `ID -`.
     fn parse(payload: &str) -> Option<Notice> {
         let (game, what) = payload.split_once(' ')?;
         let game = game.to_string();
         if what == "-" {
             return Some(Notice::Deleted { game });
         }
-        let (count, events) = what.split_once(' ').unwrap_or((what, ""));
+        let (count, rest) = what.split_once(' ').unwrap_or((what, ""));
         let count = count.parse().ok()?;
+        let (from, events) = match rest.split_once(' ').unwrap_or((rest, "")) {
+            (from, events) if !from.is_empty() && from.bytes().all(|b| b.is_ascii_digit()) => {
+                (Some(from.parse().ok()?), events)
+            }
+            _ => (None, rest),
+        };
         // Events that cannot be read are read from the database instead.
         let events = serde_json::from_str(events).unwrap_or_default();
-        Some(Notice::Appended { game, count, events })
+        Some(Notice::Appended { game, count, events, from })
     }
 
     /// Reads a presence notice's payload, `PROCESS ?` (a question) or `PROCESS GAME BITS …`
@@ -463,14 +472,15 @@ impl Postgres {
         let updated = events.last().map_or_else(Moment::now, |e| e.at).0 as i64;
         let (id, shared) = (id.to_string(), Arc::clone(&self.shared));
         let (is_finished, result) = (finished.is_some(), finished.unwrap_or("").to_string());
+        let me = i64::from(self.shared.me.load(Ordering::Relaxed));
         let mut noticed = format!("[{}]", texts.join(","));
         if noticed.len() > MOST_NOTICED {
             noticed.clear();
         }
         self.block(async move {
             let c = shared.connection().await?;
-            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 7] =
-                [&id, &(seq as i64), &texts, &updated, &is_finished, &result, &noticed];
+            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 8] =
+                [&id, &(seq as i64), &texts, &updated, &is_finished, &result, &noticed, &me];
             let marked = c.client.execute(&c.append, &params).await.map_err(|e| failed(&id, e))?;
             if marked == 0 {
                 return Err(StoreError::Gone(id));
@@ -666,8 +676,11 @@ async fn listen_once(
     let _ = notices.send(Notice::Missed);
     while let Some((presence, payload)) = hearing.recv().await {
         let notice = if presence { Notice::parse_presence(&payload) } else { Notice::parse(&payload) };
-        // This process hears its own presence notices too; they tell it nothing.
-        let own = matches!(notice, Some(Notice::Here { from, .. } | Notice::Asked { from }) if from == me);
+        // This process hears its own notices too; they tell it nothing (its games have the
+        // changes it stored). Passing its stored changes by here also keeps the games from
+        // being locked for them while the request that stored them still holds the lock.
+        let own = matches!(notice, Some(Notice::Here { from, .. } | Notice::Asked { from }) if from == me)
+            || matches!(notice, Some(Notice::Appended { from: Some(from), .. }) if from == me);
         if let Some(notice) = notice.filter(|_| !own) {
             if notices.send(notice).is_err() {
                 break;
@@ -725,12 +738,16 @@ mod tests {
 
     #[test]
     fn notices_are_read() {
-        let appended = |events| Some(Notice::Appended { game: "ab".into(), count: 12, events });
-        assert_eq!(Notice::parse("ab 12"), appended(vec![]));
-        assert_eq!(Notice::parse("ab 12 "), appended(vec![]));
+        let appended = |events, from| Some(Notice::Appended { game: "ab".into(), count: 12, events, from });
+        assert_eq!(Notice::parse("ab 12 7"), appended(vec![], Some(7)));
+        assert_eq!(Notice::parse("ab 12 7 "), appended(vec![], Some(7)));
         let event = r#"{"version":12,"at":5,"change":{"kind":"act","action":"3"}}"#;
         let read: Event = serde_json::from_str(event).unwrap();
-        assert_eq!(Notice::parse(&format!("ab 12 [{event}]")), appended(vec![read]));
+        assert_eq!(Notice::parse(&format!("ab 12 7 [{event}]")), appended(vec![read.clone()], Some(7)));
+        // As an earlier kalah wrote them, without the process.
+        assert_eq!(Notice::parse("ab 12"), appended(vec![], None));
+        assert_eq!(Notice::parse("ab 12 "), appended(vec![], None));
+        assert_eq!(Notice::parse(&format!("ab 12 [{event}]")), appended(vec![read], None));
         assert_eq!(Notice::parse("ab -"), Some(Notice::Deleted { game: "ab".into() }));
         assert_eq!(Notice::parse("ab"), None);
         assert_eq!(Notice::parse("ab x"), None);

@@ -123,7 +123,10 @@ pub async fn serve(
         let mut tick = tokio::time::interval(Duration::from_secs(1));
         loop {
             tick.tick().await;
-            clocks.games.check_clocks(Moment::now());
+            // Off the runtime's workers: a game being stored holds its lock for a round trip
+            // to the database, and a worker waiting for it would hold up every task queued on it.
+            let games = Arc::clone(&clocks);
+            let _ = tokio::task::spawn_blocking(move || games.games.check_clocks(Moment::now())).await;
         }
     });
     // With a shared database (PostgreSQL), the changes other servers store reach the games
