@@ -234,9 +234,14 @@ def test_a_finished_game_analyses_to_its_result():
 
 INTERRUPTED = textwrap.dedent(
     """
+    import signal
     import sys
     import kalah
 
+    # Python raises KeyboardInterrupt on SIGINT only if SIGINT was not ignored when it started,
+    # and a shell ignores it in the commands it starts in the background (as a CI job may be):
+    # the handler is put in place here so that the test does not depend on how it was started.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     kind = sys.argv[1]
     game = kalah.Game()  # Kalah(6,6): no search or solve of its start ends in a test's time
     told = []
