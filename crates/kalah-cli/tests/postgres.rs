@@ -400,6 +400,90 @@ fn two_servers_share_a_game_between_friends_through_postgresql() {
     assert_eq!(moves(&call(&at_c, "GET", &url, None, None).1), acknowledged);
 }
 
+/// Runs SQL on the test's PostgreSQL with its own client, psql.
+fn psql(postgres: &Postgres, sql: &str) {
+    let out = Command::new(postgres_programs().join("psql"))
+        .args(["-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", &postgres.port.to_string()])
+        .args(["-U", "kalah", "-d", "postgres", "-c", sql])
+        .output()
+        .expect("psql runs");
+    assert!(out.status.success(), "{sql}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// The changes of many games stored at once go to the database together (one statement for
+/// those waiting at the same time), and there each is checked alone: a change stored after a
+/// number of events another process has moved on is refused as a conflict without a trace, a
+/// change of a game that is not there as gone, and the changes of the other games are stored.
+/// A database of the schema before the number of events was kept is brought up to date with
+/// the numbers its games have.
+#[test]
+fn many_games_changes_are_stored_together_and_each_checked_alone() {
+    use kalah_web::event::{Change, Event, Moment};
+    use kalah_web::store::{Start, Store};
+    let postgres = start_postgres();
+    let url = format!("postgres://kalah@127.0.0.1:{}/postgres", postgres.port);
+    let database = kalah_web::Database::parse(url.as_ref()).expect("the address is read");
+    let start = Start {
+        rules: "kalah(6,4)".into(),
+        position: String::new(),
+        actions: vec![],
+        seats: ["human".into(), "human".into()],
+        clock: None,
+        tokens: None,
+        at: Moment(1),
+    };
+    let event = |version: u64, action: &str| Event {
+        version,
+        at: Moment(1 + version),
+        change: Change::Act { action: action.into(), spent: None },
+        request: None,
+    };
+    let first = Store::open(&database).expect("the store opens");
+    first.create("old", &start).unwrap();
+    first.append("old", 0, &[event(1, "1"), event(2, "2")], None).unwrap();
+    drop(first);
+    // As the first schema left it: no number of events, version 1.
+    psql(&postgres, "ALTER TABLE games DROP COLUMN stored; UPDATE kalah_schema SET version = 1");
+
+    let one = Store::open(&database).expect("the store opens and brings the schema up to date");
+    let other = Store::open(&database).expect("a second process's store opens");
+    assert!(matches!(one.append("old", 1, &[event(2, "3")], None), Err(kalah_web::StoreError::Conflict(_))));
+    one.append("old", 2, &[event(3, "3")], None).expect("the number of events was kept by the migration");
+    let games: Vec<String> = (0..64).map(|i| format!("g{i}")).collect();
+    for game in &games {
+        one.create(game, &start).unwrap();
+    }
+    // The other process stores one change of g0: the first's two changes of g0 after none are
+    // refused, whatever else goes with them.
+    other.append("g0", 0, &[event(1, "6")], None).unwrap();
+    let outcomes: Vec<_> = std::thread::scope(|scope| {
+        let one = &one;
+        let runs: Vec<_> = games
+            .iter()
+            .map(|game| scope.spawn(move || one.append(game, 0, &[event(1, "1"), event(2, "2")], Some("over"))))
+            .chain([scope.spawn(|| one.append("none", 0, &[event(1, "1")], None))])
+            .collect();
+        runs.into_iter().map(|run| run.join().expect("no panic")).collect()
+    });
+    for (i, outcome) in outcomes.iter().enumerate() {
+        match (i, outcome) {
+            (0, Err(kalah_web::StoreError::Conflict(game))) => assert_eq!(game, "g0"),
+            (64, Err(kalah_web::StoreError::Gone(game))) => assert_eq!(game, "none"),
+            (1..=63, Ok(())) => {}
+            _ => panic!("change {i}: {outcome:?}"),
+        }
+    }
+    let (_, g0) = other.load("g0").unwrap().expect("g0 is there");
+    assert_eq!(g0, [event(1, "6")], "the refused change left no event");
+    for game in &games[1..] {
+        let (_, events) = other.load(game).unwrap().expect("the game is there");
+        assert_eq!(events, [event(1, "1"), event(2, "2")], "{game}");
+    }
+    assert_eq!(other.archive(100).unwrap().len(), 63, "the 63 games stored are marked finished");
+    let (_, old) = other.load("old").unwrap().expect("old is there");
+    assert_eq!(old.len(), 3);
+}
+
 /// The servers refuse a bad or unreachable PostgreSQL address with one line saying what is
 /// accepted, and exit with an error.
 #[test]

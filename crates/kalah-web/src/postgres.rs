@@ -9,9 +9,10 @@
 //! SQLite), and [`tokio_postgres`] is asynchronous: the store runs its own small runtime, which
 //! drives a few connections and the one that listens, and a call waits for its query there. On
 //! the server's multi-threaded runtime the wait is in [`tokio::task::block_in_place`], so the
-//! server's other tasks go on meanwhile. Two processes that change one game at once both try to
-//! store the change at the same place (the events' key is the game and the change's number):
-//! the second is refused with [`StoreError::Conflict`].
+//! server's other tasks go on meanwhile. The changes of games waiting to be stored at the same
+//! time are appended together, in one statement ([`APPEND`]). Two processes that change one game
+//! at once both try to store the change after the same number of events: the second finds the
+//! number moved on and is refused with [`StoreError::Conflict`].
 
 use std::fmt;
 use std::future::Future;
@@ -61,21 +62,46 @@ pub const MIGRATIONS: &[&str] = &["CREATE TABLE games (
         event TEXT NOT NULL,
         PRIMARY KEY (game, seq)
     );
-    CREATE INDEX games_finished ON games (finished, updated);"];
+    CREATE INDEX games_finished ON games (finished, updated);",
+    // The number of events each game has, checked and moved on under the game's row lock when
+    // changes are appended (see APPEND): several games' changes go in one statement.
+    "ALTER TABLE games ADD COLUMN stored BIGINT NOT NULL DEFAULT 0;
+    UPDATE games g SET stored = (SELECT count(*) FROM events e WHERE e.game = g.id);"];
 
-/// Appends events, marks the game and notifies the other processes in one statement (one round
-/// trip, one transaction): the new events are numbered on from `$2`; the notice names the game,
-/// its number of events and the process that stored them (`$8`, so that it passes its own
-/// notices by), and carries the new events (`$7`, a JSON array) when they fit in a notice.
-const APPEND: &str = "WITH added AS (
+/// Appends the changes of several games in one statement (one round trip, one transaction, one
+/// commit): each row of the arrays is a game (`$1`), its number of events before the change
+/// (`$2`), the new events (`$3`, a JSON array), whether the notice carries them (`$4`), when it
+/// was changed (`$5`), whether it is finished (`$6`) and its result (`$7`). A game's row is
+/// marked only if it still has that number of events (checked under the row's lock, so of two
+/// processes storing a change of one game at once the second finds the number moved on), and
+/// only a marked game's events are inserted and noticed. The notice names the game, its number
+/// of events and the process that stored them (`$8`, so that it passes its own notices by), and
+/// carries the new events when they fit in a notice. A row of the answer for each game: its id,
+/// whether it was stored, and whether it exists.
+///
+/// One transaction for many changes is what keeps the tail short with several processes:
+/// PostgreSQL lets one transaction that notifies commit at a time, and a transaction per move
+/// queued the moves behind each other's commits.
+const APPEND: &str = "WITH r AS (
+        SELECT * FROM unnest($1::TEXT[], $2::BIGINT[], $3::TEXT[], $4::BOOLEAN[], $5::BIGINT[],
+            $6::BOOLEAN[], $7::TEXT[]) AS r(game, seq, events, noticed, updated, finished, result)
+    ), marked AS (
+        UPDATE games g SET stored = r.seq + json_array_length(r.events::JSON), updated = r.updated,
+            finished = r.finished, result = r.result
+        FROM r WHERE g.id = r.game AND g.stored = r.seq
+        RETURNING g.id, g.stored
+    ), added AS (
         INSERT INTO events (game, seq, event)
-        SELECT $1, $2::BIGINT + n, event FROM unnest($3::TEXT[]) WITH ORDINALITY AS t(event, n)
-    ), game AS (
-        UPDATE games SET updated = $4, finished = $5, result = $6 WHERE id = $1 RETURNING id
+        SELECT r.game, r.seq + t.n, t.event FROM r JOIN marked m ON m.id = r.game,
+            json_array_elements_text(r.events::JSON) WITH ORDINALITY AS t(event, n)
     )
-    SELECT pg_notify('kalah_events',
-        id || ' ' || ($2::BIGINT + cardinality($3::TEXT[]))::TEXT || ' ' || $8::BIGINT::TEXT || ' ' || $7)
-    FROM game";
+    SELECT r.game, m.id IS NOT NULL, EXISTS (SELECT 1 FROM games WHERE id = r.game),
+        CASE WHEN m.id IS NOT NULL THEN pg_notify('kalah_events', r.game || ' ' || m.stored::TEXT
+            || ' ' || $8::BIGINT::TEXT || ' ' || CASE WHEN r.noticed THEN r.events ELSE '' END) END
+    FROM r LEFT JOIN marked m ON m.id = r.game";
+
+/// The most games' changes appended in one statement.
+const MOST_BATCHED: usize = 256;
 
 /// The most bytes of events a notice carries (PostgreSQL takes payloads under 8000 bytes).
 const MOST_NOTICED: usize = 7000;
@@ -217,10 +243,15 @@ fn describe(e: &dyn std::error::Error) -> String {
 /// Translates a failure: a change stored at a place taken is a [`StoreError::Conflict`], one
 /// of a game that is not there [`StoreError::Gone`].
 fn failed(id: &str, e: tokio_postgres::Error) -> StoreError {
-    match e.code() {
+    failed_with(id, e.code(), &describe(&e))
+}
+
+/// [`failed`] from a failure's code and message.
+fn failed_with(id: &str, code: Option<&SqlState>, text: &str) -> StoreError {
+    match code {
         Some(code) if *code == SqlState::UNIQUE_VIOLATION => StoreError::Conflict(id.to_string()),
         Some(code) if *code == SqlState::FOREIGN_KEY_VIOLATION => StoreError::Gone(id.to_string()),
-        _ => StoreError::Postgres(describe(&e)),
+        _ => StoreError::Postgres(text.to_string()),
     }
 }
 
@@ -350,6 +381,9 @@ struct Shared {
     /// Makes the TLS sessions, as the address's sslmode says.
     tls: MakeRustlsConnect,
     connections: Vec<tokio::sync::Mutex<Option<Connection>>>,
+    /// The connection changes are appended on ([`append_waiting`]), apart from the others so
+    /// that a statement appending never waits for another query.
+    appending: tokio::sync::Mutex<Option<Connection>>,
     next: AtomicUsize,
     /// This process's name to the others: its listening connection's process id (0 until it
     /// listens).
@@ -360,9 +394,22 @@ impl Shared {
     /// Returns a connection, made if need be; connections are taken in turn.
     async fn connection(&self) -> Result<tokio::sync::MappedMutexGuard<'_, Connection>, StoreError> {
         let i = self.next.fetch_add(1, Ordering::Relaxed) % self.connections.len();
-        let mut slot = self.connections[i].lock().await;
+        self.made(&self.connections[i]).await
+    }
+
+    /// Returns the connection in `slot`, made if there is none or it was lost.
+    async fn made<'a>(
+        &self,
+        slot: &'a tokio::sync::Mutex<Option<Connection>>,
+    ) -> Result<tokio::sync::MappedMutexGuard<'a, Connection>, StoreError> {
+        let mut slot = slot.lock().await;
         if slot.as_ref().is_none_or(|c| c.client.is_closed()) {
             let client = connect(&self.config, &self.tls).await?;
+            // The statements are few and run over and over with the same plan: planning each
+            // run anew (PostgreSQL's choice for a prepared statement's first runs, and for any
+            // whose generic plan it deems dearer) was a third of its CPU under load. A server
+            // older than PostgreSQL 12 does not know the setting and plans as it does.
+            let _ = client.batch_execute("SET plan_cache_mode = force_generic_plan").await;
             let prepare = |sql| client.prepare(sql);
             let (append, load, delete) = (prepare(APPEND).await, prepare(LOAD).await, prepare(DELETE).await);
             let fail = |e: tokio_postgres::Error| StoreError::Postgres(describe(&e));
@@ -374,6 +421,18 @@ impl Shared {
             });
         }
         Ok(tokio::sync::MutexGuard::map(slot, |c| c.as_mut().expect("made above")))
+    }
+}
+
+/// Waits for an outcome the store's runtime sends; on the server's multi-threaded runtime in
+/// [`tokio::task::block_in_place`], so that its other tasks go on meanwhile.
+fn wait<T>(receiver: std::sync::mpsc::Receiver<Result<T, StoreError>>) -> Result<T, StoreError> {
+    let wait = move || {
+        receiver.recv().unwrap_or_else(|_| Err(StoreError::Postgres("the database's runtime stopped".to_string())))
+    };
+    match Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => tokio::task::block_in_place(wait),
+        _ => wait(),
     }
 }
 
@@ -390,6 +449,120 @@ pub struct Postgres {
     runtime: Option<Runtime>,
     shared: Arc<Shared>,
     notices: Mutex<Option<UnboundedReceiver<Notice>>>,
+    /// The changes to store, to the task that appends them ([`append_waiting`]).
+    appends: UnboundedSender<Append>,
+}
+
+/// A change of one game waiting to be stored, and where its outcome goes.
+struct Append {
+    game: String,
+    /// The game's number of events before the change.
+    seq: i64,
+    /// The new events, a JSON array.
+    events: String,
+    /// Whether the notice carries the events (they fit in one).
+    noticed: bool,
+    /// When the game changed (milliseconds since 1970).
+    updated: i64,
+    finished: bool,
+    result: String,
+    outcome: std::sync::mpsc::SyncSender<Result<(), StoreError>>,
+}
+
+/// Stores the changes sent to it: each statement appends all the changes waiting when the one
+/// before it ended (at most [`MOST_BATCHED`]), so that under load many moves share a commit.
+async fn append_waiting(shared: Arc<Shared>, mut waiting: UnboundedReceiver<Append>) {
+    // A second change of a game already in the statement waits for the next one: one statement
+    // marks each game once. (A process stores one change of a game at a time: a safeguard.)
+    let mut held = None;
+    loop {
+        let first = match held.take() {
+            Some(append) => append,
+            None => match waiting.recv().await {
+                Some(append) => append,
+                None => return,
+            },
+        };
+        let mut batch = vec![first];
+        while batch.len() < MOST_BATCHED {
+            match waiting.try_recv() {
+                Ok(append) if batch.iter().any(|a: &Append| a.game == append.game) => {
+                    held = Some(append);
+                    break;
+                }
+                Ok(append) => batch.push(append),
+                Err(_) => break,
+            }
+        }
+        append_batch(&shared, batch).await;
+    }
+}
+
+/// Appends the changes of `batch` and sends each its outcome. A statement the database refuses
+/// (nothing of it is stored) is tried again a change at a time, so that only the change that
+/// made it fail fails.
+async fn append_batch(shared: &Shared, batch: Vec<Append>) {
+    match append_together(shared, &batch).await {
+        Ok(outcomes) => {
+            for (append, outcome) in batch.into_iter().zip(outcomes) {
+                let _ = append.outcome.send(outcome);
+            }
+        }
+        Err(Ok(refused)) if batch.len() > 1 && refused.code().is_some() => {
+            for append in batch {
+                let outcome = match append_together(shared, std::slice::from_ref(&append)).await {
+                    Ok(mut outcomes) => outcomes.pop().expect("one outcome a change"),
+                    Err(Ok(e)) => Err(failed(&append.game, e)),
+                    Err(Err(e)) => Err(e),
+                };
+                let _ = append.outcome.send(outcome);
+            }
+        }
+        Err(failure) => {
+            let (code, text) = match &failure {
+                Ok(e) => (e.code().cloned(), describe(e)),
+                Err(e) => (None, e.to_string()),
+            };
+            for append in batch {
+                let e = match &failure {
+                    Ok(_) => failed_with(&append.game, code.as_ref(), &text),
+                    Err(StoreError::Postgres(why)) => StoreError::Postgres(why.clone()),
+                    Err(_) => StoreError::Postgres(text.clone()),
+                };
+                let _ = append.outcome.send(Err(e));
+            }
+        }
+    }
+}
+
+/// Appends the changes of `batch` in one statement: returns each change's outcome, or the
+/// statement's failure (`Ok`) or the connection's (`Err`).
+async fn append_together(
+    shared: &Shared,
+    batch: &[Append],
+) -> Result<Vec<Result<(), StoreError>>, Result<tokio_postgres::Error, StoreError>> {
+    let c = shared.made(&shared.appending).await.map_err(Err)?;
+    let games: Vec<&str> = batch.iter().map(|a| a.game.as_str()).collect();
+    let seqs: Vec<i64> = batch.iter().map(|a| a.seq).collect();
+    let events: Vec<&str> = batch.iter().map(|a| a.events.as_str()).collect();
+    let noticed: Vec<bool> = batch.iter().map(|a| a.noticed).collect();
+    let updated: Vec<i64> = batch.iter().map(|a| a.updated).collect();
+    let finished: Vec<bool> = batch.iter().map(|a| a.finished).collect();
+    let results: Vec<&str> = batch.iter().map(|a| a.result.as_str()).collect();
+    let me = i64::from(shared.me.load(Ordering::Relaxed));
+    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 8] =
+        [&games, &seqs, &events, &noticed, &updated, &finished, &results, &me];
+    let rows = c.client.query(&c.append, &params).await.map_err(Ok)?;
+    let answers: std::collections::HashMap<&str, (bool, bool)> =
+        rows.iter().map(|row| (row.get::<_, &str>(0), (row.get(1), row.get(2)))).collect();
+    Ok(batch
+        .iter()
+        .map(|append| match answers.get(append.game.as_str()) {
+            Some((true, _)) => Ok(()),
+            Some((false, true)) => Err(StoreError::Conflict(append.game.clone())),
+            Some((false, false)) | None => Err(StoreError::Gone(append.game.clone())),
+        })
+        .collect())
 }
 
 impl Postgres {
@@ -406,11 +579,14 @@ impl Postgres {
             config: (*address.config).clone(),
             tls: address.tls.connector()?,
             connections: (0..CONNECTIONS).map(|_| tokio::sync::Mutex::new(None)).collect(),
+            appending: tokio::sync::Mutex::new(None),
             next: AtomicUsize::new(0),
             me: AtomicU32::new(0),
         });
         let (sender, receiver) = unbounded_channel();
-        let store = Postgres { runtime: Some(runtime), shared, notices: Mutex::new(Some(receiver)) };
+        let (appends, waiting) = unbounded_channel();
+        runtime.spawn(append_waiting(Arc::clone(&shared), waiting));
+        let store = Postgres { runtime: Some(runtime), shared, notices: Mutex::new(Some(receiver)), appends };
         let (config, tls, name) = ((*address.config).clone(), store.shared.tls.clone(), address.to_string());
         store.block(async move { migrate(&config, &tls, name).await })?;
         // Listening begins before the first request is served: no change is missed.
@@ -436,13 +612,7 @@ impl Postgres {
         self.handle().spawn(async move {
             let _ = sender.send(future.await);
         });
-        let wait = move || {
-            receiver.recv().unwrap_or_else(|_| Err(StoreError::Postgres("the database's runtime stopped".to_string())))
-        };
-        match Handle::try_current() {
-            Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => tokio::task::block_in_place(wait),
-            _ => wait(),
-        }
+        wait(receiver)
     }
 
     /// Returns the notices of changes stored (by any process), once: the caller follows them.
@@ -463,30 +633,29 @@ impl Postgres {
     }
 
     /// Appends `events` to game `id` after its first `seq` events, marks the game finished or
-    /// not and tells the other processes, in one transaction.
+    /// not and tells the other processes, in one transaction (with the changes of other games
+    /// waiting at the same time).
     pub fn append(&self, id: &str, seq: u64, events: &[Event], finished: Option<&str>) -> Result<(), StoreError> {
         let texts = events
             .iter()
             .map(|event| serde_json::to_string(event).map_err(|e| damaged(id, e)))
             .collect::<Result<Vec<_>, _>>()?;
-        let updated = events.last().map_or_else(Moment::now, |e| e.at).0 as i64;
-        let (id, shared) = (id.to_string(), Arc::clone(&self.shared));
-        let (is_finished, result) = (finished.is_some(), finished.unwrap_or("").to_string());
-        let me = i64::from(self.shared.me.load(Ordering::Relaxed));
-        let mut noticed = format!("[{}]", texts.join(","));
-        if noticed.len() > MOST_NOTICED {
-            noticed.clear();
-        }
-        self.block(async move {
-            let c = shared.connection().await?;
-            let params: [&(dyn tokio_postgres::types::ToSql + Sync); 8] =
-                [&id, &(seq as i64), &texts, &updated, &is_finished, &result, &noticed, &me];
-            let marked = c.client.execute(&c.append, &params).await.map_err(|e| failed(&id, e))?;
-            if marked == 0 {
-                return Err(StoreError::Gone(id));
-            }
-            Ok(())
-        })
+        let events_text = format!("[{}]", texts.join(","));
+        let (outcome, receiver) = std::sync::mpsc::sync_channel(1);
+        let append = Append {
+            game: id.to_string(),
+            seq: seq as i64,
+            noticed: events_text.len() <= MOST_NOTICED,
+            events: events_text,
+            updated: events.last().map_or_else(Moment::now, |e| e.at).0 as i64,
+            finished: finished.is_some(),
+            result: finished.unwrap_or("").to_string(),
+            outcome,
+        };
+        self.appends
+            .send(append)
+            .map_err(|_| StoreError::Postgres("the database's runtime stopped".to_string()))?;
+        wait(receiver)
     }
 
     /// Returns the start and the events of game `id`, or `None` if there is none.
