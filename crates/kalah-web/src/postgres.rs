@@ -48,7 +48,8 @@ const CONNECTIONS: usize = 8;
 
 /// The schema, one step a version, as [`crate::store::MIGRATIONS`] for SQLite: step i brings
 /// the version kept in the table `kalah_schema` from i to i + 1.
-pub const MIGRATIONS: &[&str] = &["CREATE TABLE games (
+pub const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE games (
         id TEXT PRIMARY KEY,
         start TEXT NOT NULL,
         created BIGINT NOT NULL,
@@ -66,7 +67,8 @@ pub const MIGRATIONS: &[&str] = &["CREATE TABLE games (
     // The number of events each game has, checked and moved on under the game's row lock when
     // changes are appended (see APPEND): several games' changes go in one statement.
     "ALTER TABLE games ADD COLUMN stored BIGINT NOT NULL DEFAULT 0;
-    UPDATE games g SET stored = (SELECT count(*) FROM events e WHERE e.game = g.id);"];
+    UPDATE games g SET stored = (SELECT count(*) FROM events e WHERE e.game = g.id);",
+];
 
 /// Appends the changes of several games in one statement (one round trip, one transaction, one
 /// commit): each row of the arrays is a game (`$1`), its number of events before the change
@@ -652,9 +654,7 @@ impl Postgres {
             result: finished.unwrap_or("").to_string(),
             outcome,
         };
-        self.appends
-            .send(append)
-            .map_err(|_| StoreError::Postgres("the database's runtime stopped".to_string()))?;
+        self.appends.send(append).map_err(|_| StoreError::Postgres("the database's runtime stopped".to_string()))?;
         wait(receiver)
     }
 
