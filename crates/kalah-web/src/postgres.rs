@@ -10,7 +10,7 @@
 //! drives a few connections and the one that listens, and a call waits for its query there. On
 //! the server's multi-threaded runtime the wait is in [`tokio::task::block_in_place`], so the
 //! server's other tasks go on meanwhile. The changes of games waiting to be stored at the same
-//! time are appended together, in one statement ([`APPEND`]). Two processes that change one game
+//! time are appended together, in one statement (`APPEND`). Two processes that change one game
 //! at once both try to store the change after the same number of events: the second finds the
 //! number moved on and is refused with [`StoreError::Conflict`].
 
