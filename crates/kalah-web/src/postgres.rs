@@ -429,13 +429,16 @@ impl Shared {
 /// Waits for an outcome the store's runtime sends; on the server's multi-threaded runtime in
 /// [`tokio::task::block_in_place`], so that its other tasks go on meanwhile.
 fn wait<T>(receiver: std::sync::mpsc::Receiver<Result<T, StoreError>>) -> Result<T, StoreError> {
-    let wait = move || {
-        receiver.recv().unwrap_or_else(|_| Err(StoreError::Postgres("the database's runtime stopped".to_string())))
-    };
+    let wait = move || receiver.recv().unwrap_or_else(|_| Err(stopped()));
     match Handle::try_current() {
         Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => tokio::task::block_in_place(wait),
         _ => wait(),
     }
+}
+
+/// The failure of a call whose work the store's runtime dropped (it stopped).
+fn stopped() -> StoreError {
+    StoreError::Postgres("the database's runtime stopped".to_string())
 }
 
 /// Connects, driving the connection on the current runtime.
@@ -521,17 +524,13 @@ async fn append_batch(shared: &Shared, batch: Vec<Append>) {
             }
         }
         Err(failure) => {
-            let (code, text) = match &failure {
-                Ok(e) => (e.code().cloned(), describe(e)),
+            let (code, text) = match failure {
+                Ok(e) => (e.code().cloned(), describe(&e)),
+                Err(StoreError::Postgres(why)) => (None, why),
                 Err(e) => (None, e.to_string()),
             };
             for append in batch {
-                let e = match &failure {
-                    Ok(_) => failed_with(&append.game, code.as_ref(), &text),
-                    Err(StoreError::Postgres(why)) => StoreError::Postgres(why.clone()),
-                    Err(_) => StoreError::Postgres(text.clone()),
-                };
-                let _ = append.outcome.send(Err(e));
+                let _ = append.outcome.send(Err(failed_with(&append.game, code.as_ref(), &text)));
             }
         }
     }
@@ -654,7 +653,7 @@ impl Postgres {
             result: finished.unwrap_or("").to_string(),
             outcome,
         };
-        self.appends.send(append).map_err(|_| StoreError::Postgres("the database's runtime stopped".to_string()))?;
+        self.appends.send(append).map_err(|_| stopped())?;
         wait(receiver)
     }
 
