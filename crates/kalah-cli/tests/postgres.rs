@@ -438,50 +438,54 @@ fn many_games_changes_are_stored_together_and_each_checked_alone() {
         change: Change::Act { action: action.into(), spent: None },
         request: None,
     };
-    let first = Store::open(&database).expect("the store opens");
-    first.create("old", &start).unwrap();
-    first.append("old", 0, &[event(1, "1"), event(2, "2")], None).unwrap();
-    drop(first);
-    // As the first schema left it: no number of events, version 1.
-    psql(&postgres, "ALTER TABLE games DROP COLUMN stored; UPDATE kalah_schema SET version = 1");
+    // The store is asynchronous: its calls are awaited on a runtime of the test's own.
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    runtime.block_on(async {
+        let first = Store::open(&database).expect("the store opens");
+        first.create("old", &start).await.unwrap();
+        first.append("old", 0, &[event(1, "1"), event(2, "2")], None).await.unwrap();
+        drop(first);
+        // As the first schema left it: no number of events, version 1.
+        psql(&postgres, "ALTER TABLE games DROP COLUMN stored; UPDATE kalah_schema SET version = 1");
 
-    let one = Store::open(&database).expect("the store opens and brings the schema up to date");
-    let other = Store::open(&database).expect("a second process's store opens");
-    assert!(matches!(one.append("old", 1, &[event(2, "3")], None), Err(kalah_web::StoreError::Conflict(_))));
-    one.append("old", 2, &[event(3, "3")], None).expect("the number of events was kept by the migration");
-    let games: Vec<String> = (0..64).map(|i| format!("g{i}")).collect();
-    for game in &games {
-        one.create(game, &start).unwrap();
-    }
-    // The other process stores one change of g0: the first's two changes of g0 after none are
-    // refused, whatever else goes with them.
-    other.append("g0", 0, &[event(1, "6")], None).unwrap();
-    let outcomes: Vec<_> = std::thread::scope(|scope| {
-        let one = &one;
-        let runs: Vec<_> = games
-            .iter()
-            .map(|game| scope.spawn(move || one.append(game, 0, &[event(1, "1"), event(2, "2")], Some("over"))))
-            .chain([scope.spawn(|| one.append("none", 0, &[event(1, "1")], None))])
-            .collect();
-        runs.into_iter().map(|run| run.join().expect("no panic")).collect()
-    });
-    for (i, outcome) in outcomes.iter().enumerate() {
-        match (i, outcome) {
-            (0, Err(kalah_web::StoreError::Conflict(game))) => assert_eq!(game, "g0"),
-            (64, Err(kalah_web::StoreError::Gone(game))) => assert_eq!(game, "none"),
-            (1..=63, Ok(())) => {}
-            _ => panic!("change {i}: {outcome:?}"),
+        let one = Store::open(&database).expect("the store opens and brings the schema up to date");
+        let other = Store::open(&database).expect("a second process's store opens");
+        let conflict = one.append("old", 1, &[event(2, "3")], None).await;
+        assert!(matches!(conflict, Err(kalah_web::StoreError::Conflict(_))), "{conflict:?}");
+        one.append("old", 2, &[event(3, "3")], None).await.expect("the number of events was kept by the migration");
+        let games: Vec<String> = (0..64).map(|i| format!("g{i}")).collect();
+        for game in &games {
+            one.create(game, &start).await.unwrap();
         }
-    }
-    let (_, g0) = other.load("g0").unwrap().expect("g0 is there");
-    assert_eq!(g0, [event(1, "6")], "the refused change left no event");
-    for game in &games[1..] {
-        let (_, events) = other.load(game).unwrap().expect("the game is there");
-        assert_eq!(events, [event(1, "1"), event(2, "2")], "{game}");
-    }
-    assert_eq!(other.archive(100).unwrap().len(), 63, "the 63 games stored are marked finished");
-    let (_, old) = other.load("old").unwrap().expect("old is there");
-    assert_eq!(old.len(), 3);
+        // The other process stores one change of g0: the first's two changes of g0 after none
+        // are refused, whatever else goes with them.
+        other.append("g0", 0, &[event(1, "6")], None).await.unwrap();
+        // All sent before any is answered.
+        let changes = [event(1, "1"), event(2, "2")];
+        let runs = games.iter().map(|game| one.append(game, 0, &changes, Some("over")));
+        let (outcomes, gone) = futures_util::future::join(
+            futures_util::future::join_all(runs),
+            one.append("none", 0, &[event(1, "1")], None),
+        )
+        .await;
+        for (i, outcome) in outcomes.iter().chain([&gone]).enumerate() {
+            match (i, outcome) {
+                (0, Err(kalah_web::StoreError::Conflict(game))) => assert_eq!(game, "g0"),
+                (64, Err(kalah_web::StoreError::Gone(game))) => assert_eq!(game, "none"),
+                (1..=63, Ok(())) => {}
+                _ => panic!("change {i}: {outcome:?}"),
+            }
+        }
+        let (_, g0) = other.load("g0").await.unwrap().expect("g0 is there");
+        assert_eq!(g0, [event(1, "6")], "the refused change left no event");
+        for game in &games[1..] {
+            let (_, events) = other.load(game).await.unwrap().expect("the game is there");
+            assert_eq!(events, [event(1, "1"), event(2, "2")], "{game}");
+        }
+        assert_eq!(other.archive(100).await.unwrap().len(), 63, "the 63 games stored are marked finished");
+        let (_, old) = other.load("old").await.unwrap().expect("old is there");
+        assert_eq!(old.len(), 3);
+    });
 }
 
 /// The servers refuse a bad or unreachable PostgreSQL address with one line saying what is

@@ -845,9 +845,13 @@ impl From<StoreError> for Missing {
     }
 }
 
+/// A game held in memory. Its lock is asynchronous: a request holds it while the change it made
+/// is stored, awaiting the database without holding a thread.
+pub type Held = Arc<tokio::sync::Mutex<Session>>;
+
 /// All games: those being played in memory, by id, and every game in the database.
 pub struct Games {
-    games: Mutex<HashMap<String, Arc<Mutex<Session>>>>,
+    games: Mutex<HashMap<String, Held>>,
     store: Store,
     max: usize,
     idle: Duration,
@@ -875,7 +879,7 @@ impl Games {
         self.max
     }
 
-    fn map(&self) -> MutexGuard<'_, HashMap<String, Arc<Mutex<Session>>>> {
+    fn map(&self) -> MutexGuard<'_, HashMap<String, Held>> {
         self.games.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -891,57 +895,59 @@ impl Games {
     }
 
     /// Stores a new game and returns its new id.
-    pub fn add(&self, mut session: Session) -> Result<String, Missing> {
+    pub async fn add(&self, mut session: Session) -> Result<String, Missing> {
         self.room()?;
         let id = loop {
             let id = format!("{:016x}", rand::random::<u64>());
-            if !self.map().contains_key(&id) && self.store.load(&id)?.is_none() {
+            let held = self.map().contains_key(&id);
+            if !held && self.store.load(&id).await?.is_none() {
                 break id;
             }
         };
-        self.store.create(&id, &session.start(Moment::now()))?;
+        self.store.create(&id, &session.start(Moment::now())).await?;
         session.unsaved.clear();
-        self.map().insert(id.clone(), Arc::new(Mutex::new(session)));
+        self.map().insert(id.clone(), Arc::new(tokio::sync::Mutex::new(session)));
         Ok(id)
     }
 
     /// Returns the game `id`, marked as used now (read from the database if it is not in
     /// memory); a clock that ran out meanwhile ends it, and that is stored.
-    pub fn get(&self, id: &str) -> Result<Arc<Mutex<Session>>, Missing> {
+    pub async fn get(&self, id: &str) -> Result<Held, Missing> {
         let held = self.map().get(id).cloned();
         let game = match held.clone() {
             Some(game) => game,
             None => {
-                let (start, events) = self.store.load(id)?.ok_or(Missing::Unknown)?;
+                let (start, events) = self.store.load(id).await?.ok_or(Missing::Unknown)?;
                 let session = Session::rebuild(&start, &events)
                     .map_err(|why| Missing::Store(StoreError::Damaged { id: id.to_string(), why }))?;
                 self.room()?;
                 // Another request may have read it meanwhile: the first one read is kept.
-                Arc::clone(self.map().entry(id.to_string()).or_insert_with(|| Arc::new(Mutex::new(session))))
+                let mut games = self.map();
+                Arc::clone(games.entry(id.to_string()).or_insert_with(|| Arc::new(tokio::sync::Mutex::new(session))))
             }
         };
-        let mut session = lock(&game);
+        let mut session = game.lock().await;
         if held.is_none() && self.store.is_shared() {
             // A change another server stored while the game was being read was noticed before
             // the game was held here, and passed by: read it again now that it is held.
-            self.refresh(id, &mut session)?;
+            self.refresh(id, &mut session).await?;
         }
         session.last_used = Instant::now();
         session.check_time(Moment::now());
-        self.save(id, &mut session)?;
+        self.save(id, &mut session).await?;
         drop(session);
         Ok(game)
     }
 
     /// Stores the changes of game `id` not yet stored. If that fails the game is dropped from
     /// memory (it is read again as stored), and the request that made them fails.
-    pub fn save(&self, id: &str, session: &mut Session) -> Result<(), Missing> {
+    pub async fn save(&self, id: &str, session: &mut Session) -> Result<(), Missing> {
         let (seq, events) = session.unsaved();
         if events.is_empty() {
             return Ok(());
         }
         let finished = session.decider().is_none().then(|| session.facts(id, Moment::now()).status());
-        match self.store.append(id, seq, events, finished.as_deref()) {
+        match self.store.append(id, seq, events, finished.as_deref()).await {
             Ok(()) => {
                 session.mark_saved();
                 Ok(())
@@ -949,7 +955,7 @@ impl Games {
             Err(StoreError::Conflict(_)) => {
                 // Another server stored a change first: this one is dropped, and the game is
                 // read as stored (the live channel shows it), for the client to look again.
-                match self.refresh(id, session) {
+                match self.refresh(id, session).await {
                     Ok(()) => Err(Missing::Changed(session.version())),
                     Err(e) => {
                         session.close();
@@ -969,8 +975,8 @@ impl Games {
     /// Reads game `id` again as stored, if it changed there (another server stored changes of
     /// it): the session becomes the game rebuilt, and those who follow it live are told. Changes
     /// not stored are dropped.
-    pub fn refresh(&self, id: &str, session: &mut Session) -> Result<(), Missing> {
-        let (start, events) = self.store.load(id)?.ok_or(Missing::Unknown)?;
+    pub async fn refresh(&self, id: &str, session: &mut Session) -> Result<(), Missing> {
+        let (start, events) = self.store.load(id).await?.ok_or(Missing::Unknown)?;
         if events.len() as u64 == session.saved && session.unsaved.is_empty() {
             return Ok(());
         }
@@ -999,38 +1005,31 @@ impl Games {
     /// Brings the games held in memory up to date with a notice of a change stored (by this
     /// server or another): a game changed elsewhere is read again and its followers told; a
     /// game deleted elsewhere leaves memory.
-    pub fn follow(&self, notice: Notice) {
-        let held = |id: &str| self.map().get(id).cloned();
-        let refresh = |id: &str, game: &Mutex<Session>| {
-            let mut session = lock(game);
-            if let Err(Missing::Unknown) = self.refresh(id, &mut session) {
-                session.close();
-                drop(session);
-                self.map().remove(id);
-            }
-        };
+    pub async fn follow(&self, notice: Notice) {
         match notice {
             Notice::Appended { game: id, count, events, .. } => {
-                if let Some(game) = held(&id) {
-                    let mut session = lock(&game);
+                let held = self.map().get(&id).cloned();
+                if let Some(game) = held {
+                    let mut session = game.lock().await;
                     // The notice carries the new events when they fit: they are played on the
                     // game held, without reading it again.
                     let fits = session.saved + events.len() as u64 == count && !events.is_empty();
                     if session.saved < count && !(fits && session.catch_up(&events).is_ok()) {
                         drop(session);
-                        refresh(&id, &game);
+                        self.reread(&id, &game).await;
                     }
                 }
             }
             Notice::Deleted { game: id } => {
-                if let Some(game) = self.map().remove(&id) {
-                    lock(&game).close();
+                let held = self.map().remove(&id);
+                if let Some(game) = held {
+                    game.lock().await.close();
                 }
             }
             Notice::Missed => {
                 let games: Vec<_> = self.map().iter().map(|(id, game)| (id.clone(), Arc::clone(game))).collect();
                 for (id, game) in games {
-                    refresh(&id, &game);
+                    self.reread(&id, &game).await;
                 }
             }
             // Who follows the games is the server's presence's, not the games'.
@@ -1038,13 +1037,24 @@ impl Games {
         }
     }
 
+    /// Reads game `id` held as `game` again as stored ([`Games::refresh`]); a game deleted
+    /// meanwhile leaves memory.
+    async fn reread(&self, id: &str, game: &tokio::sync::Mutex<Session>) {
+        let mut session = game.lock().await;
+        if let Err(Missing::Unknown) = self.refresh(id, &mut session).await {
+            session.close();
+            drop(session);
+            self.map().remove(id);
+        }
+    }
+
     /// Deletes the game `id`, stopping its searches.
-    pub fn remove(&self, id: &str) -> Result<(), Missing> {
+    pub async fn remove(&self, id: &str) -> Result<(), Missing> {
         let held = self.map().remove(id);
         if let Some(game) = &held {
-            lock(game).close();
+            game.lock().await.close();
         }
-        if self.store.delete(id)? || held.is_some() {
+        if self.store.delete(id).await? || held.is_some() {
             Ok(())
         } else {
             Err(Missing::Unknown)
@@ -1052,21 +1062,21 @@ impl Games {
     }
 
     /// Ends the timed games in memory whose running clock ran out by `now`, and stores that.
-    pub fn check_clocks(&self, now: Moment) {
+    pub async fn check_clocks(&self, now: Moment) {
         let games: Vec<_> = self.map().iter().map(|(id, game)| (id.clone(), Arc::clone(game))).collect();
         for (id, game) in games {
-            let mut session = lock(&game);
+            let mut session = game.lock().await;
             if session.clocks.is_some() && session.lost_on_time().is_none() {
                 session.check_time(now);
                 // A failure drops the game from memory; it is read back as stored.
-                let _ = self.save(&id, &mut session);
+                let _ = self.save(&id, &mut session).await;
             }
         }
     }
 
     /// Returns the finished games, the last finished first, at most `limit`.
-    pub fn archive(&self, limit: usize) -> Result<Vec<Archived>, StoreError> {
-        self.store.archive(limit)
+    pub async fn archive(&self, limit: usize) -> Result<Vec<Archived>, StoreError> {
+        self.store.archive(limit).await
     }
 
     /// Returns the number of games held in memory.
@@ -1082,12 +1092,8 @@ impl Games {
         let before = games.len();
         games.retain(|_, game| {
             // The map is held here, so a session is only tried: one locked is in use (and a
-            // thread that holds a session may wait for the map, on a store's failure).
-            let mut session = match game.try_lock() {
-                Ok(session) => session,
-                Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-                Err(std::sync::TryLockError::WouldBlock) => return true,
-            };
+            // request that holds a session may wait for the map, on a store's failure).
+            let Ok(mut session) = game.try_lock() else { return true };
             // A game someone follows live, or with changes not stored, stays.
             let keep = now.saturating_duration_since(session.last_used) < self.idle
                 || !session.unsaved.is_empty()
@@ -1099,11 +1105,6 @@ impl Games {
         });
         before - games.len()
     }
-}
-
-/// Locks a session; a session is never left half changed, so a poisoned lock is still good.
-pub fn lock(session: &Mutex<Session>) -> MutexGuard<'_, Session> {
-    session.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]
@@ -1265,30 +1266,30 @@ mod tests {
         assert_eq!(s.keep_analysis(version, analysis(version)), Err(Refused::Changed));
     }
 
-    #[test]
-    fn idle_games_are_put_away_and_come_back_and_a_full_store_refuses() {
+    #[tokio::test]
+    async fn idle_games_are_put_away_and_come_back_and_a_full_store_refuses() {
         let games = Games::new(2, Duration::from_secs(60));
-        let a = games.add(session([Player::Human; 2])).unwrap();
-        let b = games.add(session([Player::Human; 2])).unwrap();
+        let a = games.add(session([Player::Human; 2])).await.unwrap();
+        let b = games.add(session([Player::Human; 2])).await.unwrap();
         assert_ne!(a, b);
-        assert_eq!(games.add(session([Player::Human; 2])), Err(Missing::Full));
+        assert_eq!(games.add(session([Player::Human; 2])).await, Err(Missing::Full));
         {
-            let game = games.get(&a).unwrap();
-            let mut s = lock(&game);
+            let game = games.get(&a).await.unwrap();
+            let mut s = game.lock().await;
             s.act(Actor::Person, "1".parse().unwrap()).unwrap();
-            games.save(&a, &mut s).unwrap();
+            games.save(&a, &mut s).await.unwrap();
         }
-        let stop = Arc::clone(&lock(&games.get(&a).unwrap()).stop);
+        let stop = Arc::clone(&games.get(&a).await.unwrap().lock().await.stop);
         assert_eq!(games.expire(Instant::now()), 0);
         assert_eq!(games.expire(Instant::now() + Duration::from_secs(61)), 2);
         assert!(stop.load(Ordering::Relaxed), "a game put away stops its searches");
         assert_eq!(games.len(), 0);
-        let back = games.get(&a).unwrap();
-        assert_eq!(lock(&back).game().actions().len(), 1, "read back from the database with its move");
-        let c = games.add(session([Player::Human; 2])).unwrap();
-        games.remove(&c).unwrap();
-        assert_eq!(games.remove(&c), Err(Missing::Unknown));
-        assert_eq!(games.get(&c).err(), Some(Missing::Unknown));
+        let back = games.get(&a).await.unwrap();
+        assert_eq!(back.lock().await.game().actions().len(), 1, "read back from the database with its move");
+        let c = games.add(session([Player::Human; 2])).await.unwrap();
+        games.remove(&c).await.unwrap();
+        assert_eq!(games.remove(&c).await, Err(Missing::Unknown));
+        assert_eq!(games.get(&c).await.err(), Some(Missing::Unknown));
     }
 
     #[test]

@@ -5,12 +5,11 @@
 //! each named by its listening connection's process id in PostgreSQL, so that a server that
 //! ends, even killed, is seen gone ([`Postgres::alive`]) when that connection's process is.
 //!
-//! The store is synchronous (its callers hold a game's lock while its change is stored, as with
-//! SQLite), and [`tokio_postgres`] is asynchronous: the store runs its own small runtime, which
-//! drives a few connections and the one that listens, and a call waits for its query there. On
-//! the server's multi-threaded runtime the wait is in [`tokio::task::block_in_place`], so the
-//! server's other tasks go on meanwhile. The changes of games waiting to be stored at the same
-//! time are appended together, in one statement (`APPEND`). Two processes that change one game
+//! The store runs its own small runtime, which drives a few connections and the one that
+//! listens; a call's query runs there and the caller's task awaits its outcome, holding no thread
+//! (a request that stores a move holds its game's lock, an asynchronous one, meanwhile). Only
+//! [`Postgres::open`] blocks. The changes of games waiting to be stored at the same time are
+//! appended together, in one statement (`APPEND`). Two processes that change one game
 //! at once both try to store the change after the same number of events: the second finds the
 //! number moved on and is refused with [`StoreError::Conflict`].
 
@@ -22,8 +21,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use tokio::runtime::{Handle, Runtime, RuntimeFlavor};
+use tokio::runtime::{Handle, Runtime};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tokio::sync::oneshot;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{AsyncMessage, Client, Config, Statement};
 use tokio_postgres_rustls::MakeRustlsConnect;
@@ -426,16 +426,6 @@ impl Shared {
     }
 }
 
-/// Waits for an outcome the store's runtime sends; on the server's multi-threaded runtime in
-/// [`tokio::task::block_in_place`], so that its other tasks go on meanwhile.
-fn wait<T>(receiver: std::sync::mpsc::Receiver<Result<T, StoreError>>) -> Result<T, StoreError> {
-    let wait = move || receiver.recv().unwrap_or_else(|_| Err(stopped()));
-    match Handle::try_current() {
-        Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => tokio::task::block_in_place(wait),
-        _ => wait(),
-    }
-}
-
 /// The failure of a call whose work the store's runtime dropped (it stopped).
 fn stopped() -> StoreError {
     StoreError::Postgres("the database's runtime stopped".to_string())
@@ -471,7 +461,7 @@ struct Append {
     updated: i64,
     finished: bool,
     result: String,
-    outcome: std::sync::mpsc::SyncSender<Result<(), StoreError>>,
+    outcome: oneshot::Sender<Result<(), StoreError>>,
 }
 
 /// Stores the changes sent to it: each statement appends all the changes waiting when the one
@@ -604,7 +594,8 @@ impl Postgres {
         self.runtime.as_ref().expect("the runtime lives as long as the store").handle()
     }
 
-    /// Runs `future` on the store's runtime and waits for it.
+    /// Runs `future` on the store's runtime and waits for it, blocking the thread (for
+    /// [`Postgres::open`], which is not asynchronous).
     fn block<T: Send + 'static>(
         &self,
         future: impl Future<Output = Result<T, StoreError>> + Send + 'static,
@@ -613,7 +604,20 @@ impl Postgres {
         self.handle().spawn(async move {
             let _ = sender.send(future.await);
         });
-        wait(receiver)
+        receiver.recv().unwrap_or_else(|_| Err(stopped()))
+    }
+
+    /// Runs `future` on the store's runtime; the caller's task awaits its outcome. The future
+    /// runs to its end even if the caller goes meanwhile.
+    async fn run<T: Send + 'static>(
+        &self,
+        future: impl Future<Output = Result<T, StoreError>> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (sender, receiver) = oneshot::channel();
+        self.handle().spawn(async move {
+            let _ = sender.send(future.await);
+        });
+        receiver.await.unwrap_or_else(|_| Err(stopped()))
     }
 
     /// Returns the notices of changes stored (by any process), once: the caller follows them.
@@ -622,27 +626,28 @@ impl Postgres {
     }
 
     /// Stores a new game `id`.
-    pub fn create(&self, id: &str, start: &Start) -> Result<(), StoreError> {
+    pub async fn create(&self, id: &str, start: &Start) -> Result<(), StoreError> {
         let text = serde_json::to_string(start).map_err(|e| damaged(id, e))?;
         let (id, at, shared) = (id.to_string(), start.at.0 as i64, Arc::clone(&self.shared));
-        self.block(async move {
+        self.run(async move {
             let c = shared.connection().await?;
             let sql = "INSERT INTO games (id, start, created, updated) VALUES ($1, $2, $3, $3)";
             c.client.execute(sql, &[&id, &text, &at]).await.map_err(|e| failed(&id, e))?;
             Ok(())
         })
+        .await
     }
 
     /// Appends `events` to game `id` after its first `seq` events, marks the game finished or
     /// not and tells the other processes, in one transaction (with the changes of other games
     /// waiting at the same time).
-    pub fn append(&self, id: &str, seq: u64, events: &[Event], finished: Option<&str>) -> Result<(), StoreError> {
+    pub async fn append(&self, id: &str, seq: u64, events: &[Event], finished: Option<&str>) -> Result<(), StoreError> {
         let texts = events
             .iter()
             .map(|event| serde_json::to_string(event).map_err(|e| damaged(id, e)))
             .collect::<Result<Vec<_>, _>>()?;
         let events_text = format!("[{}]", texts.join(","));
-        let (outcome, receiver) = std::sync::mpsc::sync_channel(1);
+        let (outcome, receiver) = oneshot::channel();
         let append = Append {
             game: id.to_string(),
             seq: seq as i64,
@@ -654,13 +659,13 @@ impl Postgres {
             outcome,
         };
         self.appends.send(append).map_err(|_| stopped())?;
-        wait(receiver)
+        receiver.await.unwrap_or_else(|_| Err(stopped()))
     }
 
     /// Returns the start and the events of game `id`, or `None` if there is none.
-    pub fn load(&self, id: &str) -> Result<Option<(Start, Vec<Event>)>, StoreError> {
+    pub async fn load(&self, id: &str) -> Result<Option<(Start, Vec<Event>)>, StoreError> {
         let (id, shared) = (id.to_string(), Arc::clone(&self.shared));
-        self.block(async move {
+        self.run(async move {
             let c = shared.connection().await?;
             let rows = c.client.query(&c.load, &[&id]).await.map_err(|e| failed(&id, e))?;
             let Some(first) = rows.first() else { return Ok(None) };
@@ -673,22 +678,24 @@ impl Postgres {
             }
             Ok(Some((start, events)))
         })
+        .await
     }
 
     /// Deletes game `id` and its events, and tells the other processes; returns whether there
     /// was one.
-    pub fn delete(&self, id: &str) -> Result<bool, StoreError> {
+    pub async fn delete(&self, id: &str) -> Result<bool, StoreError> {
         let (id, shared) = (id.to_string(), Arc::clone(&self.shared));
-        self.block(async move {
+        self.run(async move {
             let c = shared.connection().await?;
             Ok(!c.client.query(&c.delete, &[&id]).await.map_err(|e| failed(&id, e))?.is_empty())
         })
+        .await
     }
 
     /// Returns the finished games, the last finished first, at most `limit`.
-    pub fn archive(&self, limit: usize) -> Result<Vec<Archived>, StoreError> {
+    pub async fn archive(&self, limit: usize) -> Result<Vec<Archived>, StoreError> {
         let shared = Arc::clone(&self.shared);
-        self.block(async move {
+        self.run(async move {
             let c = shared.connection().await?;
             let sql = "SELECT id, start, result, created, updated FROM games WHERE finished
                 ORDER BY updated DESC LIMIT $1";
@@ -708,49 +715,52 @@ impl Postgres {
                 })
                 .collect()
         })
+        .await
     }
 }
 
 impl Postgres {
     /// Tells the other processes who of these games is here through this one now (in order:
     /// a call returns once its notices are sent).
-    pub fn tell(&self, changes: &[Change]) -> Result<(), StoreError> {
+    pub async fn tell(&self, changes: &[Change]) -> Result<(), StoreError> {
         let me = self.shared.me.load(Ordering::Relaxed);
-        self.notify(presence_payloads(me, changes))
+        self.notify(presence_payloads(me, changes)).await
     }
 
     /// Asks the other processes who is here through them; each answers with a [`Notice::Here`].
-    pub fn ask(&self) -> Result<(), StoreError> {
+    pub async fn ask(&self) -> Result<(), StoreError> {
         let me = self.shared.me.load(Ordering::Relaxed);
-        self.notify(vec![format!("{me} ?")])
+        self.notify(vec![format!("{me} ?")]).await
     }
 
     /// Sends presence notices, one after the other on one connection.
-    fn notify(&self, payloads: Vec<String>) -> Result<(), StoreError> {
+    async fn notify(&self, payloads: Vec<String>) -> Result<(), StoreError> {
         if payloads.is_empty() {
             return Ok(());
         }
         let shared = Arc::clone(&self.shared);
-        self.block(async move {
+        self.run(async move {
             let c = shared.connection().await?;
             for payload in &payloads {
                 c.client.execute("SELECT pg_notify($1, $2)", &[&PRESENCE, payload]).await.map_err(|e| failed("", e))?;
             }
             Ok(())
         })
+        .await
     }
 
     /// Returns those of `processes` that still listen: a process killed has lost its connection,
     /// and PostgreSQL ends that connection's process at once.
-    pub fn alive(&self, processes: &[Process]) -> Result<Vec<Process>, StoreError> {
+    pub async fn alive(&self, processes: &[Process]) -> Result<Vec<Process>, StoreError> {
         let ids: Vec<i32> = processes.iter().filter_map(|&p| i32::try_from(p).ok()).collect();
         let shared = Arc::clone(&self.shared);
-        self.block(async move {
+        self.run(async move {
             let c = shared.connection().await?;
             let sql = "SELECT pid FROM pg_stat_activity WHERE pid = ANY($1)";
             let rows = c.client.query(sql, &[&ids]).await.map_err(|e| failed("", e))?;
             Ok(rows.iter().map(|row| row.get::<_, i32>(0) as Process).collect())
         })
+        .await
     }
 }
 

@@ -7,7 +7,7 @@
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
@@ -30,7 +30,7 @@ use crate::api::{self, ActionText, GameState, Goto, MoveRequest, Plies};
 use crate::connections::{self, ConnectionLimits};
 use crate::engines::{self, Engines, Failed, Kind};
 use crate::event::Moment;
-use crate::games::{self, lock, Actor, Games, Missing, Refused, Session};
+use crate::games::{self, Actor, Games, Held, Missing, Refused, Session};
 use crate::guard::{self, Limiter};
 use crate::postgres::Notice;
 use crate::presence::{self, Attending, Presence};
@@ -123,10 +123,7 @@ pub async fn serve(
         let mut tick = tokio::time::interval(Duration::from_secs(1));
         loop {
             tick.tick().await;
-            // Off the runtime's workers: a game being stored holds its lock for a round trip
-            // to the database, and a worker waiting for it would hold up every task queued on it.
-            let games = Arc::clone(&clocks);
-            let _ = tokio::task::spawn_blocking(move || games.games.check_clocks(Moment::now())).await;
+            clocks.games.check_clocks(Moment::now()).await;
         }
     });
     // With a shared database (PostgreSQL), the changes other servers store reach the games
@@ -142,13 +139,13 @@ pub async fn serve(
                         let _ = retell.send(Retell::Answer);
                     }
                     Notice::Missed => {
-                        follower.games.follow(Notice::Missed);
+                        follower.games.follow(Notice::Missed).await;
                         // What the others told may be out of date: they are asked again, and
                         // told again who is here through this server.
                         follower.presence.forget_elsewhere();
                         let _ = retell.send(Retell::Ask);
                     }
-                    notice => follower.games.follow(notice),
+                    notice => follower.games.follow(notice).await,
                 }
             }
         })
@@ -197,14 +194,14 @@ async fn tell_presence(
                 while let Ok(more) = changes.try_recv() {
                     batch.push(more);
                 }
-                let _ = store.tell(&batch);
+                let _ = store.tell(&batch).await;
             }
             retell = retelling.recv() => {
                 let Some(retell) = retell else { return };
                 // Taken now, after every change sent before: never older than what was told.
-                let _ = store.tell(&app.presence.told());
+                let _ = store.tell(&app.presence.told()).await;
                 if let Retell::Ask = retell {
-                    let _ = store.ask();
+                    let _ = store.ask().await;
                 }
             }
             _ = check.tick() => {
@@ -212,7 +209,7 @@ async fn tell_presence(
                 if processes.is_empty() {
                     continue;
                 }
-                if let Ok(alive) = store.alive(&processes) {
+                if let Ok(alive) = store.alive(&processes).await {
                     for process in processes.into_iter().filter(|p| !alive.contains(p)) {
                         app.presence.forget_process(process);
                     }
@@ -245,10 +242,31 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/live", get(live))
         .fallback(not_found)
+        .layer(axum::middleware::from_fn(whole))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), guard))
         .layer(axum::middleware::from_fn(finish))
         .with_state(app)
+}
+
+/// Runs a request that may change a game (any but `GET` and `HEAD`) to its end in a task of its
+/// own, even if its client goes meanwhile: a change is stored while its request holds the game,
+/// and a request dropped between storing the change and marking it stored would leave the game
+/// in memory behind the database and those who follow it untold.
+async fn whole(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    if matches!(*request.method(), Method::GET | Method::HEAD) {
+        return next.run(request).await;
+    }
+    match tokio::spawn(next.run(request)).await {
+        Ok(response) => response,
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Err(_) => ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: "the server is stopping: ask again in a moment".to_string(),
+            retry_after: Some(1),
+        }
+        .into_response(),
+    }
 }
 
 /// Refuses what [`crate::guard`] refuses (writes from another site, a client over its share)
@@ -423,8 +441,8 @@ fn short(id: &str) -> String {
 }
 
 /// Stores the changes of game `id` before the answer: see [`Games::save`].
-fn save(app: &App, id: &str, s: &mut Session) -> Result<(), ApiError> {
-    app.games.save(id, s).map_err(|why| missing(app, id, why))
+async fn save(app: &App, id: &str, s: &mut Session) -> Result<(), ApiError> {
+    app.games.save(id, s).await.map_err(|why| missing(app, id, why))
 }
 
 fn engine_failed() -> ApiError {
@@ -503,12 +521,8 @@ fn plain(e: &serde_json::Error) -> String {
     }
 }
 
-fn session(app: &App, id: &str) -> Result<Arc<Mutex<Session>>, ApiError> {
-    app.games.get(id).map_err(|why| missing(app, id, why))
-}
-
-fn state_of(id: &str, game: &Mutex<Session>) -> Json<GameState> {
-    Json(api::state(id, &lock(game)))
+async fn session(app: &App, id: &str) -> Result<Held, ApiError> {
+    app.games.get(id).await.map_err(|why| missing(app, id, why))
 }
 
 /// `GET /api/variants`: the sizes, presets, rule words and engine levels the page offers.
@@ -592,9 +606,9 @@ pub fn start_with_friends(body: &[u8]) -> Result<(Session, Vec<RecordWarning>, O
 /// `POST /api/games`: starts a game.
 async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<(StatusCode, Json<GameState>), ApiError> {
     let (session, warnings, invitation) = start_with_friends(&body)?;
-    let id = app.games.add(session).map_err(|why| missing(&app, "", why))?;
-    let game = self::session(&app, &id)?;
-    let mut state = api::state(&id, &lock(&game));
+    let id = app.games.add(session).await.map_err(|why| missing(&app, "", why))?;
+    let game = self::session(&app, &id).await?;
+    let mut state = api::state(&id, &*game.lock().await);
     state.view.warnings = warnings.iter().map(RecordWarning::to_string).collect();
     if let Some(invitation) = invitation {
         state.token = Some(invitation.token);
@@ -632,11 +646,11 @@ async fn resign(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = session(&app, &id)?;
-    let mut s = lock(&game);
+    let game = session(&app, &id).await?;
+    let mut s = game.lock().await;
     let seat = player(&s, &headers)?;
     s.resign(seat, Moment::now()).map_err(|_| bad_request("the game is over: there is nothing to resign"))?;
-    save(&app, &id, &mut s)?;
+    save(&app, &id, &mut s).await?;
     Ok(Json(api::state(&id, &s)))
 }
 
@@ -649,8 +663,8 @@ async fn takeback(
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
     let request: api::TakebackRequest = read(&body, Some(api::TakebackRequest::default()))?;
-    let game = session(&app, &id)?;
-    let mut s = lock(&game);
+    let game = session(&app, &id).await?;
+    let mut s = game.lock().await;
     let seat = player(&s, &headers)?;
     let now = Moment::now();
     let done = match request.answer.as_deref() {
@@ -660,7 +674,7 @@ async fn takeback(
         Some(other) => return Err(bad_request(format!("answer {other:?}: write accept or refuse"))),
     };
     done.map_err(|refused| conflict(refused.to_string()))?;
-    save(&app, &id, &mut s)?;
+    save(&app, &id, &mut s).await?;
     Ok(Json(api::state(&id, &s)))
 }
 
@@ -672,25 +686,25 @@ async fn rematch(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = session(&app, &id)?;
+    let game = session(&app, &id).await?;
     let both = {
-        let mut s = lock(&game);
+        let mut s = game.lock().await;
         let seat = player(&s, &headers)?;
         let both = s.offer_rematch(seat, Moment::now()).map_err(|refused| conflict(refused.to_string()))?;
-        save(&app, &id, &mut s)?;
+        save(&app, &id, &mut s).await?;
         if !both {
             return Ok(Json(api::state(&id, &s)));
         }
         s.rematch_session()
     };
-    let new = app.games.add(both).map_err(|why| missing(&app, "", why))?;
-    let mut s = lock(&game);
+    let new = app.games.add(both).await.map_err(|why| missing(&app, "", why))?;
+    let mut s = game.lock().await;
     if s.rematch().1.is_none() {
         s.rematched(&new, Moment::now());
-        save(&app, &id, &mut s)?;
+        save(&app, &id, &mut s).await?;
     } else {
         // Both offered at once: the first rematch made stands; this one goes.
-        let _ = app.games.remove(&new);
+        let _ = app.games.remove(&new).await;
     }
     Ok(Json(api::state(&id, &s)))
 }
@@ -708,9 +722,9 @@ async fn live(
     axum::extract::Query(query): axum::extract::Query<LiveQuery>,
     headers: HeaderMap,
 ) -> Result<Sse<impl futures_util::Stream<Item = Result<SseEvent, std::convert::Infallible>>>, ApiError> {
-    let game = session(&app, &id)?;
+    let game = session(&app, &id).await?;
     let (changes, friends, seat) = {
-        let s = lock(&game);
+        let s = game.lock().await;
         let seat = match &query.seat {
             None => None,
             Some(token) => Some(
@@ -734,7 +748,7 @@ async fn live(
                 return None;
             }
             let sent = {
-                let s = lock(&f.game);
+                let s = f.game.lock().await;
                 let saved = s.saved();
                 f.after.is_none_or(|a| a < saved).then(|| {
                     let text = serde_json::to_string(&api::state(&f.id, &s)).unwrap_or_default();
@@ -749,7 +763,7 @@ async fn live(
             if f.friends && f.told != Some(here) {
                 f.told = Some(here);
                 let sides = {
-                    let s = lock(&f.game);
+                    let s = f.game.lock().await;
                     let side_here = |side: Side| here[s.game().seat_of(side).index()];
                     json!({ "south": side_here(Side::South), "north": side_here(Side::North) })
                 };
@@ -778,7 +792,7 @@ struct Following {
     closing: watch::Receiver<bool>,
     /// The last change sent.
     after: Option<u64>,
-    game: Arc<Mutex<Session>>,
+    game: Held,
     id: String,
     presence: watch::Receiver<[bool; 2]>,
     /// Who was here (first player, second) in the last presence event sent.
@@ -790,13 +804,14 @@ struct Following {
 
 /// `GET /api/games/{id}`.
 async fn show(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<GameState>, ApiError> {
-    let game = session(&app, &id)?;
-    Ok(state_of(&id, &game))
+    let game = session(&app, &id).await?;
+    let s = game.lock().await;
+    Ok(Json(api::state(&id, &s)))
 }
 
 /// `DELETE /api/games/{id}`: closes the game and stops its searches.
 async fn close(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
-    app.games.remove(&id).map_err(|why| missing(&app, &id, why))?;
+    app.games.remove(&id).await.map_err(|why| missing(&app, &id, why))?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -848,35 +863,44 @@ async fn act(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = session(&app, &id)?;
-    let mut s = lock(&game);
+    let game = session(&app, &id).await?;
+    let mut s = game.lock().await;
     // A move made on a version this server has not seen yet was made after a change another
     // server stored (sharing a PostgreSQL database), whose notice has not come: read it now.
     if serde_json::from_slice::<MoveRequest>(&body).ok().and_then(|r| r.version).is_some_and(|v| v > s.version()) {
-        app.games.refresh(&id, &mut s).map_err(|why| missing(&app, &id, why))?;
+        app.games.refresh(&id, &mut s).await.map_err(|why| missing(&app, &id, why))?;
     }
     let actor = actor(&s, &headers)?;
     held_move(&mut s, &id, &body, actor)?;
-    save(&app, &id, &mut s)?;
+    save(&app, &id, &mut s).await?;
     Ok(Json(api::state(&id, &s)))
 }
 
 /// Ends a session's thinking when an engine move ends in any way, the request dropped included.
 struct Thinking {
-    game: Arc<Mutex<Session>>,
+    game: Held,
     version: u64,
 }
 
 impl Drop for Thinking {
     fn drop(&mut self) {
-        lock(&self.game).stop_thinking(self.version);
+        // Dropping cannot wait for the lock: a request that holds it now ends the thinking
+        // a moment later instead, in a task of its own.
+        let version = self.version;
+        match self.game.try_lock() {
+            Ok(mut s) => s.stop_thinking(version),
+            Err(_) => {
+                let game = Arc::clone(&self.game);
+                tokio::spawn(async move { game.lock().await.stop_thinking(version) });
+            }
+        }
     }
 }
 
 /// `POST /api/games/{id}/engine`: the engine takes the action it is to take.
 async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<GameState>, ApiError> {
-    let game = session(&app, &id)?;
-    let begun = lock(&game).begin_engine_move(Moment::now()).map_err(|refused| match refused {
+    let game = session(&app, &id).await?;
+    let begun = game.lock().await.begin_engine_move(Moment::now()).map_err(|refused| match refused {
         Refused::Over => bad_request("the game is over: the engine has no move to make"),
         Refused::PersonsSeat(side) => bad_request(format!("{side} is played by a person: POST /api/games/{id}/move")),
         Refused::Thinking => conflict("the engine is already thinking about this move"),
@@ -893,13 +917,13 @@ async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
         .run(Kind::Move, &id, rules, move |engine| decide(engine, &snapshot.game, limits, Some(&snapshot.stop)))
         .await
         .map_err(not_searched)?;
-    let mut s = lock(&game);
+    let mut s = game.lock().await;
     let now = Moment::now();
     s.check_time(now);
     s.unchanged_since(version).map_err(|_| changed_meanwhile())?;
     let decision = decision.ok_or_else(engine_failed)?;
     s.play_engine_move(version, decision.action, now).map_err(|_| engine_failed())?;
-    save(&app, &id, &mut s)?;
+    save(&app, &id, &mut s).await?;
     Ok(Json(api::state(&id, &s)))
 }
 
@@ -912,13 +936,13 @@ async fn shown(
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
     let request: api::Shown = read(&body, None)?;
-    let game = session(&app, &id)?;
-    let mut s = lock(&game);
+    let game = session(&app, &id).await?;
+    let mut s = game.lock().await;
     let actor = actor(&s, &headers)?;
     if s.may_act(actor).is_ok() {
         s.shown(request.version, Moment::now());
     }
-    save(&app, &id, &mut s)?;
+    save(&app, &id, &mut s).await?;
     Ok(Json(api::state(&id, &s)))
 }
 
@@ -943,14 +967,14 @@ pub fn goto(s: &mut Session, body: &[u8]) -> Result<(), ApiError> {
 }
 
 /// Runs one of the request functions above on game `id` and answers with the game's state.
-fn change(
+async fn change(
     app: &App,
     id: &str,
     body: &[u8],
     f: impl FnOnce(&mut Session, &[u8]) -> Result<(), ApiError>,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = session(app, id)?;
-    let mut s = lock(&game);
+    let game = session(app, id).await?;
+    let mut s = game.lock().await;
     if s.is_friends() {
         return Err(forbidden("a game between friends steps back only by a takeback the opponent accepts"));
     }
@@ -963,7 +987,7 @@ fn change(
         )));
     }
     f(&mut s, body)?;
-    save(app, id, &mut s)?;
+    save(app, id, &mut s).await?;
     Ok(Json(api::state(id, &s)))
 }
 
@@ -973,7 +997,7 @@ async fn undo_route(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    change(&app, &id, &body, undo)
+    change(&app, &id, &body, undo).await
 }
 
 /// `POST /api/games/{id}/redo`.
@@ -982,7 +1006,7 @@ async fn redo_route(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    change(&app, &id, &body, redo)
+    change(&app, &id, &body, redo).await
 }
 
 /// `POST /api/games/{id}/goto`: shows the position after a ply of the whole line.
@@ -991,18 +1015,18 @@ async fn goto_route(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    change(&app, &id, &body, goto)
+    change(&app, &id, &body, goto).await
 }
 
 /// `GET /api/games/{id}/hint`: the engine's choice for the player to decide, and its value.
 /// `HEAD` says whether the game is there and runs no search.
 async fn hint(State(app): State<Arc<App>>, method: Method, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let game = session(&app, &id)?;
+    let game = session(&app, &id).await?;
     if method == Method::HEAD {
         return Ok(head());
     }
     let (side, snapshot) = {
-        let s = lock(&game);
+        let s = game.lock().await;
         no_help_between_friends(&s)?;
         s.hint().map_err(|refused| match refused {
             Refused::Over => bad_request("the game is over: there is no move to hint"),
@@ -1018,7 +1042,7 @@ async fn hint(State(app): State<Arc<App>>, method: Method, Path(id): Path<String
         .await
         .map_err(not_searched)?
         .ok_or_else(engine_failed)?;
-    lock(&game).unchanged_since(version).map_err(|_| changed_meanwhile())?;
+    game.lock().await.unchanged_since(version).map_err(|_| changed_meanwhile())?;
     Ok(Json(Hint::of(version, side, &decision)).into_response())
 }
 
@@ -1041,12 +1065,12 @@ fn no_help_between_friends(s: &Session) -> Result<(), ApiError> {
 /// that is North's decision (the one a hint gives), not a sowing of the side to move.
 /// `HEAD` says whether the game is there and runs no search.
 async fn analysis(State(app): State<Arc<App>>, method: Method, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let game = session(&app, &id)?;
+    let game = session(&app, &id).await?;
     if method == Method::HEAD {
         return Ok(head());
     }
     let snapshot = {
-        let s = lock(&game);
+        let s = game.lock().await;
         no_help_between_friends(&s)?;
         if let Some(kept) = s.analysis() {
             return Ok(Json(kept.clone()).into_response());
@@ -1067,7 +1091,7 @@ async fn analysis(State(app): State<Arc<App>>, method: Method, Path(id): Path<St
         .await
         .map_err(not_searched)?
         .ok_or_else(engine_failed)?;
-    lock(&game).keep_analysis(version, analysis.clone()).map_err(|_| changed_meanwhile())?;
+    game.lock().await.keep_analysis(version, analysis.clone()).map_err(|_| changed_meanwhile())?;
     Ok(Json(analysis).into_response())
 }
 
@@ -1093,14 +1117,14 @@ fn analyse_game(
 
 /// `GET /api/archive`: the finished games, the last finished first (at most 1000).
 async fn archive(State(app): State<Arc<App>>) -> Result<Json<serde_json::Value>, ApiError> {
-    let games = app.games.archive(1000).map_err(|e| missing(&app, "", Missing::Store(e)))?;
+    let games = app.games.archive(1000).await.map_err(|e| missing(&app, "", Missing::Store(e)))?;
     Ok(Json(json!({ "games": games })))
 }
 
 /// `GET /api/games/{id}/record`: the game record as a file.
 async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let game = session(&app, &id)?;
-    let s = lock(&game);
+    let game = session(&app, &id).await?;
+    let s = game.lock().await;
     let record = s.facts(&id, Moment::now()).record(&record::today());
     let headers = [
         (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),

@@ -168,23 +168,15 @@ impl Store {
         Ok(Store { backend: Backend::Sqlite(Mutex::new(connection)) })
     }
 
-    /// Returns the SQLite connection, or the PostgreSQL store.
-    fn sqlite(&self) -> Result<MutexGuard<'_, Connection>, &Postgres> {
-        match &self.backend {
-            Backend::Sqlite(connection) => Ok(connection.lock().unwrap_or_else(|e| e.into_inner())),
-            Backend::Postgres(postgres) => Err(postgres),
-        }
-    }
-
     /// Returns the notices of the changes stored by every process sharing the database, once
     /// (PostgreSQL only: with SQLite this process is the only one).
     pub fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
-        self.sqlite().err().and_then(Postgres::notices)
+        self.shared().and_then(Postgres::notices)
     }
 
     /// Tells whether other processes share the database (PostgreSQL).
     pub fn is_shared(&self) -> bool {
-        self.sqlite().is_err()
+        self.shared().is_some()
     }
 
     /// Returns the database other processes share, if it is shared (PostgreSQL).
@@ -196,10 +188,10 @@ impl Store {
     }
 
     /// Stores a new game `id`.
-    pub fn create(&self, id: &str, start: &Start) -> Result<(), StoreError> {
-        let connection = match self.sqlite() {
-            Ok(connection) => connection,
-            Err(postgres) => return postgres.create(id, start),
+    pub async fn create(&self, id: &str, start: &Start) -> Result<(), StoreError> {
+        let connection = match &self.backend {
+            Backend::Sqlite(connection) => locked(connection),
+            Backend::Postgres(postgres) => return postgres.create(id, start).await,
         };
         let text = serde_json::to_string(start).map_err(|e| damaged(id, e))?;
         let at = start.at.0 as i64;
@@ -212,10 +204,10 @@ impl Store {
 
     /// Appends `events` to game `id` after its first `seq` events, and marks the game finished
     /// (with its result line) or not, in one transaction.
-    pub fn append(&self, id: &str, seq: u64, events: &[Event], finished: Option<&str>) -> Result<(), StoreError> {
-        let mut connection = match self.sqlite() {
-            Ok(connection) => connection,
-            Err(postgres) => return postgres.append(id, seq, events, finished),
+    pub async fn append(&self, id: &str, seq: u64, events: &[Event], finished: Option<&str>) -> Result<(), StoreError> {
+        let mut connection = match &self.backend {
+            Backend::Sqlite(connection) => locked(connection),
+            Backend::Postgres(postgres) => return postgres.append(id, seq, events, finished).await,
         };
         let transaction = connection.transaction()?;
         let mut at = None;
@@ -237,10 +229,10 @@ impl Store {
     }
 
     /// Returns the start and the events of game `id`, or `None` if there is none.
-    pub fn load(&self, id: &str) -> Result<Option<(Start, Vec<Event>)>, StoreError> {
-        let connection = match self.sqlite() {
-            Ok(connection) => connection,
-            Err(postgres) => return postgres.load(id),
+    pub async fn load(&self, id: &str) -> Result<Option<(Start, Vec<Event>)>, StoreError> {
+        let connection = match &self.backend {
+            Backend::Sqlite(connection) => locked(connection),
+            Backend::Postgres(postgres) => return postgres.load(id).await,
         };
         let start: Option<String> =
             connection.query_row("SELECT start FROM games WHERE id = ?1", [id], |row| row.get(0)).optional()?;
@@ -256,19 +248,19 @@ impl Store {
     }
 
     /// Deletes game `id` and its events; returns whether there was one.
-    pub fn delete(&self, id: &str) -> Result<bool, StoreError> {
-        let connection = match self.sqlite() {
-            Ok(connection) => connection,
-            Err(postgres) => return postgres.delete(id),
+    pub async fn delete(&self, id: &str) -> Result<bool, StoreError> {
+        let connection = match &self.backend {
+            Backend::Sqlite(connection) => locked(connection),
+            Backend::Postgres(postgres) => return postgres.delete(id).await,
         };
         Ok(connection.execute("DELETE FROM games WHERE id = ?1", [id])? > 0)
     }
 
     /// Returns the finished games, the last finished first, at most `limit`.
-    pub fn archive(&self, limit: usize) -> Result<Vec<Archived>, StoreError> {
-        let connection = match self.sqlite() {
-            Ok(connection) => connection,
-            Err(postgres) => return postgres.archive(limit),
+    pub async fn archive(&self, limit: usize) -> Result<Vec<Archived>, StoreError> {
+        let connection = match &self.backend {
+            Backend::Sqlite(connection) => locked(connection),
+            Backend::Postgres(postgres) => return postgres.archive(limit).await,
         };
         let mut statement = connection.prepare(
             "SELECT id, start, result, created, updated FROM games WHERE finished = 1 ORDER BY updated DESC LIMIT ?1",
@@ -297,6 +289,13 @@ impl Store {
         }
         Ok(games)
     }
+}
+
+/// Locks the SQLite connection. A call runs to its end or its transaction is rolled back, so a
+/// poisoned lock is still good; a call holds it without awaiting anything (SQLite's calls are
+/// synchronous and short).
+fn locked(connection: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+    connection.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn damaged(id: &str, why: impl ToString) -> StoreError {
@@ -340,34 +339,35 @@ mod tests {
         }
     }
 
-    #[test]
-    fn games_and_events_survive_reopening_and_the_schema_is_made_once() {
+    #[tokio::test]
+    async fn games_and_events_survive_reopening_and_the_schema_is_made_once() {
         let dir = tempfile::tempdir().unwrap();
         let database = Database::Sqlite(dir.path().join("games.db"));
         let store = Store::open(&database).unwrap();
-        store.create("a", &start()).unwrap();
+        store.create("a", &start()).await.unwrap();
         let event = |version| Event {
             version,
             at: Moment(2000 + version),
             change: Change::Act { action: "1".into(), spent: None },
             request: None,
         };
-        store.append("a", 0, &[event(1), event(2)], None).unwrap();
-        assert!(store.append("a", 1, &[event(2)], None).is_err(), "an event's place is taken once");
-        store.append("a", 2, &[event(3)], Some("South 4, North 8")).unwrap();
+        store.append("a", 0, &[event(1), event(2)], None).await.unwrap();
+        assert!(store.append("a", 1, &[event(2)], None).await.is_err(), "an event's place is taken once");
+        store.append("a", 2, &[event(3)], Some("South 4, North 8")).await.unwrap();
         drop(store);
         let store = Store::open(&database).unwrap();
-        let (back, events) = store.load("a").unwrap().unwrap();
+        let (back, events) = store.load("a").await.unwrap().unwrap();
         assert_eq!(back, start());
         assert_eq!(events, vec![event(1), event(2), event(3)]);
-        let archive = store.archive(10).unwrap();
+        let archive = store.archive(10).await.unwrap();
         assert_eq!(archive.len(), 1);
         assert_eq!(archive[0].result, "South 4, North 8");
-        assert!(store.delete("a").unwrap());
-        assert!(store.load("a").unwrap().is_none());
-        assert!(!store.delete("a").unwrap());
+        assert!(store.delete("a").await.unwrap());
+        assert!(store.load("a").await.unwrap().is_none());
+        assert!(!store.delete("a").await.unwrap());
         // A database from a newer kalah is refused, not changed.
-        store.sqlite().ok().unwrap().pragma_update(None, "user_version", 99).unwrap();
+        let Backend::Sqlite(connection) = &store.backend else { unreachable!("an SQLite store") };
+        locked(connection).pragma_update(None, "user_version", 99).unwrap();
         drop(store);
         let newer = Store::open(&database).err().unwrap();
         assert!(newer.to_string().contains("newer kalah"), "{newer}");
