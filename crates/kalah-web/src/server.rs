@@ -253,7 +253,7 @@ pub fn router(app: Arc<App>) -> Router {
 /// own, even if its client goes meanwhile: a change is stored while its request holds the game,
 /// and a request dropped between storing the change and marking it stored would leave the game
 /// in memory behind the database and those who follow it untold.
-async fn whole(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+pub(crate) async fn whole(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
     if matches!(*request.method(), Method::GET | Method::HEAD) {
         return next.run(request).await;
     }

@@ -1147,3 +1147,37 @@ async fn the_status_names_the_players_as_people_read_them() {
     let game = create(&app, json!({"rules": "kalah(4,3) standard handicap", "north": "human"})).await;
     assert_eq!(game["status"], "North decides the handicap: keep the board, or move one seed");
 }
+
+/// A request that may change a game runs to its end even if its client goes while it waits
+/// (for the database, say): it would otherwise be dropped between storing a change and marking
+/// it stored. A `GET` is dropped with its client.
+#[tokio::test]
+async fn a_changing_request_runs_to_its_end_when_its_client_goes() {
+    use tokio::sync::{oneshot, Mutex};
+    for (method, runs_on) in [("POST", true), ("GET", false)] {
+        let (started, mut has_started) = tokio::sync::mpsc::unbounded_channel::<()>();
+        let (go, waiting) = oneshot::channel::<()>();
+        let (finished, has_finished) = oneshot::channel::<()>();
+        let held = Arc::new(Mutex::new(Some((waiting, finished))));
+        let handler = move || {
+            let (held, started) = (Arc::clone(&held), started.clone());
+            async move {
+                let (waiting, finished) = held.lock().await.take().expect("one request");
+                let _ = started.send(());
+                let _ = waiting.await;
+                let _ = finished.send(());
+            }
+        };
+        let app = Router::new()
+            .route("/", axum::routing::any(handler))
+            .layer(axum::middleware::from_fn(crate::server::whole));
+        let request = Request::builder().method(method).uri("/").body(Body::empty()).unwrap();
+        let client = tokio::spawn(app.oneshot(request));
+        has_started.recv().await.expect("the handler starts");
+        // The client goes while the handler waits.
+        client.abort();
+        assert!(client.await.unwrap_err().is_cancelled());
+        let _ = go.send(());
+        assert_eq!(has_finished.await.is_ok(), runs_on, "{method}");
+    }
+}
