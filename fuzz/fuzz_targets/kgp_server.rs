@@ -50,11 +50,15 @@ impl Checker {
                     self.last_id = id;
                     if message.command == "error" {
                         let incoming = incoming.map(String::from_utf8_lossy).unwrap_or_default();
-                        let word = incoming
-                            .split_whitespace()
-                            .find(|w| !w.starts_with(|c: char| c.is_ascii_digit() || c == '@'))
-                            .map(str::to_string);
-                        assert!(!matches!(word.as_deref(), Some("ok" | "error")), "{incoming:?} answered with {message}");
+                        // The command is the first word, or the second when the first is an id
+                        // part ("1 2mode ok" is the command "2mode", and is answered).
+                        let mut words = incoming.split_whitespace();
+                        let first = words.next();
+                        let command = match first {
+                            Some(id) if id.starts_with(|c: char| c.is_ascii_digit() || c == '@') => words.next().or(first),
+                            _ => first,
+                        };
+                        assert!(!matches!(command, Some("ok" | "error")), "{incoming:?} answered with {message}");
                     }
                     if message.command == "stop" {
                         assert!(self.answered.contains(&message.reference.unwrap()), "{message} before its answer");

@@ -128,6 +128,18 @@ impl Message {
         }
     }
 
+    /// Returns the command name as the parser finds it, even in a line it cannot read: the first
+    /// word, unless that is an id part (a number or @number) with another word after it. In
+    /// "1 2mode ok" it is "2mode".
+    pub fn command_word(line: &str) -> Option<&str> {
+        let mut words = line.split_whitespace();
+        let first = words.next();
+        match first {
+            Some(id) if id.starts_with(|c: char| c.is_ascii_digit() || c == '@') => words.next().or(first),
+            _ => first,
+        }
+    }
+
     /// Reads the id part of a line that is not a command, to answer it with an error.
     pub fn id_of_malformed(line: &str) -> Option<u64> {
         let first = line.split_whitespace().next()?;
@@ -402,5 +414,20 @@ mod tests {
         assert_eq!(Message::id_of_malformed("x state"), None);
         assert_eq!(Message::id_of_malformed("14"), None);
         assert_eq!(Message::id_of_malformed("@2 move x_"), None);
+    }
+
+    #[test]
+    fn the_command_word_is_found_as_the_parser_finds_it() {
+        for line in ["1 2mode ok", "ok", "14@3 ok <1,", "@2 move x_", "7", "error \"open", "  4  x  "] {
+            let parsed = line.parse::<Message>().ok().map(|m| m.command);
+            if let Some(command) = parsed {
+                assert_eq!(Message::command_word(line), Some(command.as_str()), "{line:?}");
+            }
+        }
+        assert_eq!(Message::command_word("1 2mode ok"), Some("2mode"));
+        assert_eq!(Message::command_word("14@3 ok <1,"), Some("ok"));
+        assert_eq!(Message::command_word("error \"open"), Some("error"));
+        assert_eq!(Message::command_word("7"), Some("7"));
+        assert_eq!(Message::command_word(" \t "), None);
     }
 }

@@ -889,8 +889,7 @@ impl Session {
 /// Tells whether a line, readable or not, is an `ok` or an `error`: such a line is never
 /// answered, so that two sides never trade errors.
 fn is_response(raw: &str) -> bool {
-    let word = raw.split_whitespace().find(|w| !w.starts_with(|c: char| c.is_ascii_digit() || c == '@'));
-    matches!(word, Some("ok" | "error"))
+    matches!(Message::command_word(raw), Some("ok" | "error"))
 }
 
 fn malformed_notice(raw: &str, long: bool, error: MessageError) -> Notice {
@@ -1226,6 +1225,11 @@ mod tests {
         assert_eq!(sent(&line(&mut session, "error \"unterminated")), Vec::<String>::new());
         assert_eq!(sent(&line(&mut session, "14@3 ok <1,")), Vec::<String>::new());
         assert_eq!(sent(&line(&mut session, "16@3 ok")), Vec::<String>::new());
+        // A command name may begin with a digit: "2mode" is the command, "ok" its argument.
+        let unknown = sent(&line(&mut session, "1 2mode ok"));
+        assert!(unknown[0].ends_with("@1 error \"Unknown command \\\"2mode\\\"\""), "{unknown:?}");
+        let malformed = sent(&line(&mut session, "3 2mode ok <"));
+        assert!(malformed[0].contains("@3 error \"malformed line: the board"), "{malformed:?}");
         let actions = line(&mut session, "18@3 error \"what\"");
         assert_eq!(actions, [Action::Notice(Notice::ClientError { reference: Some(3), text: "what".into() })]);
         assert_eq!(line(&mut session, "   \r"), []);
@@ -1234,7 +1238,7 @@ mod tests {
         assert!(
             sent(&line(&mut session, "22 frobnicate"))[0].ends_with("@22 error \"Unknown command \\\"frobnicate\\\"\"")
         );
-        assert_eq!(sent(&line(&mut session, "24 ping")), ["12@24 pong"]);
+        assert_eq!(sent(&line(&mut session, "24 ping")), ["16@24 pong"]);
         assert!(sent(&line(&mut session, "set"))[0].contains("set needs an option"));
         assert!(sent(&line(&mut session, "set auth:token \"\""))[0].contains("must not be empty"));
         assert_eq!(line(&mut session, "set time:whatever 5"), [], "unknown options are ignored");
@@ -1434,9 +1438,7 @@ mod tests {
                         assert!(id % 2 == 0 && id > self.last_id, "id {id} after {}", self.last_id);
                         self.last_id = id;
                         if message.command == "error" {
-                            let word = incoming.and_then(|t| {
-                                t.split_whitespace().find(|w| !w.starts_with(|c: char| c.is_ascii_digit() || c == '@'))
-                            });
+                            let word = incoming.and_then(Message::command_word);
                             assert!(!matches!(word, Some("ok" | "error")), "{incoming:?} answered with {message}");
                         }
                         if message.command == "problem" {

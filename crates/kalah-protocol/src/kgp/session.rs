@@ -594,8 +594,7 @@ impl Session {
         }
         let start: String = raw.chars().take(QUOTED).collect();
         let cut = long || raw.chars().nth(QUOTED).is_some();
-        let word = raw.split_whitespace().find(|w| !w.starts_with(|c: char| c.is_ascii_digit() || c == '@'));
-        let answer = !matches!(word, Some("ok" | "error"));
+        let answer = !matches!(Message::command_word(raw), Some("ok" | "error"));
         let text = format!("malformed line: {error}");
         out.push(Action::Notice(Notice::Malformed { error, start, cut }));
         if answer {
@@ -1139,6 +1138,9 @@ mod tests {
         assert!(sent(&actions)[0].contains("@12 error \"malformed line: the command name"), "{:?}", sent(&actions));
         assert_eq!(sent(&line(&mut session, "error \"unterminated")), Vec::<String>::new());
         assert_eq!(sent(&line(&mut session, "14@3 ok <1,")), Vec::<String>::new());
+        // The command of "3 2mode ok <" is "2mode", not "ok": answered.
+        let malformed = sent(&line(&mut session, "3 2mode ok <"));
+        assert!(malformed[0].contains("@3 error \"malformed line: the board"), "{malformed:?}");
         assert_eq!(line(&mut session, "   "), []);
         let actions = session.receive(&Frame::Line(b"16 ping \xff".to_vec()));
         assert!(sent(&actions)[0].contains("@16 error \"malformed line: the line is not UTF-8 text\""));
@@ -1332,10 +1334,7 @@ mod tests {
                             assert!(id % 2 == 1 && id > last_id, "id {id} after {last_id}");
                             last_id = id;
                             if message.command == "error" {
-                                let word = incoming.as_deref().and_then(|t| {
-                                    t.split_whitespace()
-                                        .find(|w| !w.starts_with(|c: char| c.is_ascii_digit() || c == '@'))
-                                });
+                                let word = incoming.as_deref().and_then(Message::command_word);
                                 assert!(!matches!(word, Some("ok" | "error")), "{incoming:?} answered with {message}");
                             }
                             if matches!(message.command.as_str(), "move" | "yield" | "eval") {
