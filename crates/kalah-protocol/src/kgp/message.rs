@@ -140,6 +140,12 @@ impl Message {
         }
     }
 
+    /// Tells whether a line, readable or not, is an `ok` or an `error`: such a line is never
+    /// answered, so that two sides never trade errors.
+    pub fn is_response(line: &str) -> bool {
+        matches!(Message::command_word(line), Some("ok" | "error"))
+    }
+
     /// Reads the id part of a line that is not a command, to answer it with an error.
     pub fn id_of_malformed(line: &str) -> Option<u64> {
         let first = line.split_whitespace().next()?;

@@ -486,7 +486,7 @@ impl Session {
             Frame::TooLong { start, length } => {
                 let raw = String::from_utf8_lossy(start);
                 out.push(Action::Notice(malformed_notice(&raw, true, MessageError::TooLong(*length))));
-                if !is_response(&raw) {
+                if !Message::is_response(&raw) {
                     let text = format!("line of {length} bytes is longer than the {MAX_READ} this server reads");
                     self.send(error(Message::id_of_malformed(&raw), text), &mut out);
                 }
@@ -662,7 +662,7 @@ impl Session {
     fn malformed(&mut self, raw: &str, error_kind: MessageError, out: &mut Vec<Action>) {
         let text = format!("malformed line: {error_kind}");
         out.push(Action::Notice(malformed_notice(raw, false, error_kind)));
-        if !is_response(raw) {
+        if !Message::is_response(raw) {
             self.send(error(Message::id_of_malformed(raw), text), out);
         }
     }
@@ -884,12 +884,6 @@ impl Session {
         self.next_problem(out);
         None
     }
-}
-
-/// Tells whether a line, readable or not, is an `ok` or an `error`: such a line is never
-/// answered, so that two sides never trade errors.
-fn is_response(raw: &str) -> bool {
-    matches!(Message::command_word(raw), Some("ok" | "error"))
 }
 
 fn malformed_notice(raw: &str, long: bool, error: MessageError) -> Notice {

@@ -594,7 +594,7 @@ impl Session {
         }
         let start: String = raw.chars().take(QUOTED).collect();
         let cut = long || raw.chars().nth(QUOTED).is_some();
-        let answer = !matches!(Message::command_word(raw), Some("ok" | "error"));
+        let answer = !Message::is_response(raw);
         let text = format!("malformed line: {error}");
         out.push(Action::Notice(Notice::Malformed { error, start, cut }));
         if answer {
