@@ -373,7 +373,9 @@ fn games_survive_a_restart_and_a_game_cut_by_the_stop_is_aborted() {
     served.wait_for(" after ");
     // A client that stops answering: the server stops during its game.
     let silent = python("tcp", served.tcp, &["--name", "silent vs random", "--silent-after", "1"]);
-    served.wait_for("silent (");
+    // The game's own line, not the connection's ("silent (agent 3) plays …"), which comes
+    // before the game starts: a stop between the two has no game to abort.
+    served.wait_for("game 2: ");
     let seen = served.stop();
     assert!(seen.iter().any(|l| l.contains("aborted: the server stopped during the game")), "{seen:#?}");
     let (_, out) = finished(silent);
