@@ -355,6 +355,7 @@ fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
     runtime.block_on(async move {
         let (events, mut log) = tokio::sync::mpsc::unbounded_channel();
         let db = config.db.clone();
+        let interrupted = crate::serve::interrupted().context("cannot listen for Ctrl-C")?;
         let server = Server::start(config, events).await.map_err(|e| bad(e.to_string()))?;
         println!("{name}: games are stored in {} (Ctrl-C stops)", db.display());
         let (over, mut ended) = tokio::sync::mpsc::unbounded_channel();
@@ -401,7 +402,7 @@ fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
             }
         });
         tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
+            () = interrupted => {}
             Some(()) = ended.recv(), if stop_at_end => {}
         }
         println!("{name}: stopping: goodbye to every connection");

@@ -117,10 +117,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
             bad(format!("cannot listen on {address}: {e}; pick another --port (0 picks a free one) or --host"))
         })?;
         let bound: SocketAddr = listener.local_addr().context("cannot read the address listened on")?;
+        let shutdown = interrupted().context("cannot listen for Ctrl-C")?;
         println!("kalah serve: play at http://{bound}/ (Ctrl-C stops); games are kept in {db}");
-        let shutdown = async {
-            let _ = tokio::signal::ctrl_c().await;
-        };
         kalah_web::serve(listener, app, shutdown).await.context("the server stopped")
     })
 }
@@ -145,4 +143,18 @@ async fn listen(address: &str) -> std::io::Result<tokio::net::TcpListener> {
         }
     }
     Err(failed.unwrap_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "the host has no address")))
+}
+
+/// Ctrl-C (SIGINT), listened for from this call on. `tokio::signal::ctrl_c` listens only once it
+/// is first polled: a Ctrl-C that came after a server's first line and before that poll (a script
+/// that stops the server as soon as it reads the line) ended the process without stopping it.
+/// Call it inside the runtime.
+pub(crate) fn interrupted() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    #[cfg(unix)]
+    let mut signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
+    #[cfg(windows)]
+    let mut signal = tokio::signal::windows::ctrl_c()?;
+    Ok(async move {
+        signal.recv().await;
+    })
 }

@@ -429,6 +429,11 @@ async fn a_busy_server(client: &Client, url: &str) {
         client,
         "const real = window.fetch;
         window.refused = 0;
+        // Every note shown, however briefly (the busy note lasts only until the retry).
+        window.notes = [];
+        const note = document.getElementById('note');
+        new MutationObserver(() => window.notes.push(note.textContent))
+            .observe(note, { childList: true, characterData: true, subtree: true });
         window.fetch = (path, init) => {
             if (init && init.method === 'POST' && String(path).endsWith('/move') && window.refused === 0) {
                 window.refused++;
@@ -442,8 +447,9 @@ async fn a_busy_server(client: &Client, url: &str) {
     .await;
     let body = client.find(Locator::Css("body")).await.expect("the page");
     body.send_keys("1").await.expect("a key");
-    wait_for(client, "#note", |t| t.contains("The server is busy, retrying")).await;
     idle(client).await;
+    let notes = script(client, "return window.notes.join(' | ')").await;
+    assert!(notes.contains("The server is busy, retrying"), "{notes}");
     assert_eq!(script(client, "return String(window.refused)").await, "1", "one move was refused");
     assert_eq!(text(client, "#status").await, "North to move", "the move landed on the retry");
     assert_eq!(count(client, 0).await, 0, "South's house 1 was sown");
@@ -858,14 +864,36 @@ async fn the_page_a_player_trusts() {
     let status = wait_for(&client, "#status", |s| s.starts_with("South to move")).await;
     assert!(!status.contains("Engine, move"), "{status}");
 
-    // Moves made while the evaluation runs (two seconds a search here) cancel it: the server
-    // refuses none of the analyses for a game that changed under them.
+    // Moves made while the evaluation runs cancel it: the server refuses none of the analyses for
+    // a game that changed under them. The page's analyses are held before they reach the server
+    // until the test lets them go, so each move comes while one is asked for, however fast the
+    // server or slow the test; a request the page did not cancel reaches the server when let go,
+    // and the server refuses it (409).
     client.goto(&format!("{url}/?rules=kalah(6,6)%20standard&south=human&north=human")).await.unwrap();
     idle(&client).await;
-    for key in ["1", "2", "3", "4"] {
+    script(
+        &client,
+        "const real = window.fetch;
+        window.held = 0;
+        let open;
+        const gate = new Promise((resolve) => { open = resolve; });
+        window.letGo = open;
+        window.fetch = (path, init) => {
+            if (!String(path).includes('/analysis')) return real(path, init);
+            window.held++;
+            return gate.then(() => real(path, init));
+        };
+        return 'ok';",
+    )
+    .await;
+    press(&client, "1").await;
+    for key in ["2", "3", "4"] {
         wait_for(&client, "#eval-text", |t| t.starts_with("Evaluating")).await;
         press(&client, key).await;
     }
+    wait_for(&client, "#eval-text", |t| t.starts_with("Evaluating")).await;
+    assert_eq!(script(&client, "return String(window.held)").await, "4", "an analysis asked for after each move");
+    script(&client, "window.letGo(); return 'ok'").await;
     wait_for(&client, "#eval-text", |t| !t.starts_with("Evaluating")).await;
     let refused = script(
         &client,
@@ -1567,8 +1595,11 @@ async fn the_kgp_servers_page_shows_the_games_the_table_and_a_replay() {
     let crosses = client.find_all(Locator::Css("#cross-table tr")).await.expect("who beat whom").len();
     assert_eq!(crosses, 4, "a header and a row an agent");
     // The tournament's own table is the same as the table of every game.
+    // The table shown before is marked: the tournament's is a new one (it has three rows too).
+    script(&client, "document.getElementById('standings-table').dataset.before = '1'; return 'ok'").await;
     client.find(Locator::Id("scope")).await.unwrap().select_by_index(1).await.expect("the tournament");
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    let redrawn = "const t = document.getElementById('standings-table'); return String(!!t && !t.dataset.before)";
+    wait_script(&client, redrawn, |drawn| drawn == "true").await;
     assert_eq!(client.find_all(Locator::Css("#standings-table tbody tr")).await.unwrap().len(), 3);
     // Filtered by agent: random's four games.
     client.find(Locator::Id("agent")).await.unwrap().select_by_value("random").await.expect("an agent");

@@ -257,6 +257,8 @@ fn read_command(raw: &str) -> Line {
 struct Client {
     child: Child,
     stderr: Arc<Mutex<String>>,
+    /// The thread that drains standard error; it ends when the client's stderr closes.
+    drain: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Client {
@@ -283,7 +285,7 @@ impl Client {
         let mut pipe = child.stderr.take().expect("stderr is piped");
         let sink = stderr.clone();
         // Drained all along, so the client never blocks on a full pipe.
-        std::thread::spawn(move || {
+        let drain = std::thread::spawn(move || {
             let mut buffer = [0u8; 4096];
             while let Ok(n) = pipe.read(&mut buffer) {
                 if n == 0 {
@@ -292,7 +294,7 @@ impl Client {
                 sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buffer[..n]));
             }
         });
-        Client { child, stderr }
+        Client { child, stderr, drain: Some(drain) }
     }
 
     fn log(&self) -> String {
@@ -303,8 +305,10 @@ impl Client {
         let started = Instant::now();
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                // Let the drain thread take the last words.
-                std::thread::sleep(Duration::from_millis(50));
+                // The last words are in the log once the drain thread has read to the end.
+                if let Some(drain) = self.drain.take() {
+                    drain.join().expect("the drain thread ends");
+                }
                 return status;
             }
             assert!(started.elapsed() < HANG, "the client did not end; its log:\n{}", self.log());
@@ -516,15 +520,18 @@ impl Conn {
         }
     }
 
-    /// Asks for a move on `board` (the mover's view) and collects the answers until `yield`, which
-    /// the client sends when its own time (`--time`) is up, then sends `stop`. Returns the last move
-    /// (from 1) and every line that came. Waiting for `yield` rather than for a deadline of the
-    /// server's keeps the test from depending on how fast the machine searches.
+    /// Asks for a move on `board` (the mover's view), sends `also` after it, and collects the
+    /// answers until `yield`, which the client sends when its own time (`--time`) is up, and the
+    /// answer to `also` (in either order: a short search may end before a stalled reader answers),
+    /// then sends `stop`. Returns the last move (from 1) and every line that came. Waiting for
+    /// `yield` rather than for a deadline of the server's keeps the test from depending on how fast
+    /// the machine searches.
     fn ask(&mut self, board: &Board, also: Option<&str>) -> (Option<usize>, Vec<Line>) {
         let id = self.send(None, &format!("state {}", board.kgp()));
         let extra = also.map(|body| self.send(None, body));
         let until = Instant::now() + HANG;
         let (mut last, mut lines) = (None, Vec::new());
+        let (mut yielded, mut answered) = (false, extra.is_none());
         while let Got::Line(line) = self.get(until) {
             match line.command.as_str() {
                 "move" => {
@@ -536,16 +543,19 @@ impl Conn {
                 }
                 "yield" => {
                     assert_eq!(line.reference, Some(id));
-                    lines.push(line);
-                    break;
+                    yielded = true;
                 }
                 "set" | "pong" => {}
                 other => panic!("unexpected {other} while thinking: {}", line.raw),
             }
             if line.reference.is_some() && line.reference == extra {
                 assert_eq!(line.command, "pong");
+                answered = true;
             }
             lines.push(line);
+            if yielded && answered {
+                break;
+            }
         }
         self.send(Some(id), "stop");
         (last, lines)
@@ -565,11 +575,12 @@ fn play_game(conn: &mut Conn, size: usize, seeds: u32, client: Side, rng: &mut R
             moves[0]
         } else if side == client {
             asked += 1;
-            // A ping in the middle of the first search must be answered at once.
+            // A ping in the middle of the first search is answered (that it is answered during
+            // the search is checked in every_message_kind_is_understood, with a long search).
             let ping = (asked == 1).then_some("ping");
             let (pit, lines) = conn.ask(&board.seen_by(client), ping);
             if ping.is_some() {
-                assert!(lines.iter().any(|l| l.command == "pong"), "no pong while searching: {lines:?}");
+                assert!(lines.iter().any(|l| l.command == "pong"), "no pong: {lines:?}");
             }
             pit.expect("the client moved before the deadline") - 1
         } else {
@@ -660,6 +671,17 @@ fn every_message_kind_is_understood() {
     let state = conn.send(None, &format!("state {}", board.kgp()));
     let first = conn.next_but_comments();
     assert_eq!((first.command.as_str(), first.reference), ("move", Some(state)), "{}", first.raw);
+    // A ping during the search is answered before the search ends (it has 3 s; the pong needs
+    // only the reading thread, not the search).
+    let during = conn.send(None, "ping");
+    loop {
+        let line = conn.next_but_comments();
+        if line.command == "pong" {
+            assert_eq!(line.reference, Some(during));
+            break;
+        }
+        assert_eq!((line.command.as_str(), line.reference), ("move", Some(state)), "{}", line.raw);
+    }
     conn.send(Some(state), "stop");
     let ping = conn.send(None, "ping");
     loop {
@@ -818,6 +840,17 @@ fn eval_mode_values_boards_for_the_side_to_move() {
             values.push(value);
         }
         conn.send(Some(id), "stop");
+        // Values sent before the stop was read may still come: read up to a pong, so that none
+        // is taken for the next board's.
+        let ping = conn.send(None, "ping");
+        loop {
+            let line = conn.next();
+            if line.command == "pong" {
+                assert_eq!(line.reference, Some(ping));
+                break;
+            }
+            assert_eq!((line.command.as_str(), line.reference), ("eval", Some(id)), "{}", line.raw);
+        }
         assert!(!values.is_empty(), "no evaluation");
         assert!(values.iter().all(|v| v * sign > 10.0), "20 seeds ahead or behind: {values:?}");
     }
@@ -949,9 +982,8 @@ fn a_slow_server_is_waited_for() {
 /// The reference server (go-kgp) records a state only after sending it, so an answer that comes
 /// back within microseconds is refused with `error "No state associated with id"`; when every
 /// answer to a state is refused, the server plays a random move for the client. This server
-/// records each state late: it reads all the client sends for it up to its first `yield` (or a
-/// pause of half a second), then refuses all of it, and only then takes answers. The client must
-/// send its best move again.
+/// records each state late: it reads all the client sends for it up to its first `yield`, then
+/// refuses all of it, and only then takes answers. The client must send its best move again.
 #[test]
 fn answers_refused_before_the_server_records_the_state_are_sent_again() {
     let (listener, port) = listen();
@@ -971,10 +1003,11 @@ fn answers_refused_before_the_server_records_the_state_are_sent_again() {
     for board in [Board::new(6, 6), endgame, middle, Board::new(8, 4)] {
         let state = conn.send(None, &format!("state {}", board.kgp()));
         let mut early = Vec::new();
-        // The first answer is waited for; after it, a pause of half a second ends the burst.
-        let mut wait = HANG;
+        // Every answer up to the yield (the search has 100 ms): a pause is no sign that the answers
+        // have ended, and one that came after the refusals would be read as the next board's.
+        let until = Instant::now() + HANG;
         loop {
-            match conn.get(Instant::now() + std::mem::replace(&mut wait, Duration::from_millis(500))) {
+            match conn.get(until) {
                 Got::Line(line) => {
                     if matches!(line.command.as_str(), "move" | "yield") {
                         assert_eq!(line.reference, Some(state), "{}", line.raw);
@@ -984,7 +1017,7 @@ fn answers_refused_before_the_server_records_the_state_are_sent_again() {
                         break;
                     }
                 }
-                Got::Timeout => break,
+                Got::Timeout => panic!("no yield to {} in time; log:\n{}", board.kgp(), client.log()),
                 Got::Closed => panic!("the client closed the connection"),
             }
         }

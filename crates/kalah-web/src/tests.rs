@@ -1008,9 +1008,16 @@ async fn bad_bodies_are_refused_in_the_apis_words_and_long_ids_are_cut() {
 #[tokio::test]
 async fn a_game_lost_on_time_cannot_be_stepped_back_and_its_record_loads_decided() {
     let (app, _) = server(10, 10);
-    let game = create(&app, json!({"rules": "kalah(4,3) standard", "north": "human", "clock": {"seconds": 1}})).await;
+    // North is to move from the start: a move of South's would have to come within South's second
+    // (a slow machine could miss it), and stepping back is refused before it looks at the moves.
+    let start = json!({
+        "rules": "kalah(4,3) standard",
+        "position": "3,3,3,3:0/3,3,3,3:0/N",
+        "north": "human",
+        "clock": {"seconds": 1}
+    });
+    let game = create(&app, start).await;
     let url = format!("/api/games/{}", id(&game));
-    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
     // North's second runs out (a hang guard, not a timing: the clock is the server's).
     let deadline = Instant::now() + Duration::from_secs(60);
     let over = loop {
