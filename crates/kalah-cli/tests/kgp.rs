@@ -503,6 +503,20 @@ impl Conn {
         }
     }
 
+    /// Sends `ping` and reads up to its `pong`: every line before it (but comments) must be a
+    /// `command` answering `state`. Nothing the client sent before it read the ping is left unread.
+    fn through_pong(&mut self, command: &str, state: Option<u64>) {
+        let ping = self.send(None, "ping");
+        loop {
+            let line = self.next_but_comments();
+            if line.command == "pong" {
+                assert_eq!(line.reference, Some(ping));
+                return;
+            }
+            assert_eq!((line.command.as_str(), line.reference), (command, state), "{}", line.raw);
+        }
+    }
+
     /// Sends `kgp`, reads the client's `set`s up to its `mode`, and accepts the mode.
     fn handshake(&mut self, version: &str) -> (Vec<Line>, Line) {
         self.raw(format!("kgp {version}\r\n").as_bytes());
@@ -672,26 +686,10 @@ fn every_message_kind_is_understood() {
     let first = conn.next_but_comments();
     assert_eq!((first.command.as_str(), first.reference), ("move", Some(state)), "{}", first.raw);
     // A ping during the search is answered before the search ends (it has 3 s; the pong needs
-    // only the reading thread, not the search).
-    let during = conn.send(None, "ping");
-    loop {
-        let line = conn.next_but_comments();
-        if line.command == "pong" {
-            assert_eq!(line.reference, Some(during));
-            break;
-        }
-        assert_eq!((line.command.as_str(), line.reference), ("move", Some(state)), "{}", line.raw);
-    }
+    // only the reading thread, not the search): moves may come before the pong, a yield may not.
+    conn.through_pong("move", Some(state));
     conn.send(Some(state), "stop");
-    let ping = conn.send(None, "ping");
-    loop {
-        let line = conn.next_but_comments();
-        if line.command == "pong" {
-            assert_eq!(line.reference, Some(ping));
-            break;
-        }
-        assert_eq!((line.command.as_str(), line.reference), ("move", Some(state)), "{}", line.raw);
-    }
+    conn.through_pong("move", Some(state));
     // Quiet until the hang guard would be too long; a second of silence shows the search stopped.
     match conn.get(Instant::now() + Duration::from_secs(1)) {
         Got::Timeout => {}
@@ -842,15 +840,7 @@ fn eval_mode_values_boards_for_the_side_to_move() {
         conn.send(Some(id), "stop");
         // Values sent before the stop was read may still come: read up to a pong, so that none
         // is taken for the next board's.
-        let ping = conn.send(None, "ping");
-        loop {
-            let line = conn.next();
-            if line.command == "pong" {
-                assert_eq!(line.reference, Some(ping));
-                break;
-            }
-            assert_eq!((line.command.as_str(), line.reference), ("eval", Some(id)), "{}", line.raw);
-        }
+        conn.through_pong("eval", Some(id));
         assert!(!values.is_empty(), "no evaluation");
         assert!(values.iter().all(|v| v * sign > 10.0), "20 seeds ahead or behind: {values:?}");
     }
