@@ -9,16 +9,17 @@
 #![no_main]
 
 use kalah_rules::Leftover;
-use kalah_web::games::Session;
+use kalah_table::{request, Actor, Moment, Refused, Table};
 use libfuzzer_sys::fuzz_target;
 
-fn refused(e: &kalah_web::ApiError) {
-    assert!(e.status().is_client_error(), "{e}");
-    assert!(!e.message().is_empty() && !e.message().contains('\n'), "{e}");
+fn refused(e: &Refused) {
+    assert!((400..500).contains(&e.status()), "{e}");
+    let message = e.to_string();
+    assert!(!message.is_empty() && !message.contains('\n'), "{e}");
 }
 
-fn state_is_json(session: &Session) {
-    let state = kalah_web::api::state("fuzz", session);
+fn state_is_json(session: &Table) {
+    let state = session.state("fuzz", Moment(0));
     let text = serde_json::to_string(&state).expect("the state serialises");
     serde_json::from_str::<serde_json::Value>(&text).expect("as JSON");
 }
@@ -26,10 +27,11 @@ fn state_is_json(session: &Session) {
 fuzz_target!(|data: &[u8]| {
     let mut bodies = data.split(|&b| b == 0);
     let first = bodies.next().unwrap_or_default();
-    let mut session = match kalah_web::start(first) {
-        Ok((session, warnings)) => {
-            assert!(warnings.iter().all(|w| !w.to_string().contains('\n')));
-            session
+    let mut token = || "fuzz".to_string();
+    let mut session = match request::create(first, Moment(0), Some(&mut token)) {
+        Ok(created) => {
+            assert!(created.warnings.iter().all(|w| !w.to_string().contains('\n')));
+            created.table
         }
         Err(e) => return refused(&e),
     };
@@ -39,10 +41,10 @@ fuzz_target!(|data: &[u8]| {
         let (kind, body) = body.split_first().map_or((b'm', body), |(&k, rest)| (k, rest));
         let (history, version) = (session.history().clone(), session.version());
         let result = match kind {
-            b'u' => kalah_web::undo(&mut session, body),
-            b'r' => kalah_web::redo(&mut session, body),
-            b'g' => kalah_web::goto(&mut session, body),
-            _ => kalah_web::person_move(&mut session, "fuzz", body),
+            b'u' => session.request_undo(Actor::Person, body, Moment(0)),
+            b'r' => session.request_redo(Actor::Person, body, Moment(0)),
+            b'g' => session.request_goto(Actor::Person, body, Moment(0)),
+            _ => session.request_move(Actor::Person, body, Moment(0)),
         };
         match result {
             Err(e) => {

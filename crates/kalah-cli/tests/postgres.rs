@@ -430,6 +430,8 @@ fn many_games_changes_are_stored_together_and_each_checked_alone() {
         seats: ["human".into(), "human".into()],
         clock: None,
         tokens: None,
+        owner: None,
+        creator: None,
         at: Moment(1),
     };
     let event = |version: u64, action: &str| Event {

@@ -198,6 +198,9 @@ pub struct GameState {
     pub last: Option<Last>,
     /// The final stores and the winner, once the game is over.
     pub result: Option<Finish>,
+    /// The side whose first move did not come in time, when that aborted a timed game between
+    /// friends: the game is over with no result.
+    pub aborted: Option<&'static str>,
     /// The clocks, in a timed game.
     pub clock: Option<ClockState>,
     /// One line saying whose turn it is, or how the game ended.
@@ -237,6 +240,9 @@ pub struct Facts<'a> {
     pub lost_on_time: Option<Seat>,
     /// The player who resigned, ending the game, if one did.
     pub resigned: Option<Seat>,
+    /// The player whose first move (or arrival) did not come in time, ending a timed game
+    /// between friends with no result, if that happened.
+    pub aborted: Option<Seat>,
     /// The clocks, in a timed game.
     pub clocks: Option<Clocks>,
     /// An engine move is being searched.
@@ -287,7 +293,7 @@ impl Facts<'_> {
     /// Returns the side that decides now and its player, or `None` once the game is over (by the
     /// rules, on time or by a resignation).
     pub fn decider(&self) -> Option<(Side, Player)> {
-        if self.lost_on_time.is_some() || self.resigned.is_some() {
+        if self.lost_on_time.is_some() || self.resigned.is_some() || self.aborted.is_some() {
             return None;
         }
         let side = self.game().decider()?;
@@ -297,6 +303,10 @@ impl Facts<'_> {
     /// Returns how the game ended, once it is over: on time or by a resignation (the stores are
     /// those of the position, and the other side wins), else by the rules.
     pub fn finish(&self) -> Option<Finish> {
+        // An aborted game has no result.
+        if self.aborted.is_some() {
+            return None;
+        }
         let timed_out = self.lost_on_time.map(|seat| self.side_of(seat));
         let resigned = self.resigned.map(|seat| self.side_of(seat));
         let position = self.game().position();
@@ -354,7 +364,7 @@ impl Facts<'_> {
         });
         let decider = self.decider();
         // Lost on time or resigned: over whatever the board says.
-        let ended = self.lost_on_time.is_some() || self.resigned.is_some();
+        let ended = self.lost_on_time.is_some() || self.resigned.is_some() || self.aborted.is_some();
         let result = self.finish();
         let clock = self.clocks.map(|clocks| {
             let of = |side: Side| clocks.left[game.seat_of(side).index()].as_millis() as u64;
@@ -390,6 +400,7 @@ impl Facts<'_> {
             last,
             status: self.status_of(result.as_ref()),
             result,
+            aborted: self.aborted.map(|seat| self.side_of(seat).name()),
             clock,
             warnings: Vec::new(),
         }
@@ -412,6 +423,12 @@ impl Facts<'_> {
     }
 
     fn status_of(&self, result: Option<&Finish>) -> String {
+        if let Some(seat) = self.aborted {
+            return format!(
+                "Game aborted: {} did not make a first move in time. No result.",
+                self.side_of(seat)
+            );
+        }
         let loser = |side: &str| if side == "South" { Side::South } else { Side::North };
         if let Some(side) = result.and_then(|r| r.lost_on_time).map(loser) {
             return format!("Game over: {} ran out of time; {} wins.", self.who(side), self.who(!side));
@@ -448,6 +465,10 @@ impl Facts<'_> {
             ("South".to_string(), self.seats[0].tag()),
             ("North".to_string(), self.seats[1].tag()),
         ];
+        if let Some(seat) = self.aborted {
+            let side = self.side_of(seat);
+            record.tags.push(("Termination".to_string(), format!("aborted: {side} made no first move in time")));
+        }
         let ended = match (self.lost_on_time, self.resigned) {
             (Some(seat), _) => Some((seat, "ran out of time")),
             (None, Some(seat)) => Some((seat, "resigned")),
@@ -482,7 +503,17 @@ mod tests {
     }
 
     fn facts(history: &History, seats: [Player; 2]) -> Facts<'_> {
-        Facts { id: "g", version: 7, history, seats, lost_on_time: None, resigned: None, clocks: None, thinking: false }
+        Facts {
+            id: "g",
+            version: 7,
+            history,
+            seats,
+            lost_on_time: None,
+            resigned: None,
+            aborted: None,
+            clocks: None,
+            thinking: false,
+        }
     }
 
     fn engine(level: u8) -> Player {

@@ -19,14 +19,15 @@ use kalah_rules::{Game, Phase, Rules, Side};
 use kalah_view::{Analysis, Hint};
 use serde::{Deserialize, Serialize};
 
-use crate::session::{ClockLeft, Refused, Snapshot};
+use kalah_table::turn::{ClockLeft, Snapshot};
+use kalah_table::Refused;
 use crate::TABLE_BYTES;
 
 /// The most time the page may give the engine for a move, a hint or an analysis: `kalah serve
 /// --engine-time`'s bound.
 pub const MAX_TIME_MS: u64 = 60_000;
 
-/// An engine move to search: what [`crate::session::Session::engine_turn`] gives, and the time
+/// An engine move to search: what [`kalah_table::Table::engine_turn`] gives, and the time
 /// the page allows a move (`kalah serve --engine-time`).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -6,10 +6,10 @@
 //! wasm-bindgen. The page of the static site (docs/site.md) loads one module twice: in the page
 //! for the rules, in a Web Worker for the engine.
 //!
-//! * [`session`]: the game a page holds with no server ([`session::Session`]): seats, undo, redo,
-//!   goto, clocks, records in and out, and who may act; exported as the class `Game`. Its state
-//!   as the page draws it, the variants the new-game form offers, the hint and the analysis are
-//!   kalah-view's, the JSON `kalah serve` sends (docs/web.md).
+//! * [`page`]: the game a page holds with no server ([`page::Page`]): a table of the crate
+//!   kalah-table's, the one `kalah serve` holds its games in (seats, undo, redo, goto, clocks,
+//!   records in and out, who may act, the requests and their refusals), kept whole for the
+//!   browser's storage; exported as the class `Game`, with the API's routes as `route`.
 //! * [`engine`]: the worker's engine ([`engine::PageEngine`]): engine moves at the levels 1-5,
 //!   hints, the evaluation and a solve within a budget, as `kalah serve` gives them, and the
 //!   benchmark; exported as the class `Engine` and the function `bench`.
@@ -24,7 +24,7 @@
 //! what is wrong with the input. The same functions are plain Rust natively, where the tests run.
 
 pub mod engine;
-pub mod session;
+pub mod page;
 
 use std::time::Duration;
 
@@ -193,11 +193,13 @@ pub fn solve(rules: &str, position: &str) -> Result<SolveReport, ApiError> {
 /// what is wrong with the input.
 #[cfg(target_arch = "wasm32")]
 mod exports {
-    use kalah_engine::time::now;
+    use kalah_table::route::{self, Hosts, Missed};
+    use kalah_table::turn::Snapshot;
+    use kalah_table::{Moment, Refused};
     use wasm_bindgen::prelude::*;
 
     use crate::engine::{self, PageEngine};
-    use crate::session::{Saved, Session};
+    use crate::page::Page;
 
     /// Turns a report or an error into what JavaScript gets.
     fn reply<T: serde::Serialize, E: std::fmt::Display>(result: Result<T, E>) -> Result<String, JsError> {
@@ -235,90 +237,101 @@ mod exports {
     }
 
     /// A game the page holds (`session::Session`).
-    #[wasm_bindgen(js_name = Game)]
-    pub struct Game(Session);
+    /// Says a refusal as `STATUS message`, the status kalah-table gives it (local.js reads it).
+    fn refused(refused: Refused) -> JsError {
+        JsError::new(&format!("{} {refused}", refused.status()))
+    }
 
-    #[wasm_bindgen(js_class = Game)]
-    impl Game {
-        /// `new Game(id, request)`: the game a new-game request (JSON, as `POST /api/games`) asks for.
-        #[wasm_bindgen(constructor)]
-        pub fn new(id: &str, request: &str) -> Result<Game, JsError> {
-            Session::from_json(id, request).map(Game).map_err(|e| JsError::new(&e.to_string()))
-        }
-
-        /// `Game.restore(saved)`: a game kept by `save()`, taken up again.
-        pub fn restore(saved: &str) -> Result<Game, JsError> {
-            let saved: Saved = read("saved game", saved)?;
-            Session::restore(&saved).map(Game).map_err(|e| JsError::new(&e.to_string()))
-        }
-
-        /// The game's state as the page draws it (JSON).
-        pub fn state(&self) -> String {
-            serde_json::to_string(&self.0.state(now())).unwrap_or_default()
-        }
-
-        /// The number of changes so far.
-        pub fn version(&self) -> f64 {
-            self.0.version() as f64
-        }
-
-        /// A person's action, as records write it.
-        pub fn act(&mut self, action: &str) -> Result<(), JsError> {
-            self.0.act(action, now()).map_err(|e| JsError::new(&e.to_string()))
-        }
-
-        /// Takes back `plies` actions, or a person's last decision without.
-        pub fn undo(&mut self, plies: Option<u32>) -> Result<(), JsError> {
-            self.0.undo(plies.map(|n| n as usize)).map_err(|e| JsError::new(&e.to_string()))
-        }
-
-        /// Replays `plies` actions, or up to a person's next decision without.
-        pub fn redo(&mut self, plies: Option<u32>) -> Result<(), JsError> {
-            self.0.redo(plies.map(|n| n as usize)).map_err(|e| JsError::new(&e.to_string()))
-        }
-
-        /// Shows the position after `ply` actions of the whole line.
-        pub fn goto(&mut self, ply: u32) -> Result<(), JsError> {
-            self.0.goto(ply as usize).map_err(|e| JsError::new(&e.to_string()))
-        }
-
-        /// The engine move to search now (JSON), or an error saying why there is none.
-        pub fn engine_turn(&self) -> Result<String, JsError> {
-            reply(self.0.engine_turn(now()))
-        }
-
-        /// Plays the engine's action decided for the game at `version`.
-        pub fn play_engine(&mut self, version: f64, action: &str) -> Result<(), JsError> {
-            self.0.play_engine(version as u64, action, now()).map_err(|e| JsError::new(&e.to_string()))
-        }
-
-        /// The game up to the position shown, for a hint, an analysis or a solve (JSON).
-        pub fn snapshot(&self) -> String {
-            serde_json::to_string(&crate::session::Snapshot::of(self.0.game())).unwrap_or_default()
-        }
-
-        /// The page has shown the position: the clock of the player to decide runs.
-        pub fn shown(&mut self) {
-            self.0.shown(now());
-        }
-
-        /// Ends the game if the player to decide has run out of time; tells whether it did.
-        pub fn check_time(&mut self) -> bool {
-            self.0.check_time(now())
-        }
-
-        /// The game record up to the position shown, dated by `unix_seconds`.
-        pub fn record(&self, unix_seconds: f64) -> String {
-            self.0.record(&kalah_rules::record::date_text(unix_seconds.max(0.0) as u64))
-        }
-
-        /// The game kept to be taken up again (JSON).
-        pub fn save(&self) -> String {
-            serde_json::to_string(&self.0.save(now())).unwrap_or_default()
+    /// Finds the route of `method` and `path` at this page: `{"route": "move", "id": "…"}`, or
+    /// throws `404 …` or `405 …`.
+    #[wasm_bindgen]
+    pub fn route(method: &str, path: &str) -> Result<String, JsError> {
+        match route::find(method, path, Hosts::Page) {
+            Ok(found) => Ok(serde_json::json!({ "route": found.route, "id": found.id }).to_string()),
+            Err(Missed::NotFound) => Err(JsError::new(&format!("404 no such request in this browser: {method} {path}"))),
+            Err(Missed::NotAllowed(methods)) => {
+                Err(JsError::new(&format!("405 {method} is not taken at {path}: use {methods}")))
+            }
         }
     }
 
-    /// The engine of the page's worker (`engine::PageEngine`).
+    /// A game the page holds (`page::Page`).
+    #[wasm_bindgen(js_name = Game)]
+    pub struct Game(Page);
+
+    #[wasm_bindgen(js_class = Game)]
+    impl Game {
+        /// Starts the game a new-game request body asks for.
+        #[wasm_bindgen(constructor)]
+        pub fn new(id: &str, body: &str) -> Result<Game, JsError> {
+            Page::create(id, body, Moment::now()).map(Game).map_err(refused)
+        }
+
+        /// Takes up a game `save` kept.
+        pub fn restore(kept: &str) -> Result<Game, JsError> {
+            Page::restore(kept, Moment::now()).map(Game).map_err(|e| JsError::new(&e.to_string()))
+        }
+
+        /// The state's JSON.
+        pub fn state(&self) -> String {
+            serde_json::to_string(&self.0.state(Moment::now())).unwrap_or_default()
+        }
+
+        /// The game's version.
+        pub fn version(&self) -> f64 {
+            self.0.table().version() as f64
+        }
+
+        /// Tells whether the game goes on.
+        pub fn is_going_on(&self) -> bool {
+            self.0.table().decider().is_some()
+        }
+
+        /// Answers a change of route `route` (`move`, `undo`, `redo`, `goto`, `shown`) with its body.
+        pub fn request(&mut self, route: &str, body: &str) -> Result<(), JsError> {
+            let route = serde_json::from_value(serde_json::Value::String(route.to_string()))
+                .map_err(|_| JsError::new(&format!("400 no such change: {route}")))?;
+            self.0.request(route, body, Moment::now()).map_err(refused)
+        }
+
+        /// Lets the engine's move begin: the worker's task as JSON.
+        pub fn engine_turn(&mut self) -> Result<String, JsError> {
+            let turn = self.0.engine_turn(Moment::now()).map_err(refused)?;
+            Ok(serde_json::to_string(&turn).unwrap_or_default())
+        }
+
+        /// Plays the engine's action for `version`.
+        pub fn play_engine(&mut self, version: f64, action: &str) -> Result<(), JsError> {
+            self.0.play_engine(version as u64, action, Moment::now()).map_err(refused)
+        }
+
+        /// Ends the engine's thinking for `version` (the worker failed).
+        pub fn stop_thinking(&mut self, version: f64) {
+            self.0.stop_thinking(version as u64);
+        }
+
+        /// The game as the worker rebuilds it.
+        pub fn snapshot(&self) -> String {
+            serde_json::to_string(&Snapshot::of(self.0.table().game())).unwrap_or_default()
+        }
+
+        /// Ends the game if a clock ran out; tells whether it changed.
+        pub fn check_time(&mut self) -> bool {
+            self.0.check_time(Moment::now())
+        }
+
+        /// The game record, dated by `unix_seconds`.
+        pub fn record(&self, unix_seconds: f64) -> String {
+            let date = kalah_rules::record::date_text(unix_seconds.max(0.0) as u64);
+            self.0.record(&date, Moment::now())
+        }
+
+        /// The game kept whole, to be taken up again.
+        pub fn save(&self) -> String {
+            self.0.keep()
+        }
+    }
+
     #[wasm_bindgen(js_name = Engine)]
     pub struct Engine(PageEngine);
 

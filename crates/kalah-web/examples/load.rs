@@ -31,20 +31,23 @@ struct Tally {
 /// One keep-alive HTTP/1.1 connection to the server.
 struct Connection {
     stream: BufReader<TcpStream>,
+    /// The token of the game being played (sent with every request: the creator's page does so).
+    token: Option<String>,
 }
 
 impl Connection {
     async fn open(address: SocketAddr) -> Connection {
         let stream = TcpStream::connect(address).await.expect("the server listens");
         stream.set_nodelay(true).expect("no delay");
-        Connection { stream: BufReader::new(stream) }
+        Connection { stream: BufReader::new(stream), token: None }
     }
 
     /// Sends a request and returns the status, the `Retry-After` seconds and the JSON body.
     async fn call(&mut self, method: &str, path: &str, body: Option<&Value>) -> (u16, u64, Value) {
         let body = body.map(Value::to_string).unwrap_or_default();
+        let auth = self.token.as_ref().map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
         let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: load\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            "{method} {path} HTTP/1.1\r\nHost: load\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n",
             body.len()
         );
         let stream = self.stream.get_mut();
@@ -93,6 +96,9 @@ async fn player(address: SocketAddr, seed: u64, end: Instant, think: Duration, t
     let mut call = async |kind: &'static str, method: &str, path: &str, body: Option<Value>| {
         let started = Instant::now();
         let answer = connection.call(method, path, body.as_ref()).await;
+        if kind == "new game" {
+            connection.token = answer.2["token"].as_str().map(str::to_string);
+        }
         let mut tally = tally.lock().unwrap();
         tally.latency.entry(kind).or_default().push(started.elapsed().as_micros() as u64);
         *tally.statuses.entry((kind, answer.0)).or_default() += 1;

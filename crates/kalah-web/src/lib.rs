@@ -2,11 +2,10 @@
 //!
 //! * [`server`]: the routes of the page and the JSON API (documented in the repository's
 //!   docs/web.md), and what each request does to a game; [`serve`] runs them on a listener.
-//! * [`games`]: the games being played, each a [`kalah_rules::History`] with its seats, a
-//!   version that counts its changes and a stop flag for its searches; the session says who may
-//!   act now (the game's state, the seat's holder or token, the engine's thinking); idle games
-//!   leave memory, not the database.
-//! * [`event`]: the changes of a game as they are stored and sent; [`store`]: the SQLite
+//! * [`games`]: the games being played, each a [`kalah_table::Table`] (the crate kalah-table's,
+//!   which the static site holds its games in too: seats and tokens, clocks, versions, who may
+//!   act), with what only a server keeps beside it; idle games leave memory, not the database.
+//! * [`event`] (kalah-table's): the changes of a game as they are stored and sent; [`store`]: the SQLite
 //!   database they are stored in before each answer, or [`postgres`]: the PostgreSQL database
 //!   several servers share, and how each learns of the others' changes; [`tls`]: how the
 //!   connections to PostgreSQL are encrypted (libpq's `sslmode`).
@@ -15,10 +14,8 @@
 //! * [`engines`]: a pool of engines shared by every game, at the engine's strength levels
 //!   ([`kalah_engine::level`]); every engine move and hint is [`kalah_engine::decide`]'s
 //!   decision, as for every other player.
-//! * [`api`]: the JSON bodies of the API's requests and answers. What the page draws of a game
-//!   (its state, the status line, a hint, an analysis, the new-game body and the form's variants)
-//!   is the crate kalah-view's, which the static site's module (kalah-wasm) builds it with too;
-//!   [`api::GameState`] adds the fields of a game between friends.
+//! * [`api`]: the JSON of the API's requests and answers, kalah-table's and kalah-view's, which
+//!   the static site's module (kalah-wasm) reads and writes too.
 //!
 //! The page (`web/`: index.html, style.css and its modules app.js, backend.js, local.js, engine.js,
 //! worker.js, friends.js; docs/site.md) is built into the crate, so a server needs no files and no
@@ -29,7 +26,6 @@
 pub mod api;
 pub mod connections;
 pub mod engines;
-pub mod event;
 pub mod games;
 pub mod guard;
 pub mod postgres;
@@ -48,7 +44,8 @@ use kalah_engine::databases::Databases;
 
 pub use connections::ConnectionLimits;
 pub use guard::ClientLimits;
-pub use server::{goto, person_move, redo, router, serve, start, undo, ApiError, App};
+pub use kalah_table::event;
+pub use server::{router, serve, ApiError, App};
 pub use store::{Database, StoreError};
 
 /// How a server runs: its engines' time and memory, and how many games it holds.

@@ -15,22 +15,21 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
 use axum::http::{header, HeaderMap, Method, StatusCode, Uri};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, on, MethodFilter, MethodRouter};
 use axum::{Json, Router};
 use kalah_engine::decide::decide;
 use kalah_engine::time::Limits;
 use kalah_rules::{record, Game, Phase, RecordWarning, Side};
-use kalah_view::form::Decided;
-use kalah_view::{Analysis, Hint, NewGame};
-use serde::de::DeserializeOwned;
+use kalah_table::route::{self, Hosts, Route, ROUTES};
+use kalah_table::{request, Actor, GameState, Host, Moment, Refused};
+use kalah_view::{Analysis, Hint};
 use serde_json::json;
 use tokio::sync::{mpsc, watch};
 
-use crate::api::{self, ActionText, GameState, Goto, MoveRequest, Plies};
+use crate::api;
 use crate::connections::{self, ConnectionLimits};
 use crate::engines::{self, Engines, Failed, Kind};
-use crate::event::Moment;
-use crate::games::{self, Actor, Games, Held, Missing, Refused, Session};
+use crate::games::{self, Games, Held, Missing, Session};
 use crate::guard::{self, Limiter};
 use crate::postgres::Notice;
 use crate::presence::{self, Attending, Presence};
@@ -219,34 +218,49 @@ async fn tell_presence(
     }
 }
 
-/// Returns the routes of the page and the API.
+/// Returns the routes of the page and the API: the API's from kalah-table's list of routes,
+/// which the static site's page reads too.
 pub fn router(app: Arc<App>) -> Router {
     let page = PAGE.iter().fold(Router::new(), |router, &(path, kind, text)| {
         router.route(path, get(move || async move { asset(kind, text) }))
     });
-    page.route("/api/variants", get(variants))
-        .route("/api/games", post(create))
-        .route("/api/games/{id}", get(show).delete(close))
-        .route("/api/games/{id}/move", post(act))
-        .route("/api/games/{id}/engine", post(engine_move))
-        .route("/api/games/{id}/undo", post(undo_route))
-        .route("/api/games/{id}/redo", post(redo_route))
-        .route("/api/games/{id}/goto", post(goto_route))
-        .route("/api/games/{id}/hint", get(hint))
-        .route("/api/games/{id}/analysis", get(analysis))
-        .route("/api/games/{id}/record", get(record))
-        .route("/api/games/{id}/shown", post(shown))
-        .route("/api/archive", get(archive))
-        .route("/api/games/{id}/resign", post(resign))
-        .route("/api/games/{id}/takeback", post(takeback))
-        .route("/api/games/{id}/rematch", post(rematch))
-        .route("/api/games/{id}/live", get(live))
-        .fallback(not_found)
+    let api = ROUTES.iter().filter(|spec| spec.hosts != Hosts::Page).fold(page, |router, spec| {
+        // `Router::route` merges the methods of one path.
+        let filter = MethodFilter::try_from(spec.method.parse::<Method>().expect("a route's method")).expect("known");
+        router.route(spec.path, handler(spec.route, filter))
+    });
+    api        .fallback(not_found)
         .layer(axum::middleware::from_fn(whole))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), guard))
         .layer(axum::middleware::from_fn(finish))
         .with_state(app)
+}
+
+/// Returns the handler of `route` for the method `filter` (`GET` routes also answer `HEAD`).
+fn handler(route: Route, filter: MethodFilter) -> MethodRouter<Arc<App>> {
+    match route {
+        Route::Variants => on(filter, variants),
+        Route::Create => on(filter, create),
+        Route::Show => on(filter, show),
+        Route::Delete => on(filter, close),
+        Route::Move => on(filter, act),
+        Route::Engine => on(filter, engine_move),
+        Route::Undo => on(filter, undo_route),
+        Route::Redo => on(filter, redo_route),
+        Route::Goto => on(filter, goto_route),
+        Route::Shown => on(filter, shown),
+        Route::Hint => on(filter, hint),
+        Route::Analysis => on(filter, analysis),
+        Route::Record => on(filter, record),
+        Route::Resign => on(filter, resign),
+        Route::Takeback => on(filter, takeback),
+        Route::Rematch => on(filter, rematch),
+        Route::Live => on(filter, live),
+        Route::Archive => on(filter, archive),
+        // The static site's page alone solves (the router skips it).
+        Route::Solve => MethodRouter::new(),
+    }
 }
 
 /// Runs a request that may change a game (any but `GET` and `HEAD`) to its end in a task of its
@@ -293,16 +307,6 @@ async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, nex
     }
 }
 
-/// Returns the methods the route at `path` takes (for a 405's message and `Allow` header).
-fn allowed(path: &str) -> &'static str {
-    match path.trim_end_matches('/').rsplit('/').next() {
-        _ if path == "/api/games" => "POST",
-        Some("move" | "engine" | "undo" | "redo" | "goto" | "shown" | "resign" | "takeback" | "rematch") => "POST",
-        _ if path.starts_with("/api/games/") && path.matches('/').count() == 3 => "GET, DELETE",
-        _ => "GET",
-    }
-}
-
 /// The page's content security policy: its own script, style and requests only (it has no inline
 /// script or style and loads nothing from elsewhere), and no framing.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
@@ -325,14 +329,16 @@ async fn finish(request: axum::extract::Request, next: axum::middleware::Next) -
                 format!("the request body is larger than {} KiB, the most a request may send", MAX_BODY / 1024)
             }
             StatusCode::METHOD_NOT_ALLOWED => {
-                format!("{method} is not taken at {path}: use {} (see docs/web.md)", allowed(&path))
+                format!("{method} is not taken at {path}: use {} (see docs/web.md)", route::allowed(&path, Hosts::Server))
             }
             _ => format!("{method} {path}: {}", status.canonical_reason().unwrap_or("the request failed")),
         };
         let mut fixed = ApiError { status, message: one_line(message), retry_after: None }.into_response();
         if status == StatusCode::METHOD_NOT_ALLOWED {
-            let allow = allow.unwrap_or_else(|| header::HeaderValue::from_static(allowed(&path)));
-            fixed.headers_mut().insert(header::ALLOW, allow);
+            let allow = allow.or_else(|| header::HeaderValue::from_str(&route::allowed(&path, Hosts::Server)).ok());
+            if let Some(allow) = allow {
+                fixed.headers_mut().insert(header::ALLOW, allow);
+            }
         }
         response = fixed;
     }
@@ -400,9 +406,7 @@ fn one_line(message: impl Into<String>) -> String {
     message.chars().map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() }).collect()
 }
 
-fn bad_request(message: impl Into<String>) -> ApiError {
-    ApiError { status: StatusCode::BAD_REQUEST, message: one_line(message), retry_after: None }
-}
+
 
 fn conflict(message: impl Into<String>) -> ApiError {
     ApiError { status: StatusCode::CONFLICT, message: one_line(message), retry_after: None }
@@ -465,9 +469,6 @@ fn not_searched(failed: Failed) -> ApiError {
     }
 }
 
-fn changed_meanwhile() -> ApiError {
-    conflict("the game changed while the engine was thinking (a move, an undo, or it was closed): ask again")
-}
 
 async fn not_found(method: Method, uri: Uri) -> ApiError {
     ApiError {
@@ -480,43 +481,13 @@ async fn not_found(method: Method, uri: Uri) -> ApiError {
     }
 }
 
-/// Reads a JSON body; an empty body is the request's defaults when it has some. A body that
-/// cannot be read is refused with what is wrong and what the request accepts, in words of the
-/// API (never the names of the server's own types).
-fn read<T: DeserializeOwned + api::Accepts>(body: &[u8], empty: Option<T>) -> Result<T, ApiError> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return empty.ok_or_else(|| bad_request(format!("the request needs a JSON body: {}", T::ACCEPTS)));
-    }
-    serde_json::from_slice(body).map_err(|e| bad_request(format!("{}; {}", plain(&e), T::ACCEPTS)))
-}
-
-/// Says in the API's words what is wrong with a JSON body serde could not read.
-fn plain(e: &serde_json::Error) -> String {
-    use serde_json::error::Category;
-    let text = e.to_string();
-    // "... at line 1 column 12": the body is one short object; the place says little.
-    let text = match text.rfind(" at line ") {
-        Some(at) => text[..at].to_string(),
-        None => text,
-    };
-    match e.classify() {
-        Category::Syntax | Category::Eof | Category::Io => {
-            format!("cannot read the JSON body: it is not valid JSON ({text})")
-        }
-        Category::Data => {
-            if text.contains("untagged enum") {
-                return "cannot read the JSON body: the action is not a house number or an action's text".to_string();
-            }
-            let mut text = text;
-            for number in ["usize", "u64", "u32", "u16", "u8"] {
-                text = text.replace(&format!("expected {number}"), "expected a whole number, 0 or more");
-            }
-            // "expected struct Plies", "expected struct ClockRequest": an object.
-            while let Some(at) = text.find("struct ") {
-                let end = text[at + 7..].find(|c: char| !c.is_alphanumeric()).map_or(text.len(), |n| at + 7 + n);
-                text.replace_range(at..end, "a JSON object");
-            }
-            format!("cannot read the JSON body: {text}")
+impl From<Refused> for ApiError {
+    /// Every refusal of a table is answered with the status kalah-table gives it.
+    fn from(refused: Refused) -> ApiError {
+        ApiError {
+            status: StatusCode::from_u16(refused.status()).unwrap_or(StatusCode::BAD_REQUEST),
+            message: one_line(refused.to_string()),
+            retry_after: None,
         }
     }
 }
@@ -525,119 +496,54 @@ async fn session(app: &App, id: &str) -> Result<Held, ApiError> {
     app.games.get(id).await.map_err(|why| missing(app, id, why))
 }
 
+/// Returns the token a request carries as `Authorization: Bearer TOKEN`, if any.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?;
+    // A header that is not a bearer token holds no seat: it is refused as a wrong token.
+    Some(value.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).map_or("", str::trim))
+}
+
+/// Returns who a request acts as at game `s` (the holder of its token's seat, or a spectator),
+/// and notes that the holder has come ([`kalah_table::Table::arrive`]) at `now`.
+fn actor(s: &mut Session, headers: &HeaderMap, now: Moment) -> Result<Actor, ApiError> {
+    let actor = s.actor(bearer(headers), Host::Server)?;
+    s.arrive(actor, now);
+    Ok(actor)
+}
+
+/// Runs a change `f` of game `id` by the request's sender, stores it, and answers with the
+/// state. What the request's arrival changed is stored even when `f` refuses.
+async fn change(
+    app: &App,
+    id: &str,
+    headers: &HeaderMap,
+    f: impl FnOnce(&mut Session, Actor, Moment) -> Result<(), Refused>,
+) -> Result<Json<GameState>, ApiError> {
+    let game = session(app, id).await?;
+    let mut s = game.lock().await;
+    let now = Moment::now();
+    let done = actor(&mut s, headers, now).and_then(|actor| f(&mut s, actor, now).map_err(ApiError::from));
+    save(app, id, &mut s).await?;
+    done?;
+    Ok(Json(api::state(id, &s)))
+}
+
 /// `GET /api/variants`: the sizes, presets, rule words and engine levels the page offers.
 async fn variants() -> Json<serde_json::Value> {
     Json(kalah_view::variants())
 }
 
-/// Reads a new-game request body (empty: the defaults) into a session and what loading its
-/// record warns of.
-pub fn start(body: &[u8]) -> Result<(Session, Vec<RecordWarning>), ApiError> {
-    let request: NewGame = read(body, Some(NewGame::default()))?;
-    let bad = |e: kalah_view::NewGameError| bad_request(e.to_string());
-    let opening = request.opening().map_err(bad)?;
-    if request.friend == Some(true) && (request.south.is_some() || request.north.is_some()) {
-        return Err(bad_request("a game against a friend has two people: leave out south and north"));
-    }
-    let seats = request.players(opening.named).map_err(bad)?;
-    let mut session = Session::new(opening.game, seats);
-    if let Some(clock) = request.clock {
-        let (total, increment) = clock.times().map_err(bad)?;
-        session = session.with_clocks(total, increment);
-    }
-    if let Some(decided) = opening.decided {
-        session = end_as_recorded(session, decided);
-    }
-    Ok((session, opening.warnings))
-}
-
-/// Ends a loaded game as its record's result says it ended before its moves did: lost on time by
-/// the player to decide (the clocks show no time left, as when it was played), or resigned by the
-/// loser.
-fn end_as_recorded(session: Session, decided: Decided) -> Session {
-    let now = Moment::now();
-    let Some((to_decide, _)) = session.decider() else { return session };
-    let loser = session.game().seat_of(!decided.winner);
-    if decided.on_time && to_decide == !decided.winner {
-        let mut session = session.with_clocks_at(Duration::ZERO, Duration::ZERO, now);
-        session.check_time(now);
-        return session;
-    }
-    let mut session = session;
-    // The game is not over (a decider was found), so the resignation is taken.
-    let _ = session.resign(loser, now);
-    session
-}
-
-/// The tokens of a new game against a friend: the creator's and the invitation's.
-#[derive(Clone, Debug)]
-pub struct Invitation {
-    /// The token of the creator's seat.
-    pub token: String,
-    /// The token of the other seat, for the invitation link.
-    pub invite: String,
-}
-
-/// Reads a new-game request body as [`start`] does, and for a game against a friend seats two
-/// people, each held by a new token.
-pub fn start_with_friends(body: &[u8]) -> Result<(Session, Vec<RecordWarning>, Option<Invitation>), ApiError> {
-    let request: NewGame = read(body, Some(NewGame::default()))?;
-    let (session, warnings) = start(body)?;
-    // `"side": null` says no side, as no `side` does.
-    let side = request.side.flatten();
-    if request.friend != Some(true) {
-        if side.is_some() {
-            return Err(bad_request("side is the creator's side in a game against a friend: add \"friend\": true"));
-        }
-        return Ok((session, warnings, None));
-    }
-    let first = match side.as_deref() {
-        None | Some("south") => true,
-        Some("north") => false,
-        Some(other) => return Err(bad_request(format!("side {other:?}: write south or north"))),
-    };
-    let (token, invite) = (games::new_token(), games::new_token());
-    let (a, b) = if first { (&token, &invite) } else { (&invite, &token) };
-    let mut session = session.with_tokens([games::token_hash(a), games::token_hash(b)]);
-    session.seat_people();
-    Ok((session, warnings, Some(Invitation { token, invite })))
-}
-
-/// `POST /api/games`: starts a game.
+/// `POST /api/games`: starts a game; the answer alone carries the creator's token (and, for a
+/// game against a friend, the invitation's).
 async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<(StatusCode, Json<GameState>), ApiError> {
-    let (session, warnings, invitation) = start_with_friends(&body)?;
-    let id = app.games.add(session).await.map_err(|why| missing(&app, "", why))?;
+    let created = request::create(&body, Moment::now(), Some(&mut games::new_token))?;
+    let id = app.games.add(created.table).await.map_err(|why| missing(&app, "", why))?;
     let game = self::session(&app, &id).await?;
     let mut state = api::state(&id, &*game.lock().await);
-    state.view.warnings = warnings.iter().map(RecordWarning::to_string).collect();
-    if let Some(invitation) = invitation {
-        state.token = Some(invitation.token);
-        state.invite = Some(invitation.invite);
-    }
+    state.view.warnings = created.warnings.iter().map(RecordWarning::to_string).collect();
+    state.token = created.token;
+    state.invite = created.invite;
     Ok((StatusCode::CREATED, Json(state)))
-}
-
-/// Returns who a request acts as: the holder of the seat its `Authorization: Bearer TOKEN`
-/// holds, or a person at the page. A token that holds no seat of this game is refused.
-fn actor(s: &Session, headers: &HeaderMap) -> Result<Actor, ApiError> {
-    let Some(value) = headers.get(header::AUTHORIZATION) else { return Ok(Actor::Person) };
-    let token = value.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).map(str::trim);
-    match token.and_then(|t| s.holder(t)) {
-        Some(seat) => Ok(Actor::Holder(seat)),
-        None => Err(forbidden("the token holds no seat of this game: use the link you were given")),
-    }
-}
-
-/// Returns the seat of a player of a game between friends, or refuses.
-fn player(s: &Session, headers: &HeaderMap) -> Result<kalah_rules::Seat, ApiError> {
-    match actor(s, headers)? {
-        Actor::Holder(seat) => Ok(seat),
-        _ => Err(forbidden(Refused::NotAPlayer.to_string())),
-    }
-}
-
-fn forbidden(message: impl Into<String>) -> ApiError {
-    ApiError { status: StatusCode::FORBIDDEN, message: one_line(message), retry_after: None }
 }
 
 /// `POST /api/games/{id}/resign`: the player of the token resigns.
@@ -646,12 +552,11 @@ async fn resign(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = session(&app, &id).await?;
-    let mut s = game.lock().await;
-    let seat = player(&s, &headers)?;
-    s.resign(seat, Moment::now()).map_err(|_| bad_request("the game is over: there is nothing to resign"))?;
-    save(&app, &id, &mut s).await?;
-    Ok(Json(api::state(&id, &s)))
+    change(&app, &id, &headers, |s, actor, now| {
+        let seat = s.holder_of(actor)?;
+        s.resign(seat, now)
+    })
+    .await
 }
 
 /// `POST /api/games/{id}/takeback`: the player of the token asks to take back its last turn,
@@ -662,20 +567,7 @@ async fn takeback(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    let request: api::TakebackRequest = read(&body, Some(api::TakebackRequest::default()))?;
-    let game = session(&app, &id).await?;
-    let mut s = game.lock().await;
-    let seat = player(&s, &headers)?;
-    let now = Moment::now();
-    let done = match request.answer.as_deref() {
-        None => s.ask_takeback(seat, now),
-        Some("accept") => s.answer_takeback(seat, true, now),
-        Some("refuse") => s.answer_takeback(seat, false, now),
-        Some(other) => return Err(bad_request(format!("answer {other:?}: write accept or refuse"))),
-    };
-    done.map_err(|refused| conflict(refused.to_string()))?;
-    save(&app, &id, &mut s).await?;
-    Ok(Json(api::state(&id, &s)))
+    change(&app, &id, &headers, |s, actor, now| s.request_takeback(actor, &body, now)).await
 }
 
 /// `POST /api/games/{id}/rematch`: the player of the token offers a rematch of the finished
@@ -689,13 +581,14 @@ async fn rematch(
     let game = session(&app, &id).await?;
     let both = {
         let mut s = game.lock().await;
-        let seat = player(&s, &headers)?;
-        let both = s.offer_rematch(seat, Moment::now()).map_err(|refused| conflict(refused.to_string()))?;
+        let now = Moment::now();
+        let seat = actor(&mut s, &headers, now).and_then(|actor| Ok(s.holder_of(actor)?));
+        let offered = seat.and_then(|seat| Ok(s.offer_rematch(seat, now)?));
         save(&app, &id, &mut s).await?;
-        if !both {
+        if !offered? {
             return Ok(Json(api::state(&id, &s)));
         }
-        s.rematch_session()
+        s.rematch_table(now)
     };
     let new = app.games.add(both).await.map_err(|why| missing(&app, "", why))?;
     let mut s = game.lock().await;
@@ -724,14 +617,16 @@ async fn live(
 ) -> Result<Sse<impl futures_util::Stream<Item = Result<SseEvent, std::convert::Infallible>>>, ApiError> {
     let game = session(&app, &id).await?;
     let (changes, friends, seat) = {
-        let s = game.lock().await;
+        let mut s = game.lock().await;
         let seat = match &query.seat {
             None => None,
-            Some(token) => Some(
-                s.holder(token)
-                    .ok_or_else(|| forbidden("the token holds no seat of this game: use the link you were given"))?,
-            ),
+            Some(token) => Some(s.holder(token).ok_or(Refused::WrongToken)?),
         };
+        if let Some(seat) = seat {
+            if s.arrive(Actor::Holder(seat), Moment::now()) {
+                save(&app, &id, &mut s).await?;
+            }
+        }
         (s.follow(), s.is_friends(), seat)
     };
     let presence = app.presence.follow(&id);
@@ -802,58 +697,35 @@ struct Following {
     _attending: Option<Attending>,
 }
 
-/// `GET /api/games/{id}`.
-async fn show(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<GameState>, ApiError> {
+/// `GET /api/games/{id}`: the state. A player's page asks with its token: the invited friend's
+/// first coming is noted then.
+async fn show(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, ApiError> {
     let game = session(&app, &id).await?;
-    let s = game.lock().await;
+    let mut s = game.lock().await;
+    // A token of no seat still watches: a GET changes nothing it could refuse.
+    if let Ok(actor) = s.actor(bearer(&headers), Host::Server) {
+        if s.arrive(actor, Moment::now()) {
+            save(&app, &id, &mut s).await?;
+        }
+    }
     Ok(Json(api::state(&id, &s)))
 }
 
-/// `DELETE /api/games/{id}`: closes the game and stops its searches.
-async fn close(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<StatusCode, ApiError> {
+/// `DELETE /api/games/{id}`: a player deletes the game and stops its searches (a game between
+/// friends only before both have moved).
+async fn close(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> Result<StatusCode, ApiError> {
+    {
+        let game = session(&app, &id).await?;
+        let s = game.lock().await;
+        let actor = s.actor(bearer(&headers), Host::Server)?;
+        s.may_delete(actor)?;
+    }
     app.games.remove(&id).await.map_err(|why| missing(&app, &id, why))?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// Plays a person's action from a move request body on game `id`; a refused request changes
-/// nothing.
-pub fn person_move(s: &mut Session, id: &str, body: &[u8]) -> Result<(), ApiError> {
-    held_move(s, id, body, Actor::Person)
-}
-
-/// Plays an action of `actor` from a move request body on game `id`: a request whose id the
-/// game has seen is answered without playing again, and a move made on another version than
-/// the game's is refused (409); a refused request changes nothing.
-pub fn held_move(s: &mut Session, id: &str, body: &[u8], actor: Actor) -> Result<(), ApiError> {
-    let request: MoveRequest = read(body, None)?;
-    if request.request.as_ref().is_some_and(|r| r.len() > crate::event::MAX_REQUEST_ID) {
-        return Err(bad_request(format!("request ids are at most {} bytes", crate::event::MAX_REQUEST_ID)));
-    }
-    if !s.begin_request(request.request.as_deref()) {
-        return Ok(());
-    }
-    if let Some(version) = request.version {
-        if version != s.version() {
-            return Err(conflict(format!(
-                "the move was made on version {version} of the game, which is at version {} now: look again",
-                s.version()
-            )));
-        }
-    }
-    let text = match &request.action {
-        ActionText::Number(n) => n.to_string(),
-        ActionText::Text(t) => t.clone(),
-    };
-    let action = s.game().parse_action(&text).map_err(|e| bad_request(e.to_string()))?;
-    s.act(actor, action).map_err(|refused| match refused {
-        Refused::Over => bad_request("the game is over: no more moves can be played"),
-        Refused::NotYours(_) | Refused::NotAPlayer => forbidden(refused.to_string()),
-        Refused::EnginesSeat(side) => {
-            bad_request(format!("{side} is played by the engine: POST /api/games/{id}/engine lets it move"))
-        }
-        Refused::Thinking => conflict("the engine is thinking"),
-        other => bad_request(other.to_string()),
-    })
 }
 
 /// `POST /api/games/{id}/move`: a person's action.
@@ -864,19 +736,19 @@ async fn act(
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
     let game = session(&app, &id).await?;
-    let mut s = game.lock().await;
-    // A move made on a version this server has not seen yet was made after a change another
-    // server stored (sharing a PostgreSQL database), whose notice has not come: read it now.
-    if serde_json::from_slice::<MoveRequest>(&body).ok().and_then(|r| r.version).is_some_and(|v| v > s.version()) {
-        app.games.refresh(&id, &mut s).await.map_err(|why| missing(&app, &id, why))?;
+    {
+        let mut s = game.lock().await;
+        // A move made on a version this server has not seen yet was made after a change another
+        // server stored (sharing a PostgreSQL database), whose notice has not come: read it now.
+        let ahead = serde_json::from_slice::<request::MoveRequest>(&body).ok().and_then(|r| r.version);
+        if ahead.is_some_and(|v| v > s.version()) {
+            app.games.refresh(&id, &mut s).await.map_err(|why| missing(&app, &id, why))?;
+        }
     }
-    let actor = actor(&s, &headers)?;
-    held_move(&mut s, &id, &body, actor)?;
-    save(&app, &id, &mut s).await?;
-    Ok(Json(api::state(&id, &s)))
+    change(&app, &id, &headers, |s, actor, now| s.request_move(actor, &body, now)).await
 }
 
-/// Ends a session's thinking when an engine move ends in any way, the request dropped included.
+/// Ends a table's thinking when an engine move ends in any way, the request dropped included.
 struct Thinking {
     game: Held,
     version: u64,
@@ -898,14 +770,18 @@ impl Drop for Thinking {
 }
 
 /// `POST /api/games/{id}/engine`: the engine takes the action it is to take.
-async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Json<GameState>, ApiError> {
+async fn engine_move(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, ApiError> {
     let game = session(&app, &id).await?;
-    let begun = game.lock().await.begin_engine_move(Moment::now()).map_err(|refused| match refused {
-        Refused::Over => bad_request("the game is over: the engine has no move to make"),
-        Refused::PersonsSeat(side) => bad_request(format!("{side} is played by a person: POST /api/games/{id}/move")),
-        Refused::Thinking => conflict("the engine is already thinking about this move"),
-        other => bad_request(other.to_string()),
-    })?;
+    let begun = {
+        let mut s = game.lock().await;
+        let now = Moment::now();
+        let actor = actor(&mut s, &headers, now)?;
+        s.begin_engine_move(actor, now)?
+    };
     let version = begun.snapshot.version;
     let _thinking = Thinking { game: Arc::clone(&game), version };
     // In a timed game the engine also keeps to its clock.
@@ -920,7 +796,7 @@ async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
     let mut s = game.lock().await;
     let now = Moment::now();
     s.check_time(now);
-    s.unchanged_since(version).map_err(|_| changed_meanwhile())?;
+    s.unchanged_since(version)?;
     let decision = decision.ok_or_else(engine_failed)?;
     s.play_engine_move(version, decision.action, now).map_err(|_| engine_failed())?;
     save(&app, &id, &mut s).await?;
@@ -928,94 +804,45 @@ async fn engine_move(State(app): State<Arc<App>>, Path(id): Path<String>) -> Res
 }
 
 /// `POST /api/games/{id}/shown`: the page has shown the game at `{"version": V}` (animated the
-/// move before) to the player to decide, whose clock starts now (see [`Session::shown`]).
+/// move before) to the player to decide, whose clock starts now (see
+/// [`kalah_table::Table::shown`]).
 async fn shown(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    let request: api::Shown = read(&body, None)?;
-    let game = session(&app, &id).await?;
-    let mut s = game.lock().await;
-    let actor = actor(&s, &headers)?;
-    if s.may_act(actor).is_ok() {
-        s.shown(request.version, Moment::now());
-    }
-    save(&app, &id, &mut s).await?;
-    Ok(Json(api::state(&id, &s)))
-}
-
-/// Takes back what an undo request body asks (empty: back to a person's last decision); more
-/// plies than were played are refused and change nothing.
-pub fn undo(s: &mut Session, body: &[u8]) -> Result<(), ApiError> {
-    let request: Plies = read(body, Some(Plies::default()))?;
-    s.undo(request.plies).map(drop).map_err(|e| bad_request(e.to_string()))
-}
-
-/// Replays what a redo request body asks (empty: up to a person's next decision); more plies
-/// than were taken back are refused and change nothing.
-pub fn redo(s: &mut Session, body: &[u8]) -> Result<(), ApiError> {
-    let request: Plies = read(body, Some(Plies::default()))?;
-    s.redo(request.plies).map(drop).map_err(|e| bad_request(e.to_string()))
-}
-
-/// Shows the ply a goto request body names; a ply past the whole line is refused.
-pub fn goto(s: &mut Session, body: &[u8]) -> Result<(), ApiError> {
-    let request: Goto = read(body, None)?;
-    s.goto(request.ply).map_err(|e| bad_request(e.to_string()))
-}
-
-/// Runs one of the request functions above on game `id` and answers with the game's state.
-async fn change(
-    app: &App,
-    id: &str,
-    body: &[u8],
-    f: impl FnOnce(&mut Session, &[u8]) -> Result<(), ApiError>,
-) -> Result<Json<GameState>, ApiError> {
-    let game = session(app, id).await?;
-    let mut s = game.lock().await;
-    if s.is_friends() {
-        return Err(forbidden("a game between friends steps back only by a takeback the opponent accepts"));
-    }
-    // The board of a game lost on time or by resigning stays as it ended: stepping back would
-    // show a position to play on under a game that is over.
-    if s.lost_on_time().is_some() || s.resigned().is_some() {
-        let how = if s.resigned().is_some() { "by resigning" } else { "on time" };
-        return Err(conflict(format!(
-            "the game was lost {how}: its moves stay as they were played; start a new game or load its record"
-        )));
-    }
-    f(&mut s, body)?;
-    save(app, id, &mut s).await?;
-    Ok(Json(api::state(id, &s)))
+    change(&app, &id, &headers, |s, actor, now| s.request_shown(actor, &body, now)).await
 }
 
 /// `POST /api/games/{id}/undo`.
 async fn undo_route(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    change(&app, &id, &body, undo).await
+    change(&app, &id, &headers, |s, actor, now| s.request_undo(actor, &body, now)).await
 }
 
 /// `POST /api/games/{id}/redo`.
 async fn redo_route(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    change(&app, &id, &body, redo).await
+    change(&app, &id, &headers, |s, actor, now| s.request_redo(actor, &body, now)).await
 }
 
 /// `POST /api/games/{id}/goto`: shows the position after a ply of the whole line.
 async fn goto_route(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    change(&app, &id, &body, goto).await
+    change(&app, &id, &headers, |s, actor, now| s.request_goto(actor, &body, now)).await
 }
 
 /// `GET /api/games/{id}/hint`: the engine's choice for the player to decide, and its value.
@@ -1025,14 +852,7 @@ async fn hint(State(app): State<Arc<App>>, method: Method, Path(id): Path<String
     if method == Method::HEAD {
         return Ok(head());
     }
-    let (side, snapshot) = {
-        let s = game.lock().await;
-        no_help_between_friends(&s)?;
-        s.hint().map_err(|refused| match refused {
-            Refused::Over => bad_request("the game is over: there is no move to hint"),
-            other => bad_request(other.to_string()),
-        })?
-    };
+    let (side, snapshot) = game.lock().await.hint()?;
     let version = snapshot.version;
     let rules = *snapshot.game.rules();
     let limits = Limits::time(app.engine_time);
@@ -1042,22 +862,13 @@ async fn hint(State(app): State<Arc<App>>, method: Method, Path(id): Path<String
         .await
         .map_err(not_searched)?
         .ok_or_else(engine_failed)?;
-    game.lock().await.unchanged_since(version).map_err(|_| changed_meanwhile())?;
+    game.lock().await.unchanged_since(version)?;
     Ok(Json(Hint::of(version, side, &decision)).into_response())
 }
 
 /// The answer to a `HEAD` of a route whose `GET` searches: the game is there; nothing is searched.
 fn head() -> Response {
     ([(header::CONTENT_TYPE, "application/json")], "").into_response()
-}
-
-/// Refuses the engine's help (a hint, an analysis) in a game between friends that goes on: a
-/// person is at stake, and a player or a spectator who passes it on would play with the engine.
-fn no_help_between_friends(s: &Session) -> Result<(), ApiError> {
-    if s.is_friends() && s.decider().is_some() {
-        return Err(forbidden("a game between friends gets no hint or analysis while it goes on: ask once it is over"));
-    }
-    Ok(())
 }
 
 /// `GET /api/games/{id}/analysis`: the value of the position shown, South's view, and the best
@@ -1071,7 +882,7 @@ async fn analysis(State(app): State<Arc<App>>, method: Method, Path(id): Path<St
     }
     let snapshot = {
         let s = game.lock().await;
-        no_help_between_friends(&s)?;
+        s.no_help_between_friends()?;
         if let Some(kept) = s.analysis() {
             return Ok(Json(kept.clone()).into_response());
         }
@@ -1091,7 +902,7 @@ async fn analysis(State(app): State<Arc<App>>, method: Method, Path(id): Path<St
         .await
         .map_err(not_searched)?
         .ok_or_else(engine_failed)?;
-    game.lock().await.keep_analysis(version, analysis.clone()).map_err(|_| changed_meanwhile())?;
+    game.lock().await.keep_analysis(version, analysis.clone())?;
     Ok(Json(analysis).into_response())
 }
 

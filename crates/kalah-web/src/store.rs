@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
 
 use rusqlite::{params, Connection, OptionalExtension};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use thiserror::Error;
 
 use crate::event::{Event, Moment};
@@ -81,27 +81,7 @@ pub enum StoreError {
     Newer(String, i64, i64),
 }
 
-/// How a game began: everything needed, with its events, to rebuild it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Start {
-    /// The rules' text.
-    pub rules: String,
-    /// The start position in the position notation.
-    pub position: String,
-    /// The actions a loaded record brought, as records write them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub actions: Vec<String>,
-    /// The first and the second player's seats (`human`, `engine:LEVEL`).
-    pub seats: [String; 2],
-    /// The clocks of a timed game: milliseconds for the game and added a move.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock: Option<[u64; 2]>,
-    /// In a game between friends, the SHA-256 (hex) of each seat's secret token.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tokens: Option<[String; 2]>,
-    /// When the game began.
-    pub at: Moment,
-}
+pub use kalah_table::Start;
 
 /// A finished game as the archive lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -335,6 +315,8 @@ mod tests {
             seats: ["human".into(), "human".into()],
             clock: None,
             tokens: None,
+            owner: None,
+            creator: None,
             at: Moment(1000),
         }
     }

@@ -1,7 +1,8 @@
 //! API tests: every endpoint through the router, bad requests, concurrent games, expiry, and
 //! searches stopped by an undo or a close.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -28,19 +29,35 @@ fn server(ms: u64, max_games: usize) -> (Router, Arc<App>) {
     (router(Arc::clone(&app)), app)
 }
 
-/// Sends a request and returns the status and the body (JSON, or a string for other bodies).
+/// The creators' tokens of the games against the engine or at one page that [`call`] started,
+/// by game id: `call` acts as the game's creator, as the page that started it does.
+static OWNERS: Mutex<Option<HashMap<String, String>>> = Mutex::new(None);
+
+/// Returns the creator's token of game `id` kept by [`call`], if it started it.
+fn owner(id: &str) -> Option<String> {
+    OWNERS.lock().unwrap().as_ref().and_then(|owners| owners.get(id).cloned())
+}
+
+/// Sends a request as the creator of the game it names (see [`OWNERS`]) and returns the status
+/// and the body (JSON, or a string for other bodies).
 async fn call(app: &Router, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .expect("a well-formed request");
+    let mut request = Request::builder().method(method).uri(uri).header("content-type", "application/json");
+    let game = uri.strip_prefix("/api/games/").map(|rest| rest.split(['/', '?']).next().unwrap_or(""));
+    if let Some(token) = game.and_then(owner) {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    let request = request.body(Body::from(body.to_string())).expect("a well-formed request");
     let response = app.clone().oneshot(request).await.expect("the router always answers");
     let status = response.status();
     let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.expect("a body");
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    if let (StatusCode::CREATED, Some(token), Some(id)) = (status, value["token"].as_str(), value["id"].as_str()) {
+        if value["friends"] == false {
+            OWNERS.lock().unwrap().get_or_insert_with(HashMap::new).insert(id.to_string(), token.to_string());
+        }
+    }
+    (status, value)
 }
 
 /// Sends a request that must succeed with `expected` and returns the body.
@@ -316,25 +333,29 @@ async fn a_timed_game_charges_each_player_and_ends_when_a_clock_runs_out() {
         "0 to 3600",
     )
     .await;
-    // An increment: after South's move South has more than it started with, less the time taken,
-    // which is at most the time from before the game was created to after the move.
-    let started = Instant::now();
+    // No clock runs until both players have moved: each first move is free, and gets the
+    // increment.
     let game = create(&app, json!({"north": "human", "clock": {"seconds": 60, "increment": 5}})).await;
-    assert_eq!(game["clock"]["running"], "South");
+    assert_eq!(game["clock"]["running"], Value::Null);
     assert_eq!(game["clock"]["north_ms"], 60_000);
     let url = format!("/api/games/{}", id(&game));
     // House 2 of Kalah(6,6) ends in North's house 1: North is to move.
     let moved = ok(&app, "POST", &format!("{url}/move"), r#"{"action": 2}"#, StatusCode::OK).await;
+    assert_eq!((moved["clock"]["south_ms"].as_u64(), &moved["clock"]["running"]), (Some(65_000), &Value::Null));
+    // North's house 1 ends in South's house 1: South is to move, and the clocks run.
+    let started = Instant::now();
+    let moved = ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
+    assert_eq!((moved["clock"]["north_ms"].as_u64(), &moved["clock"]["running"]), (Some(65_000), &json!("South")));
+    let again = ok(&app, "GET", &url, "", StatusCode::OK).await;
+    let south = again["clock"]["south_ms"].as_u64().unwrap();
     let taken = started.elapsed().as_millis() as u64;
-    let south = moved["clock"]["south_ms"].as_u64().unwrap();
-    assert!(
-        south <= 65_000 && south + taken + 1 >= 65_000,
-        "60 s less the move's time ({taken} ms at most) plus 5 s: {south} ms"
-    );
-    assert_eq!(moved["clock"]["running"], "North");
-    // One second for the game: South runs out, and the game is over and lost by South.
+    assert!(south <= 65_000 && south + taken + 1 >= 65_000, "65 s less at most {taken} ms: {south} ms");
+    // One second for the game: once both have moved, South runs out, and the game is over and
+    // lost by South.
     let game = create(&app, json!({"north": "human", "clock": {"seconds": 1}})).await;
     let url = format!("/api/games/{}", id(&game));
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 2}"#, StatusCode::OK).await;
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
     tokio::time::sleep(Duration::from_millis(1100)).await;
     let over = ok(&app, "GET", &url, "", StatusCode::OK).await;
     assert_eq!(over["result"]["lost_on_time"], "South", "{over}");
@@ -420,7 +441,7 @@ async fn a_person_against_the_engine_plays_to_the_end_and_the_record_reloads() {
     refused(&app, "POST", &format!("{url}/engine"), "", StatusCode::BAD_REQUEST, "the game is over").await;
     refused(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::BAD_REQUEST, "the game is over")
         .await;
-    refused(&app, "GET", &format!("{url}/hint"), "", StatusCode::BAD_REQUEST, "no move to hint").await;
+    refused(&app, "GET", &format!("{url}/hint"), "", StatusCode::BAD_REQUEST, "the game is over").await;
     let final_value = ok(&app, "GET", &format!("{url}/analysis"), "", StatusCode::OK).await;
     assert_eq!(final_value["exact"], true);
     let margin = result["south"].as_i64().unwrap() - result["north"].as_i64().unwrap();
@@ -592,7 +613,7 @@ async fn an_undo_or_a_close_stops_the_engine() {
             tokio::spawn(async move { call(&app, "POST", &format!("{url}/engine"), "").await })
         };
         until_thinking(&app, &url).await;
-        refused(&app, "POST", &format!("{url}/engine"), "", StatusCode::CONFLICT, "already thinking").await;
+        refused(&app, "POST", &format!("{url}/engine"), "", StatusCode::CONFLICT, "the engine is thinking").await;
         refused(
             &app,
             "POST",
@@ -1018,6 +1039,9 @@ async fn a_game_lost_on_time_cannot_be_stepped_back_and_its_record_loads_decided
     });
     let game = create(&app, start).await;
     let url = format!("/api/games/{}", id(&game));
+    // Each first move is free (North's house 1 and South's end in the mover's own row).
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
     // North's second runs out (a hang guard, not a timing: the clock is the server's).
     let deadline = Instant::now() + Duration::from_secs(60);
     let over = loop {
@@ -1187,4 +1211,50 @@ async fn a_changing_request_runs_to_its_end_when_its_client_goes() {
         let _ = go.send(());
         assert_eq!(has_finished.await.is_ok(), runs_on, "{method}");
     }
+}
+
+#[tokio::test]
+async fn a_stranger_who_knows_a_games_id_watches_it_and_changes_nothing() {
+    let (app, _) = server(10, 10);
+    let stranger = [("content-type", "application/json")];
+    // A game against the engine: only its creator's token changes it.
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "north": "engine:1"})).await;
+    assert!(game["token"].is_string() && game.get("invite").is_none(), "{game}");
+    let url = format!("/api/games/{}", id(&game));
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
+    for (method, path, body) in [
+        ("DELETE", url.clone(), ""),
+        ("POST", format!("{url}/undo"), ""),
+        ("POST", format!("{url}/engine"), ""),
+        ("POST", format!("{url}/goto"), r#"{"ply": 0}"#),
+    ] {
+        let (status, answer) = call_with(&app, method, &path, &stranger, body).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{method} {path}: {answer}");
+        assert!(answer["error"].as_str().unwrap().contains("only the players"), "{answer}");
+    }
+    let (status, _) = call_with(&app, "GET", &url, &stranger, "").await;
+    assert_eq!(status, StatusCode::OK, "watching needs no token");
+    let wrong = [("content-type", "application/json"), ("authorization", "Bearer 0123")];
+    let (status, _) = call_with(&app, "DELETE", &url, &wrong, "").await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "a token of no seat");
+    // A game between friends in progress: no stranger deletes it, and once both have moved
+    // neither player does alone (they resign); a finished one stays for both.
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true})).await;
+    let (south, north) = (game["token"].as_str().unwrap().to_string(), game["invite"].as_str().unwrap().to_string());
+    let url = format!("/api/games/{}", id(&game));
+    let (status, _) = call_with(&app, "DELETE", &url, &stranger, "").await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    as_player(&app, "POST", &format!("{url}/move"), &south, r#"{"action": 1}"#).await;
+    as_player(&app, "POST", &format!("{url}/move"), &north, r#"{"action": 1}"#).await;
+    let (status, answer) = as_player(&app, "DELETE", &url, &south, "").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    as_player(&app, "POST", &format!("{url}/resign"), &south, "").await;
+    let (status, answer) = as_player(&app, "DELETE", &url, &north, "").await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{answer}");
+    assert!(answer["error"].as_str().unwrap().contains("belongs to both players"), "{answer}");
+    ok(&app, "GET", &url, "", StatusCode::OK).await;
+    // The creator deletes the game against the engine.
+    let game = create(&app, json!({"rules": "kalah(4,3) standard"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    ok(&app, "DELETE", &url, "", StatusCode::NO_CONTENT).await;
 }

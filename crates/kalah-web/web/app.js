@@ -1074,18 +1074,22 @@ async function firstGame(params, asked) {
     history.replaceState(null, '', location.pathname);
     return;
   }
-  const id = sessionStorage.getItem('kalah-game');
+  // This tab's game, else (the static site) the game this browser showed last.
+  const id = sessionStorage.getItem('kalah-game') || (backend.last ? backend.last() : null);
   paused = sessionStorage.getItem('kalah-paused') === '1';
+  let gone = null;
   if (id) {
     try {
       await show(await api('GET', `/api/games/${id}`), false);
       return;
     } catch (error) {
       if (error.status !== 404) throw error;
+      gone = error.message;
     }
   }
   await newGame({ rules: 'kalah(6,6) standard', south: 'human', north: 'engine:3' });
-  if (id) note('Your last game is no longer on the server (it was deleted); this is a new one.', true);
+  if (gone && backend.kind === 'browser') note(`Your last game cannot be taken up: ${gone}. This is a new one.`, true);
+  else if (gone) note('Your last game is no longer on the server (it was deleted); this is a new one.', true);
 }
 
 // Runs `attempt` until it succeeds. While it fails the status says why, and "Try again" asks at

@@ -2,16 +2,31 @@
 // Game, on the page's thread: each call takes microseconds) and the engine in a Web Worker
 // (engine.js). It answers the paths of `kalah serve`'s JSON API (docs/web.md) with the same
 // JSON and the same refusals, so the page plays alike with either.
-import init, { Game, variants } from './pkg/kalah_wasm.js';
+import init, { Game, route, variants } from './pkg/kalah_wasm.js';
 import { EngineWorker } from './engine.js';
 
 // The longest a solve may take before the page shows the bounds proven so far.
 const SOLVE_MS = 10000;
-// Where the game is kept in this browser, so that a reload or a visit offline takes it up again.
-const SAVED = 'kalah-saved-game';
+// Where each game is kept in this browser (its id after the prefix), so that a reload, another
+// tab, a closed browser or a visit offline takes it up again; and which game was shown last.
+const KEPT = 'kalah-kept-';
+const LAST = 'kalah-last-game';
+// Where the one game of an earlier version of this page was kept: taken up once, then kept as
+// the others are.
+const EARLIER = 'kalah-saved-game';
+// A kept game that cannot be taken up is set aside under this prefix, never deleted.
+const ASIDE = 'kalah-set-aside-';
 
+// A refusal of the module's table comes as "STATUS message" (kalah-table's statuses, as
+// `kalah serve` answers them): an Error with the status, as backend.js makes them.
 function refused(message, status) {
   return Object.assign(new Error(message), { status });
+}
+
+function thrown(error) {
+  const text = error.message || String(error);
+  const match = /^(\d{3}) (.*)$/s.exec(text);
+  return match ? refused(match[2], Number(match[1])) : refused(text, 400);
 }
 
 export async function start(engineTime) {
@@ -23,18 +38,45 @@ export async function start(engineTime) {
   const known = JSON.parse(variants());
   let analysis = null;  // the last analysis, for the game and version it is of
 
-  // Keeps the game in this browser's storage.
+  const store = (key, value) => {
+    try { localStorage.setItem(key, value); } catch (_) { /* storage full or off: play on */ }
+  };
+
+  // Keeps the game in this browser's storage, under its own id.
   const keep = (id, game) => {
-    try { localStorage.setItem(SAVED, game.save()); } catch (_) { /* storage full or off: play on */ }
+    store(`${KEPT}${id}`, game.save());
+    store(LAST, id);
     return game;
   };
+
+  // The game of an earlier version of this page, kept under its id like the others.
+  const earlier = localStorage.getItem(EARLIER);
+  if (earlier) {
+    try {
+      const id = JSON.parse(earlier).id;
+      if (id && !localStorage.getItem(`${KEPT}${id}`)) store(`${KEPT}${id}`, earlier);
+      if (id && !localStorage.getItem(LAST)) store(LAST, id);
+      localStorage.removeItem(EARLIER);
+    } catch (_) {
+      store(`${ASIDE}earlier`, earlier);
+      localStorage.removeItem(EARLIER);
+    }
+  }
 
   const find = (id) => {
     let game = games.get(id);
     if (!game) {
-      const saved = localStorage.getItem(SAVED);
-      if (saved && JSON.parse(saved).id === id) {
-        game = Game.restore(saved);
+      const kept = localStorage.getItem(`${KEPT}${id}`);
+      if (kept) {
+        try {
+          game = Game.restore(kept);
+        } catch (error) {
+          // Said once; the data is set aside (never deleted) and the page plays on.
+          store(`${ASIDE}${id}`, kept);
+          localStorage.removeItem(`${KEPT}${id}`);
+          if (localStorage.getItem(LAST) === id) localStorage.removeItem(LAST);
+          throw refused(`the game kept in this browser cannot be taken up (${thrown(error).message}); it was set aside`, 404);
+        }
         games.set(id, game);
       }
     }
@@ -42,23 +84,26 @@ export async function start(engineTime) {
     return game;
   };
 
-  // The state the page draws; the clock of the player to decide runs from now.
+  // The state the page draws.
   const state = (game) => {
     game.check_time();
-    game.shown();
     return JSON.parse(game.state());
   };
 
   const wrap = (f) => {
-    try { return f(); } catch (error) { throw refused(error.message || String(error), 400); }
+    try { return f(); } catch (error) { throw thrown(error); }
   };
 
   // A change of the game: the engine's work for the game as it was is stopped.
   const change = (id, f) => {
     const game = find(id);
-    wrap(() => f(game));
-    engine.stop();
-    keep(id, game);
+    const version = game.version();
+    try {
+      wrap(() => f(game));
+    } finally {
+      keep(id, game);
+    }
+    if (game.version() !== version) engine.stop();
     return state(game);
   };
 
@@ -75,7 +120,13 @@ export async function start(engineTime) {
     const game = find(id);
     game.check_time();
     const turn = wrap(() => JSON.parse(game.engine_turn()));
-    const move = await engine.ask('decide', { ...turn, time_ms: engineTime });
+    let move;
+    try {
+      move = await engine.ask('decide', { ...turn, time_ms: engineTime });
+    } catch (error) {
+      game.stop_thinking(turn.version);
+      throw error;
+    }
     still(id, game, turn.version);
     game.check_time();
     wrap(() => game.play_engine(turn.version, move.action));
@@ -92,44 +143,40 @@ export async function start(engineTime) {
   }
 
   async function api(method, path, body) {
-    const parts = path.split('/').filter(Boolean);  // ['api', 'games', id, what]
-    const [, what, id, action] = parts;
-    const route = `${method} ${what}${id === undefined ? '' : '/ID'}${action === undefined ? '' : `/${action}`}`;
-    switch (route) {
-      case 'GET variants':
+    // The routes are kalah-table's, as `kalah serve` builds its router from.
+    const { route: what, id } = JSON.parse(wrap(() => route(method, path)));
+    const text = body === undefined || body === null ? '' : JSON.stringify(body);
+    switch (what) {
+      case 'variants':
         return known;
-      case 'POST games': {
+      case 'create': {
         const id = `b${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-        const game = wrap(() => new Game(id, JSON.stringify(body || {})));
+        const game = wrap(() => new Game(id, text));
         games.set(id, game);
         keep(id, game);
         return state(game);
       }
-      case 'GET games/ID':
+      case 'show':
         return state(find(id));
-      case 'DELETE games/ID':
+      case 'delete':
         if (games.has(id)) {
           games.get(id).free();
           games.delete(id);
           engine.stop();
         }
+        localStorage.removeItem(`${KEPT}${id}`);
         return null;
-      case 'POST games/ID/move':
-        return change(id, (game) => game.act(String(body && body.action)));
-      case 'POST games/ID/undo':
-        return change(id, (game) => game.undo(body && body.plies));
-      case 'POST games/ID/redo':
-        return change(id, (game) => game.redo(body && body.plies));
-      case 'POST games/ID/goto':
-        return change(id, (game) => game.goto(Number(body && body.ply)));
-      case 'POST games/ID/engine':
+      case 'move':
+      case 'undo':
+      case 'redo':
+      case 'goto':
+      case 'shown':
+        return change(id, (game) => game.request(what, text));
+      case 'engine':
         return engineMove(id);
-      case 'POST games/ID/shown':
-        // The page has shown the position: state() starts the clock of the player to decide.
-        return state(find(id));
-      case 'GET games/ID/hint':
+      case 'hint':
         return ask(id, 'hint', engineTime);
-      case 'GET games/ID/analysis': {
+      case 'analysis': {
         const game = find(id);
         const key = `${id}:${game.version()}`;
         if (analysis && analysis.key === key) return analysis.reply;
@@ -137,14 +184,34 @@ export async function start(engineTime) {
         analysis = { key, reply };
         return reply;
       }
-      case 'GET games/ID/solve':
+      case 'solve':
         return ask(id, 'solve', SOLVE_MS);
-      case 'GET games/ID/record':
+      case 'record':
         return find(id).record(Date.now() / 1000);
       default:
         throw refused(`no such request in this browser: ${method} ${path}`, 404);
     }
   }
 
-  return { kind: 'browser', api, engine };
+  // The game this browser showed last, to take up when the page opens with no game of its tab.
+  const last = () => localStorage.getItem(LAST);
+
+  // The games kept in this browser that go on, the last shown first: their states.
+  const mine = () => {
+    const ids = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith(KEPT)) ids.push(key.slice(KEPT.length));
+    }
+    const states = [];
+    for (const id of ids) {
+      try {
+        const game = find(id);
+        if (game.is_going_on()) states.push(state(game));
+      } catch (_) { /* set aside by find */ }
+    }
+    return states.sort((a, b) => (a.id === last() ? -1 : b.id === last() ? 1 : 0));
+  };
+
+  return { kind: 'browser', api, engine, last, mine };
 }

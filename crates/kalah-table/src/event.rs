@@ -3,7 +3,9 @@
 //! clocks survive a restart and agree between processes) and the client's request id, if it
 //! gave one. A game is its start and its events: replaying them rebuilds it exactly.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
+
+use web_time::{SystemTime, UNIX_EPOCH};
 
 use kalah_rules::Seat as Player;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -61,10 +63,14 @@ pub enum Change {
         /// Actions of the whole line played.
         ply: usize,
     },
-    /// The invitation was claimed: the second seat is held, and the game begins.
+    /// The invited friend came (their seat's token was first used): in a timed game the first
+    /// moves are waited for from now (see [`crate::table::FIRST_MOVE`]).
     Joined,
+    /// A timed game between friends whose first moves did not come in time ended with no result
+    /// (see [`crate::table::FIRST_MOVE`] and [`crate::table::INVITATION_WAIT`]).
+    Aborted,
     /// The player to decide has shown the last move: its clock starts now (see
-    /// [`crate::games::Session::shown`]).
+    /// [`crate::table::Table::shown`]).
     Shown,
     /// A player asks to take back its last turn.
     TakebackAsked {
@@ -111,7 +117,11 @@ impl Change {
     pub fn moves_the_game(&self) -> bool {
         !matches!(
             self,
-            Change::Shown | Change::TakebackAsked { .. } | Change::TakebackRefused | Change::RematchOffered { .. }
+            Change::Shown
+                | Change::Joined
+                | Change::TakebackAsked { .. }
+                | Change::TakebackRefused
+                | Change::RematchOffered { .. }
         )
     }
 }
@@ -169,6 +179,7 @@ mod tests {
             Change::Act { action: "swap".into(), spent: None },
             Change::Undo { plies: 2 },
             Change::Joined,
+            Change::Aborted,
             Change::Shown,
             Change::TakebackAsked { by: Player::Second },
             Change::TakebackAccepted { plies: 3 },
