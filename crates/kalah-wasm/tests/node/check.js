@@ -90,7 +90,7 @@ for (let state = JSON.parse(game.state()); state.result === null && turns < 100;
     const move = JSON.parse(worker.decide(JSON.stringify({ ...turn, time_ms: 1000 })));
     game.play_engine(turn.version, move.action);
   } else {
-    game.act(state.legal[0]);
+    game.request('move', JSON.stringify({ action: state.legal[0] }));
   }
   state = JSON.parse(game.state());
 }
