@@ -60,8 +60,7 @@ impl Kept {
 
     /// Reads a kept game's JSON (this format, or the static site's earlier one, taken up at `now`).
     pub fn read(text: &str, now: Moment) -> Result<Kept, KeptError> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| KeptError::Unreadable(e.to_string()))?;
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| KeptError::Unreadable(e.to_string()))?;
         match value.get("format").and_then(serde_json::Value::as_u64) {
             Some(format) if format > u64::from(FORMAT) => Err(KeptError::Newer(format as u32)),
             Some(_) => serde_json::from_value(value).map_err(|e| KeptError::Unreadable(e.to_string())),
@@ -120,6 +119,9 @@ mod tests {
         assert!(matches!(Kept::read("{", Moment(8)), Err(KeptError::Unreadable(_))));
         let mut damaged = kept.clone();
         damaged.events[0].change = Change::Goto { ply: 9 };
-        assert!(matches!(Kept::read(&serde_json::to_string(&damaged).unwrap(), Moment(8)).unwrap().table(), Err(KeptError::Damaged(_))));
+        assert!(matches!(
+            Kept::read(&serde_json::to_string(&damaged).unwrap(), Moment(8)).unwrap().table(),
+            Err(KeptError::Damaged(_))
+        ));
     }
 }

@@ -2,10 +2,10 @@
 //! and the static site's page finds the request it answers with [`find`], so neither keeps its
 //! own list.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What a request asks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Route {
     /// `GET /api/variants`: what the new-game form offers.

@@ -74,7 +74,8 @@ mod tests {
 
     #[test]
     fn a_start_of_an_earlier_kalah_reads_with_no_owner_and_no_creator() {
-        let text = r#"{"rules":"kalah(4,3) standard","position":"3,3,3,3:0/3,3,3,3:0/S","seats":["human","engine:3"],"at":5}"#;
+        let text =
+            r#"{"rules":"kalah(4,3) standard","position":"3,3,3,3:0/3,3,3,3:0/S","seats":["human","engine:3"],"at":5}"#;
         let start: Start = serde_json::from_str(text).unwrap();
         assert_eq!((&start.owner, start.creator, &start.tokens), (&None, None, &None));
         let mut start = start;

@@ -837,7 +837,7 @@ impl Table {
             refill(&mut clocks.credit[seat.index()]);
             clocks.since = now;
             clocks.showing = true;
-            spent = running.then(|| time.as_millis() as u64);
+            spent = running.then_some(time.as_millis() as u64);
         }
         self.changed();
         self.log(Change::Act { action: action.to_string(), spent }, now);
@@ -1146,7 +1146,8 @@ mod tests {
     #[test]
     fn a_finished_game_between_friends_is_kept_and_a_begun_one_is_resigned() {
         let mut s = friends();
-        let (south, north) = (s.actor(Some("south"), Host::Server).unwrap(), s.actor(Some("north"), Host::Server).unwrap());
+        let (south, north) =
+            (s.actor(Some("south"), Host::Server).unwrap(), s.actor(Some("north"), Host::Server).unwrap());
         assert_eq!((south, north), (Actor::Holder(Seat::First), Actor::Holder(Seat::Second)));
         assert_eq!(s.may_delete(south), Ok(()), "before both have moved it is an abort");
         assert_eq!(s.may_step(south), Err(Refused::FriendsStep));
@@ -1166,7 +1167,7 @@ mod tests {
         s.check_time(at(66_000));
         assert_eq!((s.lost_on_time(), s.aborted()), (None, None));
         assert_eq!(s.time_left(at(66_000)), Some([Duration::from_secs(60); 2]));
-        assert!(!s.facts("g", at(66_000)).state().clock.unwrap().running.is_some());
+        assert!(s.facts("g", at(66_000)).state().clock.unwrap().running.is_none());
         // The friend comes; South's first move is made within a minute, and costs nothing.
         assert!(s.arrive(Actor::Holder(Seat::Second), at(100_000)));
         assert!(!s.arrive(Actor::Holder(Seat::Second), at(101_000)), "once");

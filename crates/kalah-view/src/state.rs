@@ -424,10 +424,7 @@ impl Facts<'_> {
 
     fn status_of(&self, result: Option<&Finish>) -> String {
         if let Some(seat) = self.aborted {
-            return format!(
-                "Game aborted: {} did not make a first move in time. No result.",
-                self.side_of(seat)
-            );
+            return format!("Game aborted: {} did not make a first move in time. No result.", self.side_of(seat));
         }
         let loser = |side: &str| if side == "South" { Side::South } else { Side::North };
         if let Some(side) = result.and_then(|r| r.lost_on_time).map(loser) {

@@ -19,9 +19,9 @@ use kalah_rules::{Game, Phase, Rules, Side};
 use kalah_view::{Analysis, Hint};
 use serde::{Deserialize, Serialize};
 
+use crate::TABLE_BYTES;
 use kalah_table::turn::{ClockLeft, Snapshot};
 use kalah_table::Refused;
-use crate::TABLE_BYTES;
 
 /// The most time the page may give the engine for a move, a hint or an analysis: `kalah serve
 /// --engine-time`'s bound.

@@ -248,7 +248,9 @@ mod exports {
     pub fn route(method: &str, path: &str) -> Result<String, JsError> {
         match route::find(method, path, Hosts::Page) {
             Ok(found) => Ok(serde_json::json!({ "route": found.route, "id": found.id }).to_string()),
-            Err(Missed::NotFound) => Err(JsError::new(&format!("404 no such request in this browser: {method} {path}"))),
+            Err(Missed::NotFound) => {
+                Err(JsError::new(&format!("404 no such request in this browser: {method} {path}")))
+            }
             Err(Missed::NotAllowed(methods)) => {
                 Err(JsError::new(&format!("405 {method} is not taken at {path}: use {methods}")))
             }

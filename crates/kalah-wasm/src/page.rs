@@ -121,7 +121,8 @@ mod tests {
     #[test]
     fn a_page_keeps_its_game_whole_and_takes_it_up_again() {
         let t = Moment(1_000);
-        let mut page = Page::create("b1", r#"{"rules": "kalah(4,3)", "south": "human", "north": "engine:2"}"#, t).unwrap();
+        let mut page =
+            Page::create("b1", r#"{"rules": "kalah(4,3)", "south": "human", "north": "engine:2"}"#, t).unwrap();
         page.request(Route::Move, r#"{"action": 1}"#, t).unwrap();
         let turn = page.engine_turn(t).unwrap();
         page.play_engine(turn.version, "2", t).unwrap();

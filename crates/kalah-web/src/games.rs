@@ -405,5 +405,4 @@ mod tests {
         assert_eq!(games.remove(&c).await, Err(Missing::Unknown));
         assert_eq!(games.get(&c).await.err(), Some(Missing::Unknown));
     }
-
 }

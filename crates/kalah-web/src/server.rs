@@ -229,7 +229,7 @@ pub fn router(app: Arc<App>) -> Router {
         let filter = MethodFilter::try_from(spec.method.parse::<Method>().expect("a route's method")).expect("known");
         router.route(spec.path, handler(spec.route, filter))
     });
-    api        .fallback(not_found)
+    api.fallback(not_found)
         .layer(axum::middleware::from_fn(whole))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), guard))
@@ -329,7 +329,10 @@ async fn finish(request: axum::extract::Request, next: axum::middleware::Next) -
                 format!("the request body is larger than {} KiB, the most a request may send", MAX_BODY / 1024)
             }
             StatusCode::METHOD_NOT_ALLOWED => {
-                format!("{method} is not taken at {path}: use {} (see docs/web.md)", route::allowed(&path, Hosts::Server))
+                format!(
+                    "{method} is not taken at {path}: use {} (see docs/web.md)",
+                    route::allowed(&path, Hosts::Server)
+                )
             }
             _ => format!("{method} {path}: {}", status.canonical_reason().unwrap_or("the request failed")),
         };
@@ -406,8 +409,6 @@ fn one_line(message: impl Into<String>) -> String {
     message.chars().map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() }).collect()
 }
 
-
-
 fn conflict(message: impl Into<String>) -> ApiError {
     ApiError { status: StatusCode::CONFLICT, message: one_line(message), retry_after: None }
 }
@@ -468,7 +469,6 @@ fn not_searched(failed: Failed) -> ApiError {
         Failed::Crashed => engine_failed(),
     }
 }
-
 
 async fn not_found(method: Method, uri: Uri) -> ApiError {
     ApiError {
@@ -717,7 +717,11 @@ async fn show(
 
 /// `DELETE /api/games/{id}`: a player deletes the game and stops its searches (a game between
 /// friends only before both have moved).
-async fn close(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> Result<StatusCode, ApiError> {
+async fn close(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<StatusCode, ApiError> {
     {
         let game = session(&app, &id).await?;
         let s = game.lock().await;
