@@ -261,7 +261,8 @@ export function mine(state) {
 export function created(state) {
   if (!state.token) return;
   localStorage.setItem(key(state.id), state.token);
-  localStorage.setItem(`${key(state.id)}-invite`, state.invite);
+  // Every game's creator holds a token; only a game against a friend has an invitation.
+  if (state.invite) localStorage.setItem(`${key(state.id)}-invite`, state.invite);
   // The page creates games against a friend with the creator as the first player (South).
   localStorage.setItem(`${key(state.id)}-first`, '1');
 }
