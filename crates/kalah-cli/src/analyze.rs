@@ -89,7 +89,7 @@ pub fn run(args: AnalyzeArgs) -> Result<()> {
         return Ok(());
     }
     let mut iterations = Vec::new();
-    let info = engine.search(&position, &rules, limits, None, |info: &Info| {
+    let info = engine.search(&position, limits, None, |info: &Info| {
         if !args.json {
             let _ = writeln!(
                 out,

@@ -1,17 +1,18 @@
 //! The engine flags shared by `analyze`, `solve`, `mkagent`, `kgp` and the cluster's tasks:
-//! table size, threads, the endgame database and the memory limit; and the memory this machine
-//! can spare, which the databases of `play`, `match` and `serve` keep within too.
+//! table size, threads, the endgame database and the memory limit; and the databases of `play`,
+//! `match` and `serve`, within what this machine can spare.
 //!
-//! Which layers of a database an engine uses within that memory is the engine's one policy
-//! ([`kalah_engine::databases`]); here is only how much memory there is.
+//! Which layers of a database an engine uses within that memory, and how much memory the machine
+//! can spare, are the engine's policies ([`kalah_engine::databases`]); here are only the flags.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Result;
 use clap::Args;
-use kalah_engine::databases::{self, Databases, Memory};
-use kalah_engine::search::{Engine, Options};
+use kalah_engine::databases::{self, spare_memory, Databases, Memory};
+use kalah_engine::search::Options;
+use kalah_engine::GameEngine;
 use kalah_rules::Rules;
 
 use crate::error::bad;
@@ -47,9 +48,9 @@ const MIB: usize = 1 << 20;
 impl EngineArgs {
     /// Checks the flags and builds the engine for `rules`, with a note to print if the database
     /// could not be used in full (or `None`).
-    pub fn build(&self, rules: &Rules) -> Result<(Engine, Option<String>)> {
+    pub fn build(&self, rules: &Rules) -> Result<(GameEngine, Option<String>)> {
         let (options, note) = self.options(rules)?;
-        Ok((Engine::new(options), note))
+        Ok((GameEngine::new(*rules, options), note))
     }
 
     /// Checks the flags and returns the engine's settings for `rules`, with a note as for [`EngineArgs::build`].
@@ -78,7 +79,7 @@ impl EngineArgs {
         }
         let limit = self.memory.map(|mib| Memory::mib(mib as u64));
         let attached = egdb_folder(self.egdb_dir.as_ref(), self.no_egdb)
-            .map(|dir| databases::open(rules, &dir, database_budget(limit, table)))
+            .map(|dir| databases::open(rules, &dir, databases::budget(limit, table)))
             .unwrap_or_default();
         let options = Options {
             table_bytes: self.hash * MIB,
@@ -99,25 +100,8 @@ pub fn egdb_folder(dir: Option<&PathBuf>, off: bool) -> Option<PathBuf> {
     dir.cloned().or_else(kalah_engine::egdb::default_dir)
 }
 
-/// Returns what endgame databases may take beside engine tables of `tables`: `limit` (the
-/// tables and the databases together), or without one what this machine can spare now, less the
-/// tables; no limit when neither is known.
-pub fn database_budget(limit: Option<Memory>, tables: Memory) -> Memory {
-    limit.or_else(|| spare_memory().map(|(spare, _)| spare)).map_or(Memory::UNLIMITED, |l| l.saturating_sub(tables))
-}
-
 /// Returns the databases in `dir` (none: no databases) for engines whose tables take `tables`
 /// together, shared by those engines, within what this machine can spare now.
 pub fn shared_databases(dir: Option<PathBuf>, tables: Memory) -> Option<Arc<Databases>> {
-    dir.map(|dir| Arc::new(Databases::new(dir, database_budget(None, tables))))
-}
-
-/// Returns what this machine can spare now, nine tenths of the memory available to new
-/// processes (`MemAvailable` on Linux), and that memory, if known.
-fn spare_memory() -> Option<(Memory, Memory)> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    let available = Memory::bytes(kib.saturating_mul(1024));
-    Some((Memory::bytes(available.as_bytes() / 10 * 9), available))
+    dir.map(|dir| Arc::new(Databases::new(dir, databases::budget(None, tables))))
 }

@@ -45,8 +45,10 @@ pub const MANIFEST_FORMAT: &str = "kalah-solve-manifest";
 /// The `format` field of a result.
 pub const RESULT_FORMAT: &str = "kalah-solve-result";
 const VERSION: u32 = 1;
-/// The deepest split, in sowings.
-pub const MAX_DEPTH: u32 = 16;
+/// The deepest split, in sowings: a split is a tree grown in memory and listed task by task in
+/// one manifest, not a search (the engine's depth limit is [`kalah_engine::search::MAX_DEPTH`]):
+/// its leaves multiply with each sowing, so a split stays shallow (and within [`MAX_TASKS`]).
+pub const MAX_SPLIT_DEPTH: u32 = 16;
 /// The most tasks a tree may have.
 pub const MAX_TASKS: usize = 1_000_000;
 /// Depth of the shallow searches that guess which child of a node will reach its threshold.
@@ -55,8 +57,8 @@ const ESTIMATE_DEPTH: u32 = 6;
 /// Why a manifest or a result is refused.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum ClusterError {
-    /// The split is deeper than [`MAX_DEPTH`].
-    #[error("a split {0} sowings deep is too deep: 1 to {MAX_DEPTH} sowings")]
+    /// The split is deeper than [`MAX_SPLIT_DEPTH`].
+    #[error("a split {0} sowings deep is too deep: 1 to {MAX_SPLIT_DEPTH} sowings")]
     Depth(u32),
     /// The tree has more than [`MAX_TASKS`] tasks.
     #[error("a split {0} sowings deep has more than {MAX_TASKS} tasks: give a smaller depth")]
@@ -235,10 +237,10 @@ impl Tree {
     /// Grows the tree of `root` under `rules`, `depth` sowings deep.
     ///
     /// # Errors
-    /// [`ClusterError::Depth`] for a depth of 0 or over [`MAX_DEPTH`], and
+    /// [`ClusterError::Depth`] for a depth of 0 or over [`MAX_SPLIT_DEPTH`], and
     /// [`ClusterError::TooManyTasks`] for a tree of more than [`MAX_TASKS`] leaves.
     pub fn grow(rules: &Rules, root: &Position, depth: u32) -> Result<Tree, ClusterError> {
-        if !(1..=MAX_DEPTH).contains(&depth) {
+        if !(1..=MAX_SPLIT_DEPTH).contains(&depth) {
             return Err(ClusterError::Depth(depth));
         }
         let mut tree = Tree { rules: *rules, root: *root, depth, nodes: Vec::new(), leaves: Vec::new() };

@@ -136,8 +136,11 @@ pub fn search_until(
     (!searcher.stopped).then_some(Found { value, best: searcher.best, counts: searcher.counts })
 }
 
-/// The deepest iteration a classic search with no depth limit tries.
-pub const MAX_DEPTH: u32 = 64;
+/// The deepest iteration a classic search with no depth limit tries. Below the engine's
+/// [`kalah_engine::search::MAX_DEPTH`]: a classic search has no table and no proofs, so its time
+/// grows as the branching factor to the depth's power and no clock reaches this depth; the limit
+/// only bounds the loop.
+pub const MAX_CLASSIC_DEPTH: u32 = 64;
 
 /// One of the assignment's searches with its evaluation weights, as a [`decide::Searcher`] that
 /// decisions ([`kalah_engine::decide`]) rest on, so that the course's players decide by the
@@ -200,7 +203,7 @@ impl decide::Searcher for Classic {
             let _ = heard(&done);
             return done;
         }
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let max_depth = limits.depth.unwrap_or(MAX_CLASSIC_DEPTH).clamp(1, MAX_CLASSIC_DEPTH);
         let first = search(position, rules, 1, self.algorithm, &self.weights);
         let (mut counts, mut nodes) = (first.counts, first.counts.total());
         let mut done = searched(first, 1);

@@ -294,7 +294,7 @@ impl Player for SearchPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classic::MAX_DEPTH;
+    use crate::classic::MAX_CLASSIC_DEPTH;
     use kalah_rules::{Phase, Side};
 
     fn finish(mut game: Game, players: &mut [Box<dyn Player>; 2]) -> Game {
@@ -344,8 +344,8 @@ mod tests {
         let found = player
             .searcher()
             .search(&start, &rules, player.strength.limits(), None, &mut |_| ControlFlow::Continue(()));
-        let whole = crate::classic::search(&start, &rules, MAX_DEPTH, Algorithm::Ordered, &Weights::TUNED);
-        assert!(found.depth > 2 && found.depth < MAX_DEPTH, "{}", found.depth);
+        let whole = crate::classic::search(&start, &rules, MAX_CLASSIC_DEPTH, Algorithm::Ordered, &Weights::TUNED);
+        assert!(found.depth > 2 && found.depth < MAX_CLASSIC_DEPTH, "{}", found.depth);
         assert_eq!((found.score.hundredths(), found.best), (whole.value, whole.best));
     }
 

@@ -10,8 +10,9 @@
 //!   terminal game's players and hints): each variant's database opened once, the first time an
 //!   engine needs it, within what the budget leaves, and shared after that; dropped with it.
 //!
-//! How much memory there is to spend (the command line reads the machine's available memory) is
-//! the front end's to say.
+//! How much memory there is to spend is the front end's to say: a limit it was given, or what
+//! this machine can spare now ([`spare_memory`], [`budget`]), as the command line and the Python
+//! package reckon it.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -101,6 +102,24 @@ impl Attached {
     pub fn engine_oracle(&self) -> Option<Arc<dyn Oracle>> {
         self.oracle.clone().map(|db| db as Arc<dyn Oracle>)
     }
+}
+
+/// Returns what this machine can spare now, nine tenths of the memory available to new processes
+/// (`MemAvailable` on Linux), and that memory; `None` where it is not known.
+pub fn spare_memory() -> Option<(Memory, Memory)> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    let available = Memory::bytes(kib.saturating_mul(1024));
+    // The tenth left over is for the rest of the process and the machine's other work.
+    Some((Memory::bytes(available.as_bytes() / 10 * 9), available))
+}
+
+/// Returns what endgame databases may take beside engine tables of `tables`: `limit` (the tables
+/// and the databases together), or without one what this machine can spare now
+/// ([`spare_memory`]), less the tables; no limit when neither is known.
+pub fn budget(limit: Option<Memory>, tables: Memory) -> Memory {
+    limit.or_else(|| spare_memory().map(|(spare, _)| spare)).map_or(Memory::UNLIMITED, |l| l.saturating_sub(tables))
 }
 
 /// Opens the database of `rules` in the folder `dir`: its layers from 0 up while together they
@@ -270,6 +289,8 @@ mod tests {
         assert!(matches!(squeezed.unused, Some(Unused::OverBudget { .. })), "{:?}", squeezed.unused);
         assert!(small.attach(&four).unused.is_none(), "said once, when opened");
         assert_eq!(Memory::mib(640).to_string(), "640 MiB");
+        assert_eq!(budget(Some(Memory::mib(100)), Memory::mib(64)), Memory::mib(36));
+        assert_eq!(budget(Some(Memory::mib(10)), Memory::mib(64)), Memory::bytes(0));
         assert_eq!(Memory::UNLIMITED.to_string(), "no limit");
     }
 }

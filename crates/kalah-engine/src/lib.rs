@@ -19,6 +19,8 @@
 //!   front ends share them).
 //! * [`decide`]: one decision for every player: a move, the pie swap and opening, the handicap,
 //!   by the engine or any other [`decide::Searcher`].
+//! * [`game_engine`]: [`GameEngine`], the engine bound to one rule set that every host holds for
+//!   a game: its table, database and settings; moves, hints, the analysis and solves.
 //! * [`databases`]: the one policy for attaching endgame databases to engines within a memory budget.
 //! * [`level`]: the strength levels 1 to 5 of the browser game and the bots.
 //! * [`solver`]: the exact solver: MTD(f) over null-window proofs to the end of the game, and the
@@ -55,6 +57,7 @@ pub mod busy;
 pub mod databases;
 pub mod decide;
 pub mod eval;
+pub mod game_engine;
 pub mod level;
 mod order;
 pub mod proof;
@@ -63,6 +66,9 @@ pub mod solver;
 pub mod stop;
 pub mod time;
 pub mod tt;
+
+/// The engine bound to one rule set, from [`game_engine`]: what hosts hold for a game.
+pub use game_engine::{GameEngine, OtherRules};
 
 /// Endgame databases, from the `kalah-egdb` crate: the engine's players open them and its searches
 /// read them through [`search::Oracle`].

@@ -7,15 +7,17 @@ use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use kalah_engine::decide::{decide_turn, SwapPolicy, Turn};
+use kalah_engine::decide::{SwapPolicy, Turn};
 use kalah_engine::level::Level;
-use kalah_engine::search::{Engine, Options};
+use kalah_engine::search::Options;
+use kalah_engine::GameEngine;
 use kalah_rules::{Action, Move, Position, Rules};
 use rand::Rng;
 use tokio::sync::Semaphore;
 
-/// The deepest minimax bot, in sowings (go-kgp's practice server plays up to 12).
-pub const MAX_DEPTH: u8 = 12;
+/// The deepest minimax bot, in sowings: go-kgp's practice server plays up to 12, and its bots
+/// have no table, so each sowing deeper multiplies their time (the engine's levels go deeper).
+pub const MAX_MINIMAX_DEPTH: u8 = 12;
 
 /// A practice bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,7 +55,7 @@ impl fmt::Display for Bot {
 /// A name that is no bot.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "{0:?} is not a bot: random, greedy, minimax-D (D = 1 to {MAX_DEPTH} sowings), minimax-D:P (P% of moves \
+    "{0:?} is not a bot: random, greedy, minimax-D (D = 1 to {MAX_MINIMAX_DEPTH} sowings), minimax-D:P (P% of moves \
      searched, the rest random) or level-L (kalah's engine, L = 1 to 5)"
 )]
 pub struct UnknownBot(pub String);
@@ -69,7 +71,7 @@ impl FromStr for Bot {
             let (depth, percent) = rest.split_once(':').unwrap_or((rest, "100"));
             let depth: u8 = depth.parse().map_err(|_| bad())?;
             let percent: u8 = percent.parse().map_err(|_| bad())?;
-            if !(1..=MAX_DEPTH).contains(&depth) || !(1..=100).contains(&percent) {
+            if !(1..=MAX_MINIMAX_DEPTH).contains(&depth) || !(1..=100).contains(&percent) {
                 return Err(bad());
             }
             return Ok(Bot::Minimax { depth, percent });
@@ -86,9 +88,10 @@ impl FromStr for Bot {
     }
 }
 
-/// The engines the level bots share: at most one search a core, each engine with a small table.
+/// The engines the level bots share: at most one search a core, each engine with a small table
+/// and bound to the rules of the games it played last.
 pub struct Engines {
-    idle: Mutex<Vec<Engine>>,
+    idle: Mutex<Vec<GameEngine>>,
     searches: Semaphore,
     table_bytes: usize,
     time: Duration,
@@ -101,19 +104,25 @@ impl Engines {
         Engines { idle: Mutex::new(Vec::new()), searches: Semaphore::new(searches.max(1)), table_bytes, time }
     }
 
-    fn take(&self) -> Engine {
-        let reused = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    /// Takes an idle engine of `rules` (its table holds their positions, good for any game of
+    /// them), else renews another for them, else makes one.
+    fn take(&self, rules: Rules) -> GameEngine {
+        let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = idle.iter().position(|engine| *engine.rules() == rules) {
+            return idle.swap_remove(i);
+        }
+        let reused = idle.pop();
+        drop(idle);
         match reused {
-            // Another game's positions may be of other rules: start from an empty table.
-            Some(engine) => {
-                engine.clear();
+            Some(mut engine) => {
+                engine.renew(rules, None);
                 engine
             }
-            None => Engine::new(Options { table_bytes: self.table_bytes, ..Options::default() }),
+            None => GameEngine::new(rules, Options { table_bytes: self.table_bytes, ..Options::default() }),
         }
     }
 
-    fn give_back(&self, engine: Engine) {
+    fn give_back(&self, engine: GameEngine) {
         self.idle.lock().unwrap_or_else(|e| e.into_inner()).push(engine);
     }
 }
@@ -139,12 +148,12 @@ impl Bot {
                 let Ok(_permit) = engines.searches.acquire().await else { return random };
                 let engines = Arc::clone(engines);
                 tokio::task::spawn_blocking(move || {
-                    let engine = engines.take();
+                    let engine = engines.take(rules);
                     let limits = level.limits(engines.time);
                     let turn = Turn::at(rules, position, false);
-                    let decision = decide_turn(&engine, &turn, SwapPolicy::Auto, limits, None, |_| {});
+                    let decision = engine.decide_turn(&turn, SwapPolicy::Auto, limits, None, |_| {});
                     engines.give_back(engine);
-                    match decision.map(|d| d.action) {
+                    match decision.ok().flatten().map(|d| d.action) {
                         Some(Action::Sow(mv)) if moves.contains(&mv) => mv,
                         _ => random,
                     }
@@ -291,6 +300,18 @@ mod tests {
         let (_, gain) = minimax_to(&position, &rules, 1, true);
         assert!(gain >= 10, "{gain}");
         assert!(minimax(&position, &rules, 1).1 >= 10);
+    }
+
+    #[test]
+    fn a_bot_s_engine_is_bound_to_the_rules_of_its_game() {
+        let engines = Engines::new(1, 1 << 16, Duration::from_millis(20));
+        let (big, small) = (kgp(), Rules::preset("kgp", 4, 3).unwrap());
+        engines.give_back(engines.take(big));
+        // The one idle engine played Kalah(6,6): a game of Kalah(4,3) gets it renewed for its rules.
+        let engine = engines.take(small);
+        assert_eq!(engine.rules(), &small);
+        engines.give_back(engine);
+        assert_eq!(engines.take(small).rules(), &small);
     }
 
     #[tokio::test]

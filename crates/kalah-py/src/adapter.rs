@@ -13,21 +13,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use kalah_engine::databases::{self, Memory};
-use kalah_engine::decide::{self, Decision};
+use kalah_engine::databases::{self, spare_memory, Memory};
+use kalah_engine::decide::Decision;
 use kalah_engine::egdb::{self, Egdb, EgdbError};
 use kalah_engine::level::Level;
-use kalah_engine::search::{Engine, Info, Options, Oracle};
+use kalah_engine::search::{Info, Options, Oracle, MAX_DEPTH};
 use kalah_engine::solver::{Solver, Stopped};
 use kalah_engine::time::Limits;
+use kalah_engine::{GameEngine, OtherRules};
 use kalah_rules::score::Bounds;
 use kalah_rules::{Game, Position, Rules};
 
 /// Bytes in a MiB.
 const MIB: usize = 1 << 20;
-
-/// The deepest search, in sowings, as `kalah analyze --depth` takes it.
-pub const MAX_DEPTH: u32 = 120;
 
 /// The longest search, in seconds, as `kalah analyze --time` takes it (a day).
 pub const MAX_SECONDS: f64 = 86_400.0;
@@ -104,10 +102,7 @@ impl Settings {
             Databases::Open(db) => Source::Open(Arc::clone(db)),
             Databases::Folder(dir) => {
                 let limit = self.memory_mib.map(|mib| Memory::mib(mib as u64));
-                let budget = limit
-                    .or_else(|| spare_memory().map(|(spare, _)| spare))
-                    .map_or(Memory::UNLIMITED, |limit| limit.saturating_sub(self.table()));
-                Source::Folder(databases::Databases::new(dir, budget))
+                Source::Folder(databases::Databases::new(dir, databases::budget(limit, self.table())))
             }
         }
     }
@@ -139,16 +134,6 @@ impl Source {
             }
         }
     }
-}
-
-/// Returns what this machine can spare now, nine tenths of the memory available to new
-/// processes (`MemAvailable` on Linux), and that memory, if known; as the command line reckons it.
-fn spare_memory() -> Option<(Memory, Memory)> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    let available = Memory::bytes(kib.saturating_mul(1024));
-    Some((Memory::bytes(available.as_bytes() / 10 * 9), available))
 }
 
 /// Returns the default folder of the endgame databases, if the environment names one.
@@ -187,55 +172,70 @@ pub fn level_limits(level: u8, time: Duration) -> Result<Limits, String> {
     Ok(level.limits(time))
 }
 
-/// The strong engine for one rule set at a time: its table and its database follow the rules of
-/// the position asked about (a table of another game's rules would give wrong values).
+/// The strong engine for one rule set at a time: bound to the rules of the game asked about last
+/// ([`GameEngine`]), renewed with their database for a game of others.
 pub struct Searcher {
-    engine: Engine,
-    rules: Option<Rules>,
+    /// `None` until the first game: the table is made for its rules.
+    engine: Option<GameEngine>,
+    options: Options,
     databases: Source,
 }
 
+/// The engine prepared for one game's rules ([`Searcher::prepare`]).
+pub struct Prepared<'a>(&'a GameEngine);
+
 impl Searcher {
-    /// Returns an engine with checked `settings` (see [`Settings::check`]).
+    /// Returns an engine with checked `settings` (see [`Settings::check`]); its table is made on
+    /// the first search.
     pub fn new(settings: &Settings) -> Searcher {
-        Searcher { engine: Engine::new(settings.options()), rules: None, databases: settings.source() }
+        Searcher { engine: None, options: settings.options(), databases: settings.source() }
     }
 
-    /// Makes the engine ready for `rules`: a new rule set empties the table and attaches its
-    /// database. Returns a note to show when the database could not be used in full.
-    pub fn prepare(&mut self, rules: &Rules) -> Option<String> {
-        if self.rules.as_ref() == Some(rules) {
-            return None;
+    /// Returns the engine bound to `rules`: the one of the last game when they are its rules,
+    /// else renewed (its table emptied) with their database. The note says when the database
+    /// could not be used in full.
+    pub fn prepare(&mut self, rules: &Rules) -> (Prepared<'_>, Option<String>) {
+        let mut note = None;
+        if self.engine.as_ref().is_none_or(|engine| engine.rules() != rules) {
+            let (oracle, told) = self.databases.attach(rules);
+            note = told;
+            match &mut self.engine {
+                Some(engine) => engine.renew(*rules, oracle),
+                None => self.engine = Some(GameEngine::new(*rules, Options { oracle, ..self.options.clone() })),
+            }
         }
-        self.engine.clear();
-        let (oracle, note) = self.databases.attach(rules);
-        self.engine.set_oracle(oracle);
-        self.rules = Some(*rules);
-        note
+        (Prepared(self.engine.as_ref().expect("bound just above")), note)
     }
 
     /// Empties the table.
     pub fn clear(&self) {
-        self.engine.clear();
+        if let Some(engine) = &self.engine {
+            engine.clear();
+        }
     }
+}
 
-    /// Searches `position` (prepared for its rules) within `limits`; `heard` hears each completed
-    /// depth and may stop the search there by returning false.
+impl Prepared<'_> {
+    /// Searches `position` (under the prepared rules) within `limits`; `heard` hears each
+    /// completed depth and may stop the search there by returning false.
     pub fn analyse(
         &self,
         position: &Position,
-        rules: &Rules,
         limits: Limits,
         stop: &AtomicBool,
         mut heard: impl FnMut(&Info) -> bool,
     ) -> Info {
-        self.engine.search(position, rules, limits, Some(stop), |info| flow(heard(info)))
+        self.0.search(position, limits, Some(stop), |info| flow(heard(info)))
     }
 
     /// Decides what the player to decide in `game` does, as every front end decides
-    /// ([`decide::decide`]); `None` once the game is over.
-    pub fn decide(&self, game: &Game, limits: Limits, stop: &AtomicBool) -> Option<Decision> {
-        decide::decide(&self.engine, game, limits, Some(stop))
+    /// ([`GameEngine::decide`]); `None` once the game is over.
+    ///
+    /// # Errors
+    ///
+    /// [`OtherRules`] when `game` is not of the prepared rules.
+    pub fn decide(&self, game: &Game, limits: Limits, stop: &AtomicBool) -> Result<Option<Decision>, OtherRules> {
+        self.0.decide(game, limits, Some(stop))
     }
 }
 
@@ -406,8 +406,9 @@ mod tests {
         let stop = AtomicBool::new(false);
         for (text, value) in [("kalah(4,3) standard", 6), ("kalah(4,4) standard", 2), ("kalah(4,3) standard", 6)] {
             let rules: Rules = text.parse().unwrap();
-            assert!(searcher.prepare(&rules).is_none());
-            let info = searcher.analyse(&Position::start(&rules), &rules, Limits::default(), &stop, |_| true);
+            let (engine, note) = searcher.prepare(&rules);
+            assert!(note.is_none());
+            let info = engine.analyse(&Position::start(&rules), Limits::default(), &stop, |_| true);
             assert_eq!(info.score.hundredths(), value * 100, "{text}");
         }
     }
@@ -417,9 +418,9 @@ mod tests {
         let settings = Settings { hash_mib: 1, threads: 1, databases: Databases::Off, memory_mib: None };
         let mut searcher = Searcher::new(&settings);
         let rules = Rules::standard(6, 6).unwrap();
-        searcher.prepare(&rules);
+        let (engine, _) = searcher.prepare(&rules);
         let stop = AtomicBool::new(false);
-        let info = searcher.analyse(&Position::start(&rules), &rules, Limits::depth(30), &stop, |info| info.depth < 3);
+        let info = engine.analyse(&Position::start(&rules), Limits::depth(30), &stop, |info| info.depth < 3);
         assert_eq!(info.depth, 3);
     }
 }

@@ -14,7 +14,7 @@ use pyo3::exceptions::{PyRuntimeWarning, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 
-use crate::adapter::{self, Databases, Prover, Searcher, Settings, Solved};
+use crate::adapter::{self, Databases, Prepared, Prover, Searcher, Settings, Solved};
 use crate::egdb::PyEgdb;
 use crate::error::{self, GameOverError};
 use crate::game::{side_arg, PyGame, PySide};
@@ -241,7 +241,7 @@ impl PyEngine {
         &self,
         py: Python<'_>,
         game: &Game,
-        job: impl FnOnce(&Searcher, &AtomicBool, &(dyn Fn(M) -> bool + Sync)) -> T + Send,
+        job: impl FnOnce(&Prepared<'_>, &AtomicBool, &(dyn Fn(M) -> bool + Sync)) -> T + Send,
         tick: impl FnMut(Python<'_>, Option<M>) -> PyResult<bool> + Send,
     ) -> PyResult<T> {
         let rules = *game.rules();
@@ -251,8 +251,8 @@ impl PyEngine {
             py,
             |stop, tell| {
                 let mut searcher = self.searcher.lock().unwrap_or_else(|e| e.into_inner());
-                let told = searcher.prepare(&rules);
-                (job(&searcher, stop, tell), told)
+                let (engine, told) = searcher.prepare(&rules);
+                (job(&engine, stop, tell), told)
             },
             tick,
         )?;
@@ -304,8 +304,8 @@ impl PyEngine {
         let info = self.with_engine(
             py,
             &game,
-            |searcher, stop, tell| {
-                searcher.analyse(&position, &rules, limits, stop, |info| !wants || tell(Analysis::of(info, side)))
+            |engine, stop, tell| {
+                engine.analyse(&position, limits, stop, |info| !wants || tell(Analysis::of(info, side)))
             },
             |py, told: Option<Analysis>| match (&callback, told) {
                 (Some(callback), Some(analysis)) => {
@@ -365,11 +365,12 @@ impl PyEngine {
         let decision = self.with_engine(
             py,
             &game,
-            |searcher, stop, _: &(dyn Fn(()) -> bool + Sync)| searcher.decide(&game, limits, stop),
+            |engine, stop, _: &(dyn Fn(()) -> bool + Sync)| engine.decide(&game, limits, stop),
             |_, _| Ok(true),
         )?;
-        let decision =
-            decision.ok_or_else(|| GameOverError::new_err("the game is over: there is nothing to decide"))?;
+        let decision = decision
+            .map_err(error::bad)?
+            .ok_or_else(|| GameOverError::new_err("the game is over: there is nothing to decide"))?;
         let action: Action = decision.action;
         Ok(Decision {
             action: space.encode(action).expect("a decision is a legal action"),

@@ -3,6 +3,7 @@
 //! from the engine's [`Decision`] or its search's [`Info`], whichever host ran it.
 
 use kalah_engine::decide::Decision;
+use kalah_engine::game_engine::Analysed;
 use kalah_engine::search::Info;
 use kalah_rules::{Action, Game, Position, Side};
 use serde::Serialize;
@@ -72,6 +73,17 @@ impl Analysis {
             line: Vec::new(),
             nodes: decision.nodes,
             millis,
+        }
+    }
+
+    /// Returns the analysis [`kalah_engine::GameEngine::analyse`] found in `position`: the
+    /// decision while North decides the pie offer or the handicap, else the search.
+    pub fn of_analysed(version: u64, position: &Position, analysed: &Analysed) -> Analysis {
+        match analysed {
+            Analysed::Decided { side, decision, elapsed } => {
+                Analysis::of_decision(version, *side, decision, elapsed.as_millis() as u64)
+            }
+            Analysed::Searched { side, info } => Analysis::of_search(version, *side, position, info),
         }
     }
 

@@ -3,19 +3,19 @@
 //! request and a reply in JSON, all through [`kalah_engine::decide`] and the engine's own levels
 //! as on a server, so that the page's engine plays as `kalah serve`'s does.
 //!
-//! The worker keeps one [`Engine`] (a table of [`TABLE_BYTES`]) from one request to the next, as
-//! a server keeps one for a game: the positions it has searched stay useful for the next move.
-//! It is cleared when the rules change, as positions alone do not say which rules apply.
+//! The worker keeps one [`GameEngine`] (a table of [`TABLE_BYTES`]) from one request to the next,
+//! as a server keeps one for a game: the positions it has searched stay useful for the next move.
+//! It is bound to the rules of the game it was asked about last, and renewed (its table emptied)
+//! for a game under other rules.
 
 use std::time::Duration;
 
 use kalah_engine::bench;
-use kalah_engine::decide::decide;
 use kalah_engine::level::Level;
-use kalah_engine::search::{Engine, Options};
-use kalah_engine::solver::Solver;
+use kalah_engine::search::Options;
 use kalah_engine::time::{now, Limits};
-use kalah_rules::{Game, Phase, Rules, Side};
+use kalah_engine::{GameEngine, OtherRules};
+use kalah_rules::{Game, Rules, Side};
 use kalah_view::{Analysis, Hint};
 use serde::{Deserialize, Serialize};
 
@@ -143,6 +143,12 @@ pub struct BenchReport {
     pub nps: u64,
 }
 
+/// Refuses a game of other rules than the engine's; [`PageEngine::engine`] binds it to the game's
+/// rules before every question, so no question gets here.
+fn other_rules(other: OtherRules) -> Refused {
+    Refused::Bad(other.to_string())
+}
+
 /// Checks the time the page asks for.
 fn time(ms: u64) -> Result<Duration, Refused> {
     if !(1..=MAX_TIME_MS).contains(&ms) {
@@ -153,9 +159,7 @@ fn time(ms: u64) -> Result<Duration, Refused> {
 
 /// The engine of a page's worker.
 pub struct PageEngine {
-    engine: Engine,
-    /// The rules of the positions in the engine's table.
-    rules: Option<Rules>,
+    engine: GameEngine,
 }
 
 impl Default for PageEngine {
@@ -165,19 +169,18 @@ impl Default for PageEngine {
 }
 
 impl PageEngine {
-    /// Returns an engine with an empty table of [`TABLE_BYTES`], on one thread.
+    /// Returns an engine with an empty table of [`TABLE_BYTES`], on one thread, bound to the
+    /// default rules until asked about others.
     pub fn new() -> PageEngine {
-        PageEngine {
-            engine: Engine::new(Options { table_bytes: TABLE_BYTES, threads: 1, ..Options::default() }),
-            rules: None,
-        }
+        let options = Options { table_bytes: TABLE_BYTES, threads: 1, ..Options::default() };
+        PageEngine { engine: GameEngine::new(Rules::default(), options) }
     }
 
-    /// Returns the engine for a game under `rules`, its table cleared if it held other rules'.
-    fn engine(&mut self, rules: &Rules) -> &Engine {
-        if self.rules.as_ref() != Some(rules) {
-            self.engine.clear();
-            self.rules = Some(*rules);
+    /// Returns the engine for a game under `rules`: renewed, its table emptied, if it was bound
+    /// to others.
+    fn engine(&mut self, rules: &Rules) -> &GameEngine {
+        if self.engine.rules() != rules {
+            self.engine.renew(*rules, None);
         }
         &self.engine
     }
@@ -193,7 +196,8 @@ impl PageEngine {
             Level::new(task.level).ok_or_else(|| Refused::Bad(format!("there is no level {}: 1 to 5", task.level)))?;
         let limits = Limits { clock: task.clock.map(Into::into), ..level.limits(time(task.time_ms)?) };
         let started = now();
-        let decision = decide(self.engine(game.rules()), &game, limits, None).ok_or(Refused::Over)?;
+        let decision =
+            self.engine(game.rules()).decide(&game, limits, None).map_err(other_rules)?.ok_or(Refused::Over)?;
         Ok(EngineMove {
             version: task.version,
             action: decision.action.to_string(),
@@ -214,7 +218,8 @@ impl PageEngine {
         let game = question.game.game()?;
         let side = game.decider().ok_or(Refused::Over)?;
         let limits = Limits::time(time(question.time_ms)?);
-        let decision = decide(self.engine(game.rules()), &game, limits, None).ok_or(Refused::Over)?;
+        let decision =
+            self.engine(game.rules()).decide(&game, limits, None).map_err(other_rules)?.ok_or(Refused::Over)?;
         Ok(Hint::of(question.version, side, &decision))
     }
 
@@ -227,7 +232,11 @@ impl PageEngine {
     pub fn analyse(&mut self, question: &Question) -> Result<Analysis, Refused> {
         let game = question.game.game()?;
         let limits = Limits::time(time(question.time_ms)?);
-        Ok(analyse_game(self.engine(game.rules()), &game, limits, question.version))
+        let analysed = self.engine(game.rules()).analyse(&game, limits, None).map_err(other_rules)?;
+        Ok(analysed.map_or_else(
+            || Analysis::unsearched(&game, question.version),
+            |analysed| Analysis::of_analysed(question.version, game.position(), &analysed),
+        ))
     }
 
     /// Solves the position shown exactly, on fresh tables of [`TABLE_BYTES`] and without a
@@ -239,28 +248,12 @@ impl PageEngine {
     pub fn solve(&mut self, task: &SolveTask) -> Result<Solved, Refused> {
         let game = task.game.game()?;
         let limits = Limits::time(time(task.time_ms)?);
-        Ok(solve_game(&game, limits, task.version))
+        Ok(solve_game(self.engine(game.rules()), &game, limits, task.version))
     }
 }
 
-/// Analyses `game` for the page, as `kalah serve` does: a finished game's final difference, the
-/// decision of the side deciding the pie offer or the handicap opening, else a search.
-fn analyse_game(engine: &Engine, game: &Game, limits: Limits, version: u64) -> Analysis {
-    let position = *game.position();
-    let rules = *game.rules();
-    let started = now();
-    let Some(side) = game.decider() else { return Analysis::unsearched(game, version) };
-    if matches!(game.phase(), Phase::Handicap | Phase::PieOffer) {
-        if let Some(decision) = decide(engine, game, limits, None) {
-            return Analysis::of_decision(version, side, &decision, started.elapsed().as_millis() as u64);
-        }
-    }
-    let info = engine.search(&position, &rules, limits, None, |_| {});
-    Analysis::of_search(version, side, &position, &info)
-}
-
-/// Solves the position of `game` within `limits`.
-fn solve_game(game: &Game, limits: Limits, version: u64) -> Solved {
+/// Solves the position of `game` within `limits` on fresh tables of `engine`'s settings.
+fn solve_game(engine: &GameEngine, game: &Game, limits: Limits, version: u64) -> Solved {
     let position = *game.position();
     let rules = *game.rules();
     let mover = position.mover();
@@ -280,9 +273,8 @@ fn solve_game(game: &Game, limits: Limits, version: u64) -> Solved {
             millis: 0,
         };
     }
-    let solver = Solver::new(Options { table_bytes: TABLE_BYTES, threads: 1, ..Options::default() });
     let started = now();
-    match solver.solve(&position, &rules, None, limits, None, |_, _| {}) {
+    match engine.solve(&position, limits, None, |_, _| {}) {
         Ok(info) => {
             let value = south(info.score.seeds().round() as i32);
             Solved {

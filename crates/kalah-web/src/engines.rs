@@ -12,17 +12,17 @@
 //! `Retry-After`), so that under load nobody waits without end; analyses, which the page only
 //! shows beside the game, are the first to go.
 //! Every search watches its game's stop flag, which is set when the game is undone, replaced or
-//! closed. The engine's moves and hints are the decisions of [`kalah_engine::decide`], as for
-//! every other player.
+//! closed. Each engine is a [`GameEngine`], bound to the rules of the game it last searched: the
+//! engine's moves and hints are its decisions and the analysis its [`GameEngine::analyse`], as
+//! for every other host.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use kalah_engine::databases::Databases;
-use kalah_engine::search::{Engine, Info, Options};
-use kalah_engine::time::Limits;
-use kalah_rules::{Position, Rules};
+use kalah_engine::search::Options;
+use kalah_engine::GameEngine;
+use kalah_rules::Rules;
 use tokio::sync::Notify;
 
 /// What a search is for, in the order the queue serves them.
@@ -56,8 +56,9 @@ struct Queue {
 
 /// The engines of the server and the limit on searches at once.
 pub struct Engines {
-    /// Idle engines, each with the id of the game whose positions its table holds.
-    idle: Mutex<Vec<(Engine, String)>>,
+    /// Idle engines, each bound to the rules of the game whose positions its table holds, and
+    /// that game's id.
+    idle: Mutex<Vec<(GameEngine, String)>>,
     searches: usize,
     queue: Mutex<Queue>,
     freed: Notify,
@@ -145,13 +146,13 @@ impl Engines {
         kind: Kind,
         game_id: &str,
         rules: Rules,
-        job: impl FnOnce(&Engine) -> T + Send + 'static,
+        job: impl FnOnce(&GameEngine) -> T + Send + 'static,
     ) -> Result<T, Failed> {
         let _slot = self.slot(kind).await?;
         let engines = Arc::clone(self);
         let game_id = game_id.to_string();
         tokio::task::spawn_blocking(move || {
-            let engine = engines.take(&game_id, &rules);
+            let engine = engines.take(&game_id, rules);
             let out = job(&engine);
             engines.idle.lock().unwrap_or_else(|e| e.into_inner()).push((engine, game_id));
             out
@@ -160,30 +161,24 @@ impl Engines {
         .map_err(|_| Failed::Crashed)
     }
 
-    /// Takes an idle engine, preferably the one that last searched this game (its table is still
-    /// good); another game's table is cleared, as positions alone do not say which rules apply.
-    fn take(&self, game_id: &str, rules: &Rules) -> Engine {
+    /// Takes an idle engine for `rules`, preferably the one that last searched this game under
+    /// them (its table is still good); any other starts this game from an empty table.
+    fn take(&self, game_id: &str, rules: Rules) -> GameEngine {
         let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = idle.iter().position(|(_, id)| id == game_id) {
+        if let Some(i) = idle.iter().position(|(engine, id)| id == game_id && *engine.rules() == rules) {
             return idle.swap_remove(i).0;
         }
         let reused = idle.pop();
         drop(idle);
-        let mut engine = match reused {
-            Some((engine, _)) => {
-                engine.clear();
+        let oracle = self.databases.as_ref().and_then(|databases| databases.attach(&rules).engine_oracle());
+        match reused {
+            Some((mut engine, _)) => {
+                engine.renew(rules, oracle);
                 engine
             }
-            None => Engine::new(Options { table_bytes: self.table_bytes, ..Options::default() }),
-        };
-        engine.set_oracle(self.databases.as_ref().and_then(|databases| databases.attach(rules).engine_oracle()));
-        engine
+            None => GameEngine::new(rules, Options { table_bytes: self.table_bytes, oracle, ..Options::default() }),
+        }
     }
-}
-
-/// Searches `position` within `limits` until stopped.
-pub fn analyse(engine: &Engine, position: &Position, rules: &Rules, limits: Limits, stop: &AtomicBool) -> Info {
-    engine.search(position, rules, limits, Some(stop), |_| {})
 }
 
 #[cfg(test)]
@@ -222,5 +217,30 @@ mod tests {
         let started = tokio::time::Instant::now();
         assert_eq!(engines.slot(Kind::Move).await.err(), Some(Failed::Busy));
         assert_eq!(started.elapsed(), Kind::Move.max_wait());
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_game_under_other_rules_never_searches_with_the_old_rules_table() {
+        use kalah_engine::search::Limits;
+        use kalah_rules::Position;
+        let engines = Arc::new(Engines::new(1, 1 << 20, None));
+        // The same start, other values: a table of one answers wrongly for the other.
+        let standard = Rules::standard(4, 3).unwrap();
+        let empty: Rules = "kalah(4,3) empty-capture".parse().unwrap();
+        let start = Position::start(&standard);
+        let search = |rules: Rules, limits: Limits| {
+            move |engine: &GameEngine| {
+                assert_eq!(engine.rules(), &rules);
+                engine.search(&start, limits, None, |_| {}).score
+            }
+        };
+        let solved = engines.run(Kind::Move, "g", standard, search(standard, Limits::default())).await.unwrap();
+        assert!(solved.is_exact());
+        // The same game id, now with captures of empty houses (a game replaced): a shallow search
+        // is these rules' own, not the solved value the standard rules left in the table.
+        let shallow = engines.run(Kind::Move, "g", empty, search(empty, Limits::depth(3))).await.unwrap();
+        let fresh = kalah_engine::GameEngine::new(empty, Options { table_bytes: 1 << 20, ..Options::default() });
+        assert_eq!(shallow, fresh.search(&start, Limits::depth(3), None, |_| {}).score);
+        assert_ne!(shallow, solved);
     }
 }

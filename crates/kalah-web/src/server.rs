@@ -17,9 +17,8 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, on, MethodFilter, MethodRouter};
 use axum::{Json, Router};
-use kalah_engine::decide::decide;
 use kalah_engine::time::Limits;
-use kalah_rules::{record, Game, Phase, RecordWarning, Side};
+use kalah_rules::{record, Game, RecordWarning, Side};
 use kalah_table::route::{self, Hosts, Route, ROUTES};
 use kalah_table::{request, Actor, GameState, Host, Moment, Refused};
 use kalah_view::{Analysis, Hint};
@@ -28,7 +27,7 @@ use tokio::sync::{mpsc, watch};
 
 use crate::api;
 use crate::connections::{self, ConnectionLimits};
-use crate::engines::{self, Engines, Failed, Kind};
+use crate::engines::{Engines, Failed, Kind};
 use crate::games::{self, Games, Held, Missing, Session};
 use crate::guard::{self, Limiter};
 use crate::postgres::Notice;
@@ -794,7 +793,9 @@ async fn engine_move(
     let rules = *snapshot.game.rules();
     let decision = app
         .engines
-        .run(Kind::Move, &id, rules, move |engine| decide(engine, &snapshot.game, limits, Some(&snapshot.stop)))
+        .run(Kind::Move, &id, rules, move |engine| {
+            engine.decide(&snapshot.game, limits, Some(&snapshot.stop)).ok().flatten()
+        })
         .await
         .map_err(not_searched)?;
     let mut s = game.lock().await;
@@ -862,7 +863,9 @@ async fn hint(State(app): State<Arc<App>>, method: Method, Path(id): Path<String
     let limits = Limits::time(app.engine_time);
     let decision = app
         .engines
-        .run(Kind::Hint, &id, rules, move |engine| decide(engine, &snapshot.game, limits, Some(&snapshot.stop)))
+        .run(Kind::Hint, &id, rules, move |engine| {
+            engine.decide(&snapshot.game, limits, Some(&snapshot.stop)).ok().flatten()
+        })
         .await
         .map_err(not_searched)?
         .ok_or_else(engine_failed)?;
@@ -910,24 +913,17 @@ async fn analysis(State(app): State<Arc<App>>, method: Method, Path(id): Path<St
     Ok(Json(analysis).into_response())
 }
 
-/// Analyses `game` (not over) for the page: South's view of the value, and the decider's best action.
+/// Analyses `game` (not over) for the page: South's view of the value, and the decider's best
+/// action (the engine is the game's rules': never refused).
 fn analyse_game(
-    engine: &kalah_engine::search::Engine,
+    engine: &kalah_engine::GameEngine,
     game: &Game,
     limits: Limits,
     stop: &AtomicBool,
     version: u64,
 ) -> Option<Analysis> {
-    let position = *game.position();
-    let rules = *game.rules();
-    let started = Instant::now();
-    let side = game.decider()?;
-    if matches!(game.phase(), Phase::Handicap | Phase::PieOffer) {
-        let decision = decide(engine, game, limits, Some(stop))?;
-        return Some(Analysis::of_decision(version, side, &decision, started.elapsed().as_millis() as u64));
-    }
-    let info = engines::analyse(engine, &position, &rules, limits, stop);
-    Some(Analysis::of_search(version, side, &position, &info))
+    let analysed = engine.analyse(game, limits, Some(stop)).ok()??;
+    Some(Analysis::of_analysed(version, game.position(), &analysed))
 }
 
 /// `GET /api/archive`: the finished games, the last finished first (at most 1000).

@@ -7,9 +7,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{mpsc, Arc};
 use std::thread::JoinHandle;
 
-use kalah_engine::decide::{decide_turn, Decision, SwapPolicy, Turn};
-use kalah_engine::search::Engine;
+use kalah_engine::decide::{Decision, SwapPolicy, Turn};
 use kalah_engine::time::Limits;
+use kalah_engine::GameEngine;
 use kalah_protocol::kgp::{Progress, SearchId};
 use kalah_rules::{Action, Position, Rules};
 
@@ -39,11 +39,11 @@ pub struct Worker {
 
 impl Worker {
     /// Starts the search thread with its engine.
-    pub fn start(engine: Engine) -> Worker {
+    pub fn start(mut engine: GameEngine) -> Worker {
         let (jobs, queue) = mpsc::channel::<Job>();
         let thread = std::thread::spawn(move || {
             for job in queue {
-                run(&engine, &job);
+                run(&mut engine, &job);
             }
         });
         Worker { jobs: Some(jobs), thread: Some(thread) }
@@ -67,7 +67,7 @@ impl Drop for Worker {
     }
 }
 
-fn run(engine: &Engine, job: &Job) {
+fn run(engine: &mut GameEngine, job: &Job) {
     // A write error means the connection is gone: the session notices it on its side and the
     // session's end stops this search, so errors are not reported twice.
     let report = |progress: Progress| {
@@ -75,7 +75,13 @@ fn run(engine: &Engine, job: &Job) {
     };
     // KGP has neither the pie rule nor the handicap: every decision is a sowing.
     let turn = Turn::at(job.rules, job.position, false);
-    decide_turn(engine, &turn, SwapPolicy::Auto, job.limits, Some(&job.stop), |decision: &Decision| {
+    // A board of another size is a game under other rules; KGP's majority end leaves no endgame
+    // database to attach.
+    if *engine.rules() != job.rules {
+        engine.renew(job.rules, None);
+    }
+    // Bound to the turn's rules just above, so never refused; the decision goes out as heard.
+    let _ = engine.decide_turn(&turn, SwapPolicy::Auto, job.limits, Some(&job.stop), |decision: &Decision| {
         if let Action::Sow(best) = decision.action {
             report(Progress::Depth { depth: decision.depth, best, value: decision.score, nodes: decision.nodes });
         }

@@ -19,9 +19,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use kalah_engine::decide::{self, decide_turn, Decision, Turn};
-use kalah_engine::search::Engine;
+use kalah_engine::decide::{self, Decision, Turn};
 use kalah_engine::time::{GameClock, Limits};
+use kalah_engine::GameEngine;
 use kalah_protocol::mkagent::{Next, Session, MAX_LINE};
 use kalah_protocol::{Frame, LineReader};
 use kalah_rules::{Action, Position, Rules, Side};
@@ -91,19 +91,20 @@ fn game_clock(total: Duration) -> GameClock {
     GameClock::new(total, Duration::ZERO).with_reserve((total / 20).min(Duration::from_secs(5)))
 }
 
-/// The engine and the rules, deciding moves.
+/// The engine of the game's rules, deciding moves.
 struct Agent {
-    engine: Engine,
-    rules: Rules,
+    engine: GameEngine,
     swap: SwapPolicy,
 }
 
 impl Agent {
     /// Decides the answer to a turn in `position` (the agent to move) on `clock`.
     fn decide(&self, position: &Position, may_swap: bool, clock: &GameClock) -> Decision {
-        let turn = Turn::at(self.rules, *position, may_swap);
+        let turn = Turn::at(*self.engine.rules(), *position, may_swap);
         let limits = Limits::clock(clock.clock());
-        decide_turn(&self.engine, &turn, self.swap.into(), limits, None, |_| {})
+        self.engine
+            .decide_turn(&turn, self.swap.into(), limits, None, |_| {})
+            .expect("the turn is under the engine's rules")
             .expect("the agent is asked to move only in a game that goes on")
     }
 }
@@ -127,7 +128,7 @@ pub fn run(args: MkagentArgs) -> Result<()> {
     if let Some(note) = note {
         eprintln!("kalah mkagent: {note}");
     }
-    let agent = Agent { engine, rules, swap: args.swap };
+    let agent = Agent { engine, swap: args.swap };
     let mut clock = game_clock(args.game_time);
     let mut session = Session::new(rules);
     let mut answers = 0u32;
@@ -305,7 +306,8 @@ mod tests {
     }
 
     fn agent_with(rules: Rules) -> Agent {
-        let engine = Engine::new(kalah_engine::search::Options { table_bytes: 1 << 20, ..Default::default() });
-        Agent { engine, rules, swap: SwapPolicy::Auto }
+        let engine =
+            GameEngine::new(rules, kalah_engine::search::Options { table_bytes: 1 << 20, ..Default::default() });
+        Agent { engine, swap: SwapPolicy::Auto }
     }
 }
