@@ -14,7 +14,7 @@ let presence = null;   // {south, north, pages}: which players follow the game l
 let down = false;      // the live channel is down (the server does not answer)
 let seen = null;       // the last state shown, to tell what changed between two states
 // What the note says about the state shown until it changes (a takeback answered, one's own
-// invitation opened here): {id, version, text}.
+// invitation opened here): {id, at, text}.
 let told = null;
 
 const DOWN = 'The server does not answer: the page reconnects by itself when it is back.';
@@ -46,6 +46,10 @@ function mySide(state) {
   // The first player is South unless the sides were swapped under the pie rule.
   return (first !== state.swapped) ? 'South' : 'North';
 }
+
+// Which change of its game a state is: its version counts the moves' changes, its seq every
+// change stored (a takeback asked or answered too).
+const at = (state) => `${state.version}/${state.seq}`;
 
 const other = (side) => (side === 'South' ? 'North' : 'South');
 
@@ -134,13 +138,14 @@ function draw(state) {
   document.getElementById('friends-who').textContent = side ? `You play ${side}.` : 'You are watching this game.';
   document.getElementById('presence').textContent = presenceText(side);
   const shown = document.getElementById('note').textContent;
-  const mine = told && told.id === state.id && told.version === state.version ? told.text : null;
+  const mine = told && told.id === state.id && told.at === at(state) ? told.text : null;
   // Said in the note, in place of the last move (app.js wrote it just before).
   if (down) note(DOWN, true);
   else if (side && !state.result && state.takeback && state.takeback !== side) note('Your friend asks to take back their last move.');
   else if (side && !state.result && state.takeback === side) note('You asked to take back your last move; waiting for your friend.');
-  else if (mine) note(mine);
+  else if (mine && told.first) note(mine);
   else if (side && presence && presence.pages && presence.pages[side.toLowerCase()] > 1) note(ALSO);
+  else if (mine) note(mine);
   else if (side && invitation(state) && !state.last) note(SEND);
   // The friend came meanwhile, or the other page went (a presence, not a state, drew this).
   else if (shown === SEND || shown === ALSO || shown === DOWN) redraw();
@@ -151,8 +156,8 @@ function draw(state) {
 // players and the spectators until the game changes again.
 function compare(state) {
   const before = seen;
-  seen = { id: state.id, version: state.version, ply: state.ply, takeback: state.takeback, rematch: state.rematch };
-  if (!before || before.id !== state.id || before.version === state.version) return before;
+  seen = { id: state.id, at: at(state), ply: state.ply, takeback: state.takeback, rematch: state.rematch };
+  if (!before || before.id !== state.id || before.at === at(state)) return before;
   if (before.takeback && !state.takeback && !state.result && state.ply <= before.ply) {
     const side = mySide(state);
     const accepted = state.ply < before.ply;
@@ -160,7 +165,7 @@ function compare(state) {
     if (side === before.takeback) text = accepted ? 'Your friend accepted your takeback: your last move is taken back.' : 'Your friend refused your takeback.';
     else if (side) text = accepted ? 'You accepted the takeback: your friend plays their move again.' : 'You refused the takeback.';
     else text = `${before.takeback}'s takeback was ${accepted ? 'accepted' : 'refused'}.`;
-    told = { id: state.id, version: state.version, text };
+    told = { id: state.id, at: at(state), text };
   }
   return before;
 }
@@ -398,7 +403,8 @@ export async function open(id) {
   }
   history.replaceState(null, '', `${location.pathname}?game=${id}`);
   const state = await api('GET', `/api/games/${id}`);
-  if (said) told = { id, version: state.version, text: said };
+  // Said before the game being open twice (the invitation opened in a second tab is both).
+  if (said) told = { id, at: at(state), text: said, first: true };
   await show(state, false);
 }
 
