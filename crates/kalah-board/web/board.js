@@ -21,8 +21,8 @@
   const STONE_COLORS = ['#c8553d', '#e0a458', '#588b8b', '#8e6c8a', '#b5838d', '#6d9f71'];
 
   function cellName(cell, m) {
-    if (cell === m) return 'South store';
-    if (cell === 2 * m + 1) return 'North store';
+    if (cell === m) return "South's store";
+    if (cell === 2 * m + 1) return "North's store";
     return cell < m ? `South house ${cell + 1}` : `North house ${cell - m}`;
   }
 
@@ -106,6 +106,9 @@
       const el = document.createElement(isStore || !onHouse ? 'div' : 'button');
       el.className = isStore ? 'pit store' : cell > m ? 'pit house north' : 'pit house';
       el.dataset.cell = cell;
+      // A store is no control: a group named with its count ("South's store, 12 seeds"), so
+      // that a screen reader reads it (a name on a plain div is not read).
+      if (isStore || !onHouse) el.setAttribute('role', 'group');
       if (!isStore && onHouse) {
         el.type = 'button';
         el.addEventListener('click', () => onHouse(cell));

@@ -126,6 +126,22 @@ async fn start_browser_at_ratio(
     phone: Option<(u32, u32)>,
     ratio: f64,
 ) -> (Running, Client) {
+    start_chromium(driver, chromium, phone, ratio, &[]).await
+}
+
+/// Starts chromedriver and a new headless Chromium session on a desktop's window, with `flags`
+/// added to Chromium's command line (`--force-prefers-reduced-motion`).
+async fn start_browser_with(driver: &Path, chromium: &Path, flags: &[&str]) -> (Running, Client) {
+    start_chromium(driver, chromium, None, 3.0, flags).await
+}
+
+async fn start_chromium(
+    driver: &Path,
+    chromium: &Path,
+    phone: Option<(u32, u32)>,
+    ratio: f64,
+    flags: &[&str],
+) -> (Running, Client) {
     let port = free_port();
     let child = Command::new(driver)
         .arg(format!("--port={port}"))
@@ -135,13 +151,10 @@ async fn start_browser_at_ratio(
         .expect("chromedriver starts");
     let running = Running(child);
     let mut capabilities = serde_json::Map::new();
-    capabilities.insert(
-        "goog:chromeOptions".to_string(),
-        json!({
-            "binary": chromium,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1100,760"],
-        }),
-    );
+    let mut args =
+        vec!["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1100,760"];
+    args.extend_from_slice(flags);
+    capabilities.insert("goog:chromeOptions".to_string(), json!({ "binary": chromium, "args": args }));
     if let Some((width, height)) = phone {
         capabilities["goog:chromeOptions"]["mobileEmulation"] =
             json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": ratio, "touch": true } });
@@ -382,13 +395,14 @@ async fn links_reloads_and_the_engine(client: &Client, url: &str) {
     let game = script(client, "return sessionStorage.getItem('kalah-game')").await;
     client.refresh().await.expect("a reload");
     idle(client).await;
+    // The link's query is gone from the address bar, which names the game shown.
     let address = client.current_url().await.expect("the address");
-    assert!(address.query().is_none(), "the link's query is gone from the address bar: {address}");
+    assert_eq!(address.query(), Some(format!("game={game}").as_str()), "the address names the game");
     assert_eq!(script(client, "return sessionStorage.getItem('kalah-game')").await, game, "a reload keeps the game");
     assert_eq!(count(client, 0).await, 0, "still the shared position after the reload");
     client.find(Locator::Id("engine-go")).await.expect("the Engine, move button").click().await.expect("a click");
     idle(client).await;
-    let status = wait_for(client, "#status", |s| s.starts_with("South to move")).await;
+    let status = wait_for(client, "#status", |s| s.starts_with("Your move")).await;
     assert!(!status.contains("thinking"), "{status}");
     // Back to where the engine was to move: it waits for the line to be stepped forward.
     press(client, "\u{E012}").await;
@@ -469,7 +483,8 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     client.find(Locator::Id("speed")).await.expect("the speed").select_by_value("60").await.expect("fast sowing");
     new_game(&client, "3", "2", "engine:1").await;
     assert_eq!(text(&client, "#rules-line").await, "kalah(3,2) standard · South: a person · North: engine level 1");
-    assert_eq!(text(&client, "#status").await, "South to move");
+    // A person who plays the engine reads the turn as theirs.
+    assert_eq!(text(&client, "#status").await, "Your move");
 
     let mut clicks = 0;
     while idle(&client).await != "over" {
@@ -512,7 +527,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     assert_eq!(end, format!("{said} {south}–{north}."));
     client.find(Locator::Id("play-again")).await.expect("Play again").click().await.expect("a click");
     idle(&client).await;
-    assert_eq!(text(&client, "#status").await, "South to move", "a new game");
+    assert_eq!(text(&client, "#status").await, "Your move", "a new game");
     assert_eq!(text(&client, "#rules-line").await, "kalah(3,2) standard · South: a person · North: engine level 1");
     assert!(!client.find(Locator::Id("game-end")).await.unwrap().is_displayed().await.unwrap(), "the panel goes");
 
@@ -830,7 +845,7 @@ async fn the_page_a_player_trusts() {
     assert!(client.find(Locator::Id("retry")).await.unwrap().is_displayed().await.unwrap(), "a Try again button");
     assert_eq!(http(&url, "DELETE", &format!("/api/games/{taken}"), "").0, 204);
     client.find(Locator::Id("retry")).await.unwrap().click().await.expect("Try again");
-    wait_for(&client, "#status", |s| s == "South to move").await;
+    wait_for(&client, "#status", |s| s == "Your move").await;
     idle(&client).await;
     let game = script(&client, "return sessionStorage.getItem('kalah-game')").await;
     // A stopped server is said so in words, and the page keeps its game.
@@ -861,7 +876,7 @@ async fn the_page_a_player_trusts() {
     client.goto(&format!("{url}/?rules=kalah(4,3)%20standard&south=human&north=engine:1")).await.unwrap();
     idle(&client).await;
     press(&client, "1").await;
-    let status = wait_for(&client, "#status", |s| s.starts_with("South to move")).await;
+    let status = wait_for(&client, "#status", |s| s.starts_with("Your move")).await;
     assert!(!status.contains("Engine, move"), "{status}");
 
     // Moves made while the evaluation runs cancel it: the server refuses none of the analyses for
@@ -944,9 +959,64 @@ async fn the_page_a_player_trusts() {
     )
     .await;
     assert!(width.parse::<f64>().unwrap() >= 0.7, "the board takes {width} of a 1280-pixel screen");
+    keyboard_screen_readers_and_links(&client, &url).await;
     no_layout_jump(&client, &url, 390, 844).await;
     no_layout_jump(&client, &url, 1280, 800).await;
     client.close().await.expect("the browser closes");
+}
+
+/// The page from the keyboard and a screen reader, and its links (issue 30, defect 9): a house
+/// played with Enter keeps the focus on the board (on the nearest playable house once the engine
+/// has answered); a person playing the engine reads "Your move"; the stores are named with their
+/// seeds; a link to no game says so in plain words and offers a new one; a link the server
+/// refuses says why and keeps the game shown.
+async fn keyboard_screen_readers_and_links(client: &Client, url: &str) {
+    // An engine time in the address is said not to be used here (the server's engine has its own).
+    let link = format!("{url}/?rules=kalah(4,3)%20standard&south=human&north=engine:1&engine-time=0");
+    client.goto(&link).await.unwrap();
+    idle(client).await;
+    let said = text(client, "#note").await;
+    assert!(said.starts_with("engine-time in the address is for the engine in the browser"), "{said}");
+    client.find(Locator::Id("speed")).await.unwrap().select_by_value("0").await.unwrap();
+    assert_eq!(text(client, "#status").await, "Your move");
+    // South's house 1 (three seeds, no extra move), played with Enter; the engine answers.
+    let house = client.find(Locator::Css(".pit[data-cell=\"0\"]")).await.expect("South's house 1");
+    house.send_keys("\u{E007}").await.expect("Enter on house 1");
+    wait_script(client, "return String(document.querySelectorAll('#moves li.turn').length)", |n| n != "0").await;
+    wait_for(client, "#status", |s| s == "Your move").await;
+    idle(client).await;
+    let focused = "const e = document.activeElement;
+        return [e.tagName, e.className, e.dataset.cell || ''].join(' ')";
+    let on = script(client, focused).await;
+    assert!(on.contains("pit house") && on.contains("playable"), "the focus left the board's playable houses: {on}");
+    // The stores, named as a screen reader reads them (Kalah(4,3): South's store is cell 4).
+    for (cell, side) in [(4, "South"), (9, "North")] {
+        let store = client.find(Locator::Css(&format!(".pit[data-cell=\"{cell}\"]"))).await.unwrap();
+        let seeds = count(client, cell).await;
+        let label = store.attr("aria-label").await.unwrap().unwrap_or_default();
+        let plural = if seeds == 1 { "" } else { "s" };
+        assert_eq!(label, format!("{side}'s store, {seeds} seed{plural}"));
+        assert_eq!(store.attr("role").await.unwrap().as_deref(), Some("group"), "a store's name is read");
+    }
+    let game = script(client, "return sessionStorage.getItem('kalah-game')").await;
+    let rules = text(client, "#rules-line").await;
+    // A link the server refuses: said in plain words, and the game shown stays.
+    client.goto(&format!("{url}/?rules=garbage")).await.unwrap();
+    idle(client).await;
+    let said = text(client, "#note").await;
+    assert!(said.starts_with("The link's game cannot be played") && said.contains("your game as it was"), "{said}");
+    assert!(!said.contains('`'), "{said}");
+    assert_eq!(script(client, "return sessionStorage.getItem('kalah-game')").await, game, "the game shown is kept");
+    assert_eq!(text(client, "#rules-line").await, rules);
+    // A link to no game: said in plain words, with a new game offered.
+    client.goto(&format!("{url}/?game=abc")).await.unwrap();
+    idle(client).await;
+    assert_eq!(wait_for(client, "#status", |s| s != "Loading…").await, "There is no such game.");
+    let said = text(client, "#note").await;
+    assert!(said.contains("names no game") && !said.contains('`'), "{said}");
+    client.find(Locator::Id("start-new")).await.expect("a new game offered").click().await.expect("a click");
+    idle(client).await;
+    assert_eq!(wait_for(client, "#status", |s| s != "There is no such game.").await, "Your move");
 }
 
 /// Returns the number of changes of the game a page shows (`seq`), or -1 before it has one.
@@ -1092,6 +1162,211 @@ async fn two_friends_play_from_an_invitation_link_with_a_spectator_through_a_res
     assert_eq!(text(&a, "#status").await, over);
     assert_eq!(text(&b, "#status").await, over);
     // Closed, not left behind: killing chromedriver leaves its browser running.
+    for client in [a, b, c] {
+        client.close().await.expect("a browser closes");
+    }
+}
+
+/// Reads a value of the page's localStorage.
+async fn stored(client: &Client, key: &str) -> String {
+    script(client, &format!("return localStorage.getItem('{key}') || ''")).await
+}
+
+/// A player's seat is kept and what happens to it is said (issue 30, defects 4, 5 and 6): the
+/// creator's own invitation opened in the creator's browser keeps the creator's seat and says
+/// so; a seat link moves the seat to another device, and both pages say the game is open twice;
+/// a spectator has no Take back nor Redo and reads a refusal in plain words; a takeback refused
+/// or accepted is said to both players and the spectator; a server that stops is said to within
+/// seconds and the words go when it is back; the games in progress are listed when the page
+/// opens with no game (a game the server no longer has forgotten) and open with one click; the
+/// address bar names the game shown, so a reload opens it; the end reads the player's score
+/// first and takes no takeback; when both want the rematch both players' pages and the
+/// spectator's open it by themselves; Copy with no clipboard selects the link and says how; a
+/// system that asks for less motion gets no sowing animated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_seat_is_kept_and_what_happens_to_it_is_said() {
+    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
+    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
+        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let port = free_port();
+    let (server, url) = start_server_at(folder.path(), port);
+    let (_da, a) = start_browser(&driver, &chromium).await;
+    let (_db, b) = start_browser(&driver, &chromium).await;
+    // The spectator, then South's second device: a system that asks for less motion.
+    let (_dc, c) = start_browser_with(&driver, &chromium, &["--force-prefers-reduced-motion"]).await;
+    a.goto(&url).await.expect("the page opens");
+    idle(&a).await;
+    friend_game(&a, 3, 2, None).await;
+    let id = script(&a, "return sessionStorage.getItem('kalah-game')").await;
+    let address = a.current_url().await.expect("an address");
+    assert_eq!(address.query(), Some(format!("game={id}").as_str()), "the address names the game shown");
+    let own = stored(&a, &format!("kalah-seat-{id}")).await;
+    let invite = script(&a, "return document.getElementById('invite-link').value").await;
+    let watch = script(&a, "return document.getElementById('watch-link').value").await;
+
+    // The creator opens their own invitation: the seat is kept, and the page says why.
+    a.goto(&invite).await.expect("the invitation, in the creator's browser");
+    idle(&a).await;
+    assert_eq!(text(&a, "#friends-who").await, "You play South.");
+    assert_eq!(stored(&a, &format!("kalah-seat-{id}")).await, own, "the creator's token is kept");
+    let said = text(&a, "#note").await;
+    assert!(said.starts_with("This is the invitation you sent: keep it for your friend."), "{said}");
+    b.goto(&invite).await.expect("the invitation, in the friend's browser");
+    idle(&b).await;
+    assert_eq!(text(&b, "#friends-who").await, "You play North.");
+    c.goto(&watch).await.expect("the watch link");
+    idle(&c).await;
+    for player in [&a, &b, &c] {
+        script(player, "document.getElementById('speed').value = '0'; return 'ok';").await;
+    }
+    wait_for(&a, "#presence", |t| t == "North is here.").await;
+
+    // South sows house 1: the spectator may neither take back nor redo, and a refusal it meets
+    // anyway (its button forced) is said in plain words.
+    a.find(Locator::Css(".pit[data-cell=\"0\"]")).await.unwrap().click().await.expect("South's house 1");
+    in_step(&[&a, &b, &c]).await;
+    assert!(a.find(Locator::Id("undo")).await.unwrap().is_enabled().await.unwrap(), "South may ask a takeback");
+    for id in ["undo", "redo"] {
+        assert!(!c.find(Locator::Id(id)).await.unwrap().is_enabled().await.unwrap(), "a spectator's {id}");
+    }
+    script(&c, "const u = document.getElementById('undo'); u.disabled = false; u.click(); return 'ok';").await;
+    let refused = wait_for(&c, "#note", |t| t.starts_with("Only the players")).await;
+    assert_eq!(refused, "Only the players of this game can do that; this page watches it.");
+
+    // A takeback refused, then one accepted: said to both players and the spectator.
+    a.find(Locator::Id("undo")).await.unwrap().click().await.expect("a takeback asked");
+    wait_script(&b, "return String(!!document.getElementById('takeback-refuse'))", |t| t == "true").await;
+    b.find(Locator::Id("takeback-refuse")).await.unwrap().click().await.expect("refused");
+    in_step(&[&a, &b, &c]).await;
+    wait_for(&a, "#note", |t| t == "Your friend refused your takeback.").await;
+    wait_for(&b, "#note", |t| t == "You refused the takeback.").await;
+    wait_for(&c, "#note", |t| t == "South's takeback was refused.").await;
+    a.find(Locator::Id("undo")).await.unwrap().click().await.expect("a takeback asked again");
+    wait_script(&b, "return String(!!document.getElementById('takeback-accept'))", |t| t == "true").await;
+    b.find(Locator::Id("takeback-accept")).await.unwrap().click().await.expect("accepted");
+    in_step(&[&a, &b, &c]).await;
+    wait_for(&a, "#note", |t| t.starts_with("Your friend accepted your takeback")).await;
+    wait_for(&b, "#note", |t| t.starts_with("You accepted the takeback")).await;
+    wait_for(&c, "#note", |t| t == "South's takeback was accepted.").await;
+    assert_eq!(count(&a, 0).await, 2, "South's move was taken back");
+    for player in [&a, &b, &c] {
+        assert!(
+            !player.find(Locator::Id("redo")).await.unwrap().is_enabled().await.unwrap(),
+            "no redo between friends"
+        );
+    }
+
+    // South's seat link moves the seat to another device: both of South's pages say so.
+    let seat = script(&a, "return document.getElementById('seat-link').value").await;
+    assert!(seat.ends_with(&format!("#seat={own}&player=first")), "{seat}");
+    c.goto(&seat).await.expect("the seat link on another device");
+    idle(&c).await;
+    assert_eq!(text(&c, "#friends-who").await, "You play South.");
+    const ALSO: &str = "You are also playing this game on another device or tab.";
+    wait_for(&a, "#note", |t| t == ALSO).await;
+    wait_for(&c, "#note", |t| t == ALSO).await;
+    assert_ne!(text(&b, "#note").await, ALSO, "North plays on one page");
+    click_a_house(&c).await;
+    in_step(&[&a, &b, &c]).await;
+    assert_eq!(text(&b, "#status").await, "Your move", "South's move from the other device reached North");
+    c.goto("about:blank").await.expect("the other device goes");
+    wait_for(&a, "#note", |t| t != ALSO).await;
+
+    // The server stops: said within seconds, and no longer once it is back.
+    drop(server);
+    wait_for(&a, "#note", |t| t.contains("does not answer")).await;
+    wait_for(&b, "#note", |t| t.contains("does not answer")).await;
+    let server = start_server_at(folder.path(), port).0;
+    wait_for(&a, "#note", |t| !t.contains("does not answer")).await;
+    wait_for(&b, "#note", |t| !t.contains("does not answer")).await;
+
+    // The tab is closed and the page opened again: the game in progress is listed, a game the
+    // server no longer has is forgotten, and one click opens it.
+    script(&a, "localStorage.setItem('kalah-seat-0123456789abcdef', 'gone'); sessionStorage.clear(); return 'ok';")
+        .await;
+    a.goto(&url).await.expect("the page, with no game named");
+    idle(&a).await;
+    let listed =
+        wait_script(&a, "return String(document.querySelectorAll('#games-list a').length)", |n| n != "0").await;
+    assert_eq!(listed, "1");
+    assert!(a.find(Locator::Id("games")).await.unwrap().is_displayed().await.unwrap(), "the list is shown");
+    assert_eq!(script(&a, "return String(document.getElementById('games').open)").await, "true");
+    assert_eq!(stored(&a, "kalah-seat-0123456789abcdef").await, "", "a game the server does not have is forgotten");
+    let other = script(&a, "return sessionStorage.getItem('kalah-game')").await;
+    assert_ne!(other, id, "a new game against the engine");
+    a.find(Locator::Css("#games-list a")).await.unwrap().click().await.expect("one click on the game");
+    idle(&a).await;
+    wait_for(&a, "#friends-who", |t| t == "You play South.").await;
+    assert_eq!(script(&a, "return sessionStorage.getItem('kalah-game')").await, id);
+    // A new game: the address bar names it, and a reload opens it, not the game before.
+    new_game(&a, "4", "3", "engine:1").await;
+    let fresh = script(&a, "return sessionStorage.getItem('kalah-game')").await;
+    assert_ne!(fresh, id);
+    let address = a.current_url().await.expect("an address");
+    assert_eq!(address.query(), Some(format!("game={fresh}").as_str()), "the address names the new game");
+    a.refresh().await.expect("a reload");
+    idle(&a).await;
+    assert_eq!(script(&a, "return sessionStorage.getItem('kalah-game')").await, fresh, "the reload opens it");
+    assert!(text(&a, "#rules-line").await.starts_with("kalah(4,3) standard"));
+    // The game between friends is still listed, reachable from this page.
+    wait_script(&a, "return String(document.querySelectorAll('#games-list a').length)", |n| n == "1").await;
+
+    // A game that ends on South's last seed: North wins 41 to 31, each player reads their own
+    // score first, and Take back is gone.
+    script(&a, "document.getElementById('start').value = '0,0,0,0,0,1:30/0,0,0,0,0,1:40/S'; return 'ok';").await;
+    friend_game(&a, 6, 4, None).await;
+    let end = script(&a, "return sessionStorage.getItem('kalah-game')").await;
+    let invite = script(&a, "return document.getElementById('invite-link').value").await;
+    b.goto(&invite).await.unwrap();
+    idle(&b).await;
+    c.goto(&format!("{url}?game={end}")).await.unwrap();
+    idle(&c).await;
+    // Less motion asked for: the sowing is not animated unless chosen.
+    assert_eq!(script(&c, "return String(matchMedia('(prefers-reduced-motion: reduce)').matches)").await, "true");
+    assert_eq!(script(&c, "return document.getElementById('speed').value").await, "0");
+    assert_eq!(script(&b, "return document.getElementById('speed').value").await, "180", "as before elsewhere");
+    wait_for(&a, "#presence", |t| t == "North is here.").await;
+    a.find(Locator::Css(".pit[data-cell=\"5\"]")).await.unwrap().click().await.expect("South's last seed");
+    in_step(&[&a, &b, &c]).await;
+    assert_eq!(text(&b, "#game-end-text").await, "You won 41–31.");
+    assert_eq!(text(&a, "#game-end-text").await, "You lost 31–41.");
+    assert!(!a.find(Locator::Id("undo")).await.unwrap().is_enabled().await.unwrap(), "no takeback after the end");
+
+    // Copy, where the browser gives the page no clipboard (plain HTTP from another machine).
+    script(&a, "delete Navigator.prototype.clipboard; return String('clipboard' in navigator);").await;
+    script(
+        &a,
+        "const link = document.getElementById('watch-link');
+        link.closest('details').open = true;
+        link.nextElementSibling.click();
+        return 'ok';",
+    )
+    .await;
+    assert_eq!(text(&a, "#note").await, "Selected: press Ctrl+C (⌘C) to copy.");
+    let selected = "const e = document.activeElement;
+        return String(e.id === 'watch-link' && e.selectionStart === 0 && e.selectionEnd === e.value.length)";
+    assert_eq!(script(&a, selected).await, "true", "the link is selected");
+
+    // The rematch: once both want it, both players' pages and the spectator's open it.
+    a.find(Locator::Id("rematch")).await.unwrap().click().await.expect("South offers a rematch");
+    wait_script(
+        &b,
+        "return document.getElementById('rematch') ? document.getElementById('rematch').textContent : ''",
+        |t| t == "Accept the rematch",
+    )
+    .await;
+    b.find(Locator::Id("rematch")).await.unwrap().click().await.expect("North accepts");
+    for (player, side) in [(&a, "North"), (&b, "South")] {
+        wait_script(player, "return sessionStorage.getItem('kalah-game')", |g| g != end).await;
+        wait_for(player, "#friends-who", |t| t == format!("You play {side}.")).await;
+    }
+    let rematch = script(&a, "return sessionStorage.getItem('kalah-game')").await;
+    wait_script(&c, "return sessionStorage.getItem('kalah-game')", |g| g == rematch).await;
+    wait_for(&c, "#friends-who", |t| t == "You are watching this game.").await;
+    let address = c.current_url().await.expect("an address");
+    assert_eq!(address.query(), Some(format!("game={rematch}").as_str()));
+    drop(server);
     for client in [a, b, c] {
         client.close().await.expect("a browser closes");
     }
@@ -1417,9 +1692,9 @@ async fn clicks_during_a_search(client: &Client, url: &str) {
     println!("clicks answered during a Kalah(12,6) search: {} ms for two clicks and a choice", answered.as_millis());
     client.find(Locator::Id("theme")).await.unwrap().select_by_value("auto").await.unwrap();
     client.find(Locator::Id("undo")).await.expect("the Undo button").click().await.expect("a click");
-    wait_for(client, "#status", |s| s == "South to move").await;
+    wait_for(client, "#status", |s| s == "Your move").await;
     idle(client).await;
-    assert_eq!(text(client, "#status").await, "South to move", "the engine's move did not land");
+    assert_eq!(text(client, "#status").await, "Your move", "the engine's move did not land");
     assert_eq!(count(client, 0).await, 6, "the undo took South's move back");
 }
 
@@ -1442,7 +1717,7 @@ async fn offline(client: &Client, url: &str, server: Running) {
     .await;
     idle(client).await;
     let status = text(client, "#status").await;
-    assert!(status.starts_with("South to move") || status.starts_with("Game over"), "offline: {status}");
+    assert!(status.starts_with("Your move") || status.starts_with("Game over"), "offline: {status}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -250,7 +250,12 @@ impl Live {
                 let data = event.lines().find_map(|l| l.strip_prefix("data:")).map(str::trim);
                 let data = || serde_json::from_str(data.expect("an event's data")).expect("JSON data");
                 if event.lines().any(|l| l.trim() == "event: presence") {
-                    self.presence = Some(data());
+                    // Who is here; how many pages follow each seat is not checked here.
+                    let mut here: Value = data();
+                    if let Some(fields) = here.as_object_mut() {
+                        fields.remove("pages");
+                    }
+                    self.presence = Some(here);
                 } else if event.lines().any(|l| l.trim() == "event: state") {
                     return Some(data());
                 }

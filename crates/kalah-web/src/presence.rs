@@ -20,6 +20,11 @@ pub type Process = u32;
 /// Whether each player of a game (first, second) is here.
 pub type Here = [bool; 2];
 
+/// How many pages follow each player's seat of a game (first, second): the live channels open
+/// through this server, and one for each other server through which the player is here (the
+/// others tell whether, not how many). More than one: the player has the game open twice.
+pub type Pages = [usize; 2];
+
 /// A change of who is here through this server: a game's id and its players here now.
 pub type Change = (String, Here);
 
@@ -37,13 +42,13 @@ struct Game {
     open: [usize; 2],
     /// Who is here through each other server that says anyone is.
     elsewhere: HashMap<Process, Here>,
-    /// Whether each player (first, second) is here on any server.
-    tell: watch::Sender<Here>,
+    /// How many pages follow each player (first, second) on every server.
+    tell: watch::Sender<Pages>,
 }
 
 impl Game {
     fn new() -> Game {
-        Game { open: [0, 0], elsewhere: HashMap::new(), tell: watch::channel([false, false]).0 }
+        Game { open: [0, 0], elsewhere: HashMap::new(), tell: watch::channel([0, 0]).0 }
     }
 
     /// Who is here through this server.
@@ -53,12 +58,17 @@ impl Game {
 
     /// Who is here through any server.
     fn now(&self) -> Here {
-        self.elsewhere.values().fold(self.local(), |[a, b], &[c, d]| [a || c, b || d])
+        self.pages().map(|n| n > 0)
     }
 
-    /// Tells the followers when who is here changed.
+    /// How many pages follow each player through any server.
+    fn pages(&self) -> Pages {
+        self.elsewhere.values().fold(self.open, |[a, b], &[c, d]| [a + usize::from(c), b + usize::from(d)])
+    }
+
+    /// Tells the followers when who is here, or how many pages, changed.
     fn update(&self) {
-        let now = self.now();
+        let now = self.pages();
         self.tell.send_if_modified(|was| std::mem::replace(was, now) != now);
     }
 
@@ -111,9 +121,9 @@ impl Presence {
         }
     }
 
-    /// Returns a receiver that holds whether each player of game `id` (first, second) is here,
-    /// and changes when that does.
-    pub fn follow(&self, id: &str) -> watch::Receiver<Here> {
+    /// Returns a receiver that holds how many pages follow each player of game `id` (first,
+    /// second; none: away), and changes when that does.
+    pub fn follow(&self, id: &str) -> watch::Receiver<Pages> {
         self.lock().entry(id.to_string()).or_insert_with(Game::new).tell.subscribe()
     }
 
@@ -194,15 +204,17 @@ mod tests {
     fn a_player_is_here_while_a_channel_of_theirs_is_open() {
         let presence = Arc::new(Presence::default());
         let mut told = presence.follow("g");
-        assert_eq!(*told.borrow_and_update(), [false, false]);
+        assert_eq!(*told.borrow_and_update(), [0, 0]);
         let first = presence.attend("g", Seat::First);
+        assert_eq!(*told.borrow_and_update(), [1, 0]);
         let again = presence.attend("g", Seat::First);
-        assert!(told.has_changed().unwrap());
-        assert_eq!(*told.borrow_and_update(), [true, false]);
+        assert!(told.has_changed().unwrap(), "a second page of the first player is counted");
+        assert_eq!(*told.borrow_and_update(), [2, 0]);
+        assert_eq!(presence.here("g"), [true, false]);
         drop(first);
-        assert!(!told.has_changed().unwrap(), "a second page of the first player is still open");
+        assert_eq!(*told.borrow_and_update(), [1, 0], "a second page of the first player is still open");
         drop(again);
-        assert_eq!(*told.borrow_and_update(), [false, false]);
+        assert_eq!(*told.borrow_and_update(), [0, 0]);
         assert_eq!(presence.here("g"), [false, false]);
         drop(told);
         presence.forget_unfollowed();
@@ -222,16 +234,18 @@ mod tests {
         assert_eq!(presence.told(), vec![("g".to_string(), [true, false])]);
         // The second player follows the game on server 7, then also on server 9.
         presence.heard(7, vec![("g".to_string(), [false, true])]);
-        assert_eq!(*told.borrow_and_update(), [true, true]);
+        assert_eq!(*told.borrow_and_update(), [2, 1]);
         presence.heard(9, vec![("g".to_string(), [false, true])]);
+        assert_eq!(*told.borrow_and_update(), [2, 2], "a page on each of two servers");
         presence.heard(7, vec![("g".to_string(), [false, false])]);
-        assert!(!told.has_changed().unwrap(), "still here through server 9");
+        assert_eq!(*told.borrow_and_update(), [2, 1], "still here through server 9");
+        assert_eq!(presence.here("g"), [true, true]);
         assert_eq!(presence.processes(), vec![9]);
         presence.forget_process(9);
-        assert_eq!(*told.borrow_and_update(), [true, false], "server 9 ended: its player left with it");
+        assert_eq!(*told.borrow_and_update(), [2, 0], "server 9 ended: its player left with it");
         drop((first, again));
         assert_eq!(changes.try_recv().unwrap(), ("g".to_string(), [false, false]));
-        assert_eq!(*told.borrow_and_update(), [false, false]);
+        assert_eq!(*told.borrow_and_update(), [0, 0]);
         // What other servers told is kept for games nobody follows here yet.
         presence.heard(7, vec![("h".to_string(), [true, true])]);
         drop(told);

@@ -604,8 +604,9 @@ async fn rematch(
 /// `GET /api/games/{id}/live`: Server-Sent Events, one `state` event (the game's state, its id
 /// the number of changes stored) now and after every change. A client that reconnects with
 /// `Last-Event-ID` gets the state at once if it changed meanwhile: nothing is lost. In a game
-/// between friends a `presence` event (`{"south": true, "north": false}`) says which players
-/// follow the game live now, at once and whenever that changes; a player's page opens the channel
+/// between friends a `presence` event (`{"south": true, "north": false, "pages": {"south": 2,
+/// "north": 0}}`) says which players follow the game live now, and on how many pages, at once
+/// and whenever that changes; a player's page opens the channel
 /// with its token as `?seat=TOKEN` (a browser's EventSource sends no `Authorization` header),
 /// and counts as here while it stays open.
 async fn live(
@@ -653,13 +654,14 @@ async fn live(
                 f.after = Some(saved);
                 return Some((Ok(event), f));
             }
-            let here = *f.presence.borrow_and_update();
-            if f.friends && f.told != Some(here) {
-                f.told = Some(here);
+            let pages = *f.presence.borrow_and_update();
+            if f.friends && f.told != Some(pages) {
+                f.told = Some(pages);
                 let sides = {
                     let s = f.game.lock().await;
-                    let side_here = |side: Side| here[s.game().seat_of(side).index()];
-                    json!({ "south": side_here(Side::South), "north": side_here(Side::North) })
+                    let side_pages = |side: Side| pages[s.game().seat_of(side).index()];
+                    let (south, north) = (side_pages(Side::South), side_pages(Side::North));
+                    json!({ "south": south > 0, "north": north > 0, "pages": { "south": south, "north": north } })
                 };
                 return Some((Ok(SseEvent::default().event("presence").data(sides.to_string())), f));
             }
@@ -688,9 +690,9 @@ struct Following {
     after: Option<u64>,
     game: Held,
     id: String,
-    presence: watch::Receiver<[bool; 2]>,
-    /// Who was here (first player, second) in the last presence event sent.
-    told: Option<[bool; 2]>,
+    presence: watch::Receiver<presence::Pages>,
+    /// How many pages followed each player (first, second) in the last presence event sent.
+    told: Option<presence::Pages>,
     friends: bool,
     /// Keeps the player counted as here while the channel is open.
     _attending: Option<Attending>,

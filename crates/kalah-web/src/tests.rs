@@ -1146,17 +1146,24 @@ async fn the_players_presence_reaches_the_spectators_and_each_other_live() {
             text.push_str(&String::from_utf8_lossy(&chunk));
         }
     }
+    // Who is here, and on how many pages: the first player's second page is counted.
+    let here = |south: usize, north: usize| json!({"south": south > 0, "north": north > 0, "pages": {"south": south, "north": north}});
     let mut watcher = open(None).await.unwrap().into_body().into_data_stream();
-    assert_eq!(presence(&mut watcher).await, json!({"south": false, "north": false}));
+    assert_eq!(presence(&mut watcher).await, here(0, 0));
     let mut first = open(Some(&south)).await.unwrap().into_body().into_data_stream();
-    assert_eq!(presence(&mut watcher).await, json!({"south": true, "north": false}));
-    assert_eq!(presence(&mut first).await, json!({"south": true, "north": false}));
+    assert_eq!(presence(&mut watcher).await, here(1, 0));
+    assert_eq!(presence(&mut first).await, here(1, 0));
     let second = open(Some(&north)).await.unwrap().into_body().into_data_stream();
-    assert_eq!(presence(&mut first).await, json!({"south": true, "north": true}), "South sees North come");
-    assert_eq!(presence(&mut watcher).await, json!({"south": true, "north": true}));
+    assert_eq!(presence(&mut first).await, here(1, 1), "South sees North come");
+    assert_eq!(presence(&mut watcher).await, here(1, 1));
     drop(second);
-    assert_eq!(presence(&mut first).await, json!({"south": true, "north": false}), "South sees North go");
-    assert_eq!(presence(&mut watcher).await, json!({"south": true, "north": false}));
+    assert_eq!(presence(&mut first).await, here(1, 0), "South sees North go");
+    assert_eq!(presence(&mut watcher).await, here(1, 0));
+    let again = open(Some(&south)).await.unwrap().into_body().into_data_stream();
+    assert_eq!(presence(&mut first).await, here(2, 0), "South sees its own second page");
+    assert_eq!(presence(&mut watcher).await, here(2, 0));
+    drop(again);
+    assert_eq!(presence(&mut first).await, here(1, 0), "and its going");
     // A token of no seat is refused.
     let (status, _) = call(&app, "GET", &format!("{url}/live?seat=0123"), "").await;
     assert_eq!(status, StatusCode::FORBIDDEN);

@@ -1,7 +1,7 @@
 // The Kalah page: draws the board the backend sends, animates sowings, and sends the player's
 // actions to it (README, "Playing in the browser"): the engine in this browser (local.js) or a
 // `kalah serve` (its JSON API), as backend.js finds. Plain JavaScript modules, no build step.
-import { connect } from './backend.js';
+import { connect, engineTimeSaid } from './backend.js';
 import * as friends from './friends.js';
 
 const $ = (id) => document.getElementById(id);
@@ -47,7 +47,9 @@ export async function change(method, path, body, animate) {
     }
     await show(state, animate);
   } catch (error) {
-    if (error.status === 409 || error.status === 404) {
+    if (error.status === 403) {
+      note(friends.refusal(error), true);
+    } else if (error.status === 409 || error.status === 404) {
       note(error.message);
       await sleep(200);
       await refresh();
@@ -305,6 +307,8 @@ export async function show(state, animate) {
   handicapFrom = null;
   hintCell = null;
   sessionStorage.setItem('kalah-game', state.id);
+  nameInAddress(state.id);
+  $('start-new').hidden = true;
   if (newBoard) buildBoard(state.houses);
   KalahBoard.flip($('board'), viewerSide(state) === 'North');
   if (animate) await animateLast(state, render);
@@ -329,6 +333,22 @@ export async function show(state, animate) {
   if (!pending) maybeEngine();
 }
 
+// Draws the state shown again (the note back to the last move, after something said there).
+export function redraw() {
+  if (!game) return;
+  draw();
+  friends.shown(game);
+}
+
+// The address bar names the game shown (`?game=ID`), so that a reload opens it, whatever link
+// opened the page and whatever games were started since. The static site keeps its games in the
+// browser and opens the tab's last one on a reload: its address holds no game.
+function nameInAddress(id) {
+  if (!backend || backend.kind !== 'server') return;
+  if (new URLSearchParams(location.search).get('game') === id && !location.hash) return;
+  history.replaceState(null, '', `${location.pathname}?game=${id}`);
+}
+
 function draw() {
   const m = game.houses;
   drawCells(cellsOf(game.board));
@@ -349,8 +369,12 @@ function draw() {
       ? game.board[side.toLowerCase()][house - 1] > 0
       : side === game.to_move && game.legal.includes(String(house)));
     el.classList.toggle('playable', playable);
-    el.disabled = !playable;
+    // Not `disabled`: a house played with Enter keeps the keyboard's focus (a disabled button
+    // loses it to the page). Houses that cannot be played now are out of the Tab order.
+    el.setAttribute('aria-disabled', String(!playable));
+    el.tabIndex = playable ? 0 : -1;
   }
+  keepFocus();
   markTurns();
   markLast();
   drawClocks();
@@ -359,7 +383,7 @@ function draw() {
   status.classList.toggle('over', !!game.result);
   // An engine move stopped by an undo is still being wound up: the position shown is not its.
   // A player of a game between friends reads it from their seat ("Your move"), friends.js says.
-  const said = (game.friends && friends.status(game)) || game.status;
+  const said = (game.friends && friends.status(game)) || personStatus(game) || game.status;
   setStatus(said + (thinking && game.engine_to_move ? ' (thinking…)' : waiting ? ` (${waiting})` : ''));
   $('engine-go').hidden = !(paused && engineMovesNow(true));
   // A player of a game between friends reads the seats as "you" and "your friend".
@@ -379,6 +403,12 @@ function draw() {
   // A game lost on time or by resigning keeps its board as it ended (the server refuses undo).
   const decided = !!game.result && !!(game.result.lost_on_time || game.result.resigned);
   if (decided) $('undo').disabled = $('redo').disabled = true;
+  // Between friends there is no redo (a takeback is answered, not redone), no takeback once
+  // the game is over, and a page holding no seat (a spectator) has neither.
+  if (game.friends) {
+    $('redo').disabled = true;
+    if (game.result || friends.spectator(game)) $('undo').disabled = true;
+  }
   $('hint').disabled = !game.to_move || !evaluationAllowed();
   renderMoves();
   // A game between friends that goes on has no evaluation to show, and its room goes to the
@@ -415,10 +445,26 @@ function drawEnd() {
     if (mine) text = r.lost_on_time === mine ? 'You lost on time.' : 'Your friend ran out of time: you won.';
     else text = `${r.lost_on_time} ran out of time: ${winner} won.`;
   } else if (!r.winner) text = `A draw. ${r.south}–${r.north}.`;
-  else if (mine) text = `${r.winner === mine ? 'You won.' : 'You lost.'} ${r.south}–${r.north}.`;
+  else if (mine) {
+    // The player's own score first, as people say it: "You won 37–35."
+    const [own, theirs] = mine === 'South' ? [r.south, r.north] : [r.north, r.south];
+    text = `${r.winner === mine ? 'You won' : 'You lost'} ${own}–${theirs}.`;
+  }
   else text = `${winner} won. ${r.south}–${r.north}.`;
   $('game-end-text').textContent = text;
   $('play-again').hidden = game.friends;
+}
+
+// The status a person who plays the engine reads on their turn: "Your move" (the server's
+// status names the side, "South to move", as for two people at one screen); null otherwise.
+function personStatus(state) {
+  if (state.friends || !state.to_move || state.engine_to_move || state.result) return null;
+  const engine = (player) => player.startsWith('engine');
+  const [south, north] = [state.players.south, state.players.north];
+  if (engine(south) === engine(north)) return null;
+  if (state.phase === 'handicap') return 'You decide the handicap: keep the board, or move one seed';
+  if (state.phase === 'pie') return 'Your move: sow a house, or swap sides';
+  return 'Your move';
 }
 
 // A player as people say it: "engine level 3", "a person".
@@ -580,8 +626,28 @@ function renderMoves() {
 
 // ---- actions ----
 
+// A house played from the keyboard keeps the focus on the board: on the same house while it
+// stays playable, else on the nearest house that is (the engine answered, the turn came back),
+// else on the same house, out of the Tab order until it is playable again.
+function keepFocus() {
+  const focused = document.activeElement;
+  if (!focused || !focused.classList.contains('house') || !$('board').contains(focused)) return;
+  if (focused.classList.contains('playable')) return;
+  const m = game.houses;
+  const place = (el) => {
+    const cell = Number(el.dataset.cell);
+    return cell < m ? cell : cell - m - 1;
+  };
+  const at = place(focused);
+  const playable = [...$('board').querySelectorAll('.pit.house.playable')];
+  playable.sort((x, y) => Math.abs(place(x) - at) - Math.abs(place(y) - at));
+  if (playable.length) playable[0].focus();
+}
+
 function clickCell(cell) {
   if (!game || !game.to_move || game.engine_to_move || pending || animating) return;
+  // Only a house lit for this page (a handicap seed's destination once its house is chosen).
+  if (handicapFrom === null && !pitOf(cell).classList.contains('playable')) return;
   const m = game.houses;
   if (game.phase === 'handicap') {
     const name = handicapName(cell, m);
@@ -590,7 +656,10 @@ function clickCell(cell) {
       handicapFrom = name;
       pitOf(cell).classList.add('picked');
       note(`Moving a seed from ${name}: choose the house it goes to.`);
-      for (const el of $('board').querySelectorAll('.pit.house')) el.disabled = false;
+      for (const el of $('board').querySelectorAll('.pit.house')) {
+        el.setAttribute('aria-disabled', 'false');
+        el.tabIndex = 0;
+      }
       return;
     }
     const action = `${handicapFrom}>${name}`;
@@ -752,7 +821,6 @@ async function analyse() {
 
 async function newGame(request, fromLink) {
   const old = game;
-  setPaused(!!fromLink);
   pending++;
   updateBusy();
   let state;
@@ -763,11 +831,14 @@ async function newGame(request, fromLink) {
     // A refused game leaves the page as it was, not busy.
     updateBusy();
   }
+  // A game refused leaves the engine as it was (paused or not) for the game kept.
+  setPaused(!!fromLink);
   if (state.token) friends.created(state);
   // A game against a friend, or a finished one (the archive keeps it), stays on the server.
   if (old && old.id !== state.id && !old.friends && !old.result) {
     // The old game is replaced: closing it stops its searches and frees its memory.
     api('DELETE', `/api/games/${old.id}`).catch(() => {});
+    friends.forget(old.id);
   }
   analysed = -1;
   await show(state, false);
@@ -925,9 +996,7 @@ function link() {
   const input = $('link-text');
   input.hidden = false;
   input.value = url;
-  input.focus();
-  input.select();
-  if (navigator.clipboard) navigator.clipboard.writeText(url).then(() => note('Link copied.'), () => {});
+  friends.copyText(input, 'Link copied.');
 }
 
 // ---- keys and start ----
@@ -993,6 +1062,8 @@ function offline() {
 async function start() {
   backend = await connect();
   document.body.dataset.engine = backend.kind;
+  // Read before the address bar is made to name the game.
+  const time = engineTimeSaid(backend.kind);
   $('solve').hidden = backend.kind !== 'browser';
   offline();
   await persist(async () => { variants = await api('GET', '/api/variants'); });
@@ -1007,6 +1078,10 @@ async function start() {
   $('redo').addEventListener('click', () => game && change('POST', `/api/games/${game.id}/redo`, undefined, false));
   $('hint').addEventListener('click', hint);
   $('play-again').addEventListener('click', playAgain);
+  $('start-new').addEventListener('click', () => {
+    newGame({ rules: 'kalah(6,6) standard', south: 'human', north: 'engine:3' })
+      .then(() => note(''), (error) => note(error.message, true));
+  });
   $('end-new').addEventListener('click', openForm);
   $('solve').addEventListener('click', solve);
   $('swap').addEventListener('click', () => act('swap'));
@@ -1018,6 +1093,13 @@ async function start() {
   $('engine-go').addEventListener('click', () => { setPaused(false); draw(); maybeEngine(); });
   $('eval-on').addEventListener('change', () => { analysed = -1; draw(); analyse(); });
   document.addEventListener('keydown', onKey);
+  // A seat link (or an invitation) opened in a tab that shows its game changes only the
+  // address's #: it is taken as if the page opened with it.
+  window.addEventListener('hashchange', () => {
+    const id = new URLSearchParams(location.search).get('game');
+    if (!id || backend.kind !== 'server' || !new URLSearchParams(location.hash.slice(1)).has('seat')) return;
+    friends.open(id).catch((error) => note(error.message, true));
+  });
   // A new width may wrap the status or the note otherwise: they are fitted to it again too.
   window.addEventListener('resize', () => {
     fitLines($('status'));
@@ -1031,16 +1113,18 @@ async function start() {
   $('sound-on').checked = localStorage.getItem('kalah-sound') === 'on';
   $('sound-on').addEventListener('change', () => localStorage.setItem('kalah-sound', $('sound-on').checked ? 'on' : 'off'));
 
+  // Sowing seed by seed is motion: a person who asks for less motion gets none unless chosen.
+  if (matchMedia('(prefers-reduced-motion: reduce)').matches) $('speed').value = '0';
+
   const params = new URLSearchParams(location.search);
-  if (params.has('game')) {
-    // A game against a friend, to play (#seat=TOKEN) or to watch: friends.js opens it.
+  if (params.has('game') && backend.kind === 'server') {
+    // A game named in the address (a reload, a link to watch it, #seat=TOKEN to play it):
+    // friends.js opens it.
     try {
-      if (backend.kind !== 'server') throw new Error('a game against a friend is played on a `kalah serve`, not in this page alone');
-      await friends.open(params.get('game'));
-    } catch (error) {
-      note(`cannot open the game: ${error.message}`, true);
+      await persist(() => openGame(params.get('game')));
+    } finally {
+      updateBusy();
     }
-    updateBusy();
     return;
   }
   const asked = ['rules', 'position', 'south', 'north'].filter((k) => params.has(k));
@@ -1048,6 +1132,31 @@ async function start() {
     await persist(() => firstGame(params, asked));
   } finally {
     updateBusy();
+  }
+  // Said once, when the page opens, unless something more pressing is said already.
+  if (time && !$('note').textContent) note(time);
+  // The games this browser holds a seat of, offered when the page opens with no game named.
+  if (!asked.length) friends.listGames(true);
+}
+
+// Opens the game `id` the address names. One the server does not have is said in plain words,
+// with a new game offered; the games in progress are listed too.
+async function openGame(id) {
+  if (id === sessionStorage.getItem('kalah-game')) paused = sessionStorage.getItem('kalah-paused') === '1';
+  try {
+    await friends.open(id);
+  } catch (error) {
+    if (error.status !== 404 && error.status !== 400) throw error;
+    history.replaceState(null, '', location.pathname);
+    // The tab's own game, gone (deleted): a new one, said to be (firstGame).
+    if (id === sessionStorage.getItem('kalah-game')) {
+      await firstGame(new URLSearchParams(), []);
+      return;
+    }
+    setStatus('There is no such game.');
+    note('The link names no game on this server: it was mistyped, or the game was deleted.', true);
+    $('start-new').hidden = false;
+    friends.listGames(true);
   }
 }
 
@@ -1066,30 +1175,48 @@ async function firstGame(params, asked) {
       await newGame(request, true);
     } catch (error) {
       if (error.status === 0 || error.status >= 500 || error.status === 429) throw error;
-      // A link the server refuses (bad rules or position): say so, and play the usual game.
-      await newGame({ rules: 'kalah(6,6) standard', south: 'human', north: 'engine:3' });
-      note(`The link's game cannot be played: ${error.message}`, true);
+      // A link the server refuses (bad rules or position): say so, and keep the game the tab
+      // showed (else play the usual game).
+      const kept = await lastGame();
+      if (!kept) await newGame({ rules: 'kalah(6,6) standard', south: 'human', north: 'engine:3' });
+      const then = kept ? 'here is your game as it was' : 'here is a new game';
+      note(`The link's game cannot be played: ${sentence(error.message)}; ${then}.`, true);
     }
-    // A reload keeps this game (sessionStorage) rather than starting the link's game again.
-    history.replaceState(null, '', location.pathname);
+    // A reload keeps this game rather than starting the link's game again.
+    if (backend.kind !== 'server') history.replaceState(null, '', location.pathname);
     return;
   }
-  // This tab's game, else (the static site) the game this browser showed last.
-  const id = sessionStorage.getItem('kalah-game') || (backend.last ? backend.last() : null);
-  paused = sessionStorage.getItem('kalah-paused') === '1';
-  let gone = null;
-  if (id) {
-    try {
-      await show(await api('GET', `/api/games/${id}`), false);
-      return;
-    } catch (error) {
-      if (error.status !== 404) throw error;
-      gone = error.message;
-    }
-  }
+  if (await lastGame()) return;
   await newGame({ rules: 'kalah(6,6) standard', south: 'human', north: 'engine:3' });
-  if (gone && backend.kind === 'browser') note(`Your last game cannot be taken up: ${gone}. This is a new one.`, true);
-  else if (gone) note('Your last game is no longer on the server (it was deleted); this is a new one.', true);
+  if (lastGone && backend.kind === 'browser') note(`Your last game cannot be taken up: ${sentence(lastGone)}. This is a new one.`, true);
+  else if (lastGone) note('Your last game is no longer on the server (it was deleted); this is a new one.', true);
+}
+
+// Why the game `lastGame` looked for is gone, if it is.
+let lastGone = null;
+
+// Shows the game this tab showed last (else, at the static site, the game this browser showed
+// last), if its host still has it; tells whether it did.
+async function lastGame() {
+  const id = sessionStorage.getItem('kalah-game') || (backend.last ? backend.last() : null);
+  if (!id) return false;
+  const wasPaused = sessionStorage.getItem('kalah-paused') === '1';
+  try {
+    const state = await api('GET', `/api/games/${id}`);
+    setPaused(wasPaused);
+    await show(state, false);
+    return true;
+  } catch (error) {
+    if (error.status !== 404) throw error;
+    lastGone = error.message;
+    return false;
+  }
+}
+
+// A server's message as a part of a sentence: no capital to begin, no stop to end, and no
+// quotes or backticks of the API's words.
+function sentence(text) {
+  return text.replace(/`/g, '').replace(/[.]$/, '');
 }
 
 // Runs `attempt` until it succeeds. While it fails the status says why, and "Try again" asks at

@@ -33,7 +33,9 @@ async function serverApi(method, path, body, signal) {
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = text; }
   if (!response.ok) {
-    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    // The API's words may quote code between backticks: a person reads quotes.
+    const said = ((data && data.error) || `${response.status} ${response.statusText}`).replace(/`([^`]*)`/g, '“$1”');
+    const error = new Error(said);
     error.status = response.status;
     error.retryAfter = Number(response.headers.get('Retry-After')) || 0;
     throw error;
@@ -41,16 +43,33 @@ async function serverApi(method, path, body, signal) {
   return data;
 }
 
+// What the page says once about `?engine-time=` in its address, if anything ('' when all is well).
+let timeSaid = '';
+
 // The engine's time for a move, a hint or an analysis in this browser, in milliseconds:
 // `?engine-time=MS` (1 to 60000) sets it for this tab, as `kalah serve --engine-time` does for a
-// server; 1000 by default, as there.
+// server; 1000 by default, as there. A value out of range is said, with the time used instead.
 function engineTime() {
   const asked = new URLSearchParams(location.search).get('engine-time');
+  let good = true;
   if (asked !== null) {
     const ms = Number(asked);
-    if (Number.isInteger(ms) && ms >= 1 && ms <= 60000) sessionStorage.setItem('kalah-engine-time', String(ms));
+    good = asked.trim() !== '' && Number.isInteger(ms) && ms >= 1 && ms <= 60000;
+    if (good) sessionStorage.setItem('kalah-engine-time', String(ms));
   }
-  return Number(sessionStorage.getItem('kalah-engine-time')) || 1000;
+  const used = Number(sessionStorage.getItem('kalah-engine-time')) || 1000;
+  if (!good) timeSaid = `engine-time in the address takes 1 to 60000 ms, not ${asked}: the engine takes ${used} ms.`;
+  return used;
+}
+
+// What to say about `?engine-time=` in the address, once, when the page opens: a value out of
+// range (the engine in this browser), or any value where the server's engine runs (its time is
+// the server's `--engine-time`).
+export function engineTimeSaid(kind) {
+  if (kind === 'server' && new URLSearchParams(location.search).has('engine-time')) {
+    return "engine-time in the address is for the engine in the browser: this server's engine takes the time it was started with.";
+  }
+  return timeSaid;
 }
 
 // Returns the backend: `{ kind: 'browser' | 'server', api(method, path, body) }`. The page uses

@@ -2,12 +2,23 @@
 // seat's token (kept in this browser, never in a watch link; backend.js sends it), the live
 // channel (Server-Sent Events), takebacks, resigning and rematches. app.js calls the functions
 // exported here; this module uses app.js's (the game shown, how to ask, show and note).
-import { api, change, game, note, show } from './app.js';
+// Every game this browser holds a seat of (a token), between friends or not, is listed under
+// "Your games in progress" while it goes on, and its seat link moves the seat to another device.
+import { api, change, game, note, redraw, show } from './app.js';
 
 const key = (id) => `kalah-seat-${id}`;
 let live = null;       // the EventSource of the game followed
 let liveId = null;
-let presence = null;   // {south, north}: which players follow the game live now
+let liveSeat = null;   // the token it was opened with
+let presence = null;   // {south, north, pages}: which players follow the game live now
+let down = false;      // the live channel is down (the server does not answer)
+let seen = null;       // the last state shown, to tell what changed between two states
+// What the note says about the state shown until it changes (a takeback answered, one's own
+// invitation opened here): {id, at, text}.
+let told = null;
+
+const DOWN = 'The server does not answer: the page reconnects by itself when it is back.';
+const ALSO = 'You are also playing this game on another device or tab.';
 
 // The token this browser holds for game `id`, if any.
 function token(id) {
@@ -36,7 +47,16 @@ function mySide(state) {
   return (first !== state.swapped) ? 'South' : 'North';
 }
 
+// Which change of its game a state is: its version counts the moves' changes, its seq every
+// change stored (a takeback asked or answered too).
+const at = (state) => `${state.version}/${state.seq}`;
+
 const other = (side) => (side === 'South' ? 'North' : 'South');
+
+// Tells whether this page holds no token of game `state` between friends: it only watches.
+export function spectator(state) {
+  return !!state.friends && !token(state.id);
+}
 
 // Tells whether the friend has come to the game: seen here once by this browser, or has acted
 // (the second player's first action is always North's, a swap included).
@@ -50,19 +70,40 @@ function linkRow(label, url, id) {
   input.setAttribute('aria-label', label);
   input.addEventListener('focus', () => input.select());
   const copy = el('button', { type: 'button' }, 'Copy');
-  copy.addEventListener('click', () => {
-    input.select();
-    if (navigator.clipboard) navigator.clipboard.writeText(url).then(() => note(`${label} copied.`), () => {});
-  });
+  copy.addEventListener('click', () => copyText(input, `${label} copied.`));
   row.append(el('span', {}, `${label}: `), input, copy);
   return row;
+}
+
+// Copies the text of `input`, or, where the browser gives the page no clipboard (a page served
+// over plain HTTP from another machine) or refuses it, selects it and says how to copy it.
+export function copyText(input, done) {
+  input.focus();
+  input.select();
+  const select = () => {
+    input.focus();
+    input.select();
+    note('Selected: press Ctrl+C (⌘C) to copy.');
+  };
+  if (!navigator.clipboard || !navigator.clipboard.writeText) {
+    select();
+    return;
+  }
+  navigator.clipboard.writeText(input.value).then(() => note(done), select);
+}
+
+// A refusal as a person reads it: the server's words are for programs.
+export function refusal(error) {
+  if (error.status === 403) return 'Only the players of this game can do that; this page watches it.';
+  if (error.status === 409) return 'The game changed meanwhile; here it is as it is now.';
+  return error.message;
 }
 
 async function post(state, what, body) {
   try {
     await change('POST', `/api/games/${state.id}/${what}`, body, false);
   } catch (error) {
-    note(error.message, true);
+    note(refusal(error), true);
   }
 }
 
@@ -84,21 +125,49 @@ function button(parent, id, text, action) {
 function draw(state) {
   const node = document.getElementById('friends');
   const links = document.getElementById('friends-links');
-  node.hidden = links.hidden = !state.friends;
+  const held = token(state.id);
+  node.hidden = !state.friends;
+  // Any game this browser holds a seat of has its seat link; a game between friends its
+  // invitation and watch links too.
+  links.hidden = !state.friends && !held;
   const side = state.friends ? mySide(state) : null;
   drawButtons(state, side);
+  if (!state.friends && !held) return;
+  drawLinks(state, side);
   if (!state.friends) return;
   document.getElementById('friends-who').textContent = side ? `You play ${side}.` : 'You are watching this game.';
   document.getElementById('presence').textContent = presenceText(side);
-  drawLinks(state, side);
   const shown = document.getElementById('note').textContent;
-  if (!side || state.result) return;
+  const mine = told && told.id === state.id && told.at === at(state) ? told.text : null;
   // Said in the note, in place of the last move (app.js wrote it just before).
-  if (state.takeback && state.takeback !== side) note('Your friend asks to take back their last move.');
-  else if (state.takeback === side) note('You asked to take back your last move; waiting for your friend.');
-  else if (invitation(state) && !state.last) note(SEND);
-  // The friend came meanwhile (a presence, not a state, drew this).
-  else if (shown === SEND) note('');
+  if (down) note(DOWN, true);
+  else if (side && !state.result && state.takeback && state.takeback !== side) note('Your friend asks to take back their last move.');
+  else if (side && !state.result && state.takeback === side) note('You asked to take back your last move; waiting for your friend.');
+  else if (mine && told.first) note(mine);
+  else if (side && presence && presence.pages && presence.pages[side.toLowerCase()] > 1) note(ALSO);
+  else if (mine) note(mine);
+  else if (side && invitation(state) && !state.last) note(SEND);
+  // The friend came meanwhile, or the other page went (a presence, not a state, drew this).
+  else if (shown === SEND || shown === ALSO || shown === DOWN) redraw();
+}
+
+// What changed between the state shown before and `state` that no field says: a takeback
+// answered (the request gone, the ply lower: accepted; the same ply: refused), said to both
+// players and the spectators until the game changes again.
+function compare(state) {
+  const before = seen;
+  seen = { id: state.id, at: at(state), ply: state.ply, takeback: state.takeback, rematch: state.rematch };
+  if (!before || before.id !== state.id || before.at === at(state)) return before;
+  if (before.takeback && !state.takeback && !state.result && state.ply <= before.ply) {
+    const side = mySide(state);
+    const accepted = state.ply < before.ply;
+    let text;
+    if (side === before.takeback) text = accepted ? 'Your friend accepted your takeback: your last move is taken back.' : 'Your friend refused your takeback.';
+    else if (side) text = accepted ? 'You accepted the takeback: your friend plays their move again.' : 'You refused the takeback.';
+    else text = `${before.takeback}'s takeback was ${accepted ? 'accepted' : 'refused'}.`;
+    told = { id: state.id, at: at(state), text };
+  }
+  return before;
 }
 
 const SEND = 'Send your friend the invitation link (under the buttons).';
@@ -145,24 +214,41 @@ function invitation(state) {
 
 function drawLinks(state, side) {
   const links = document.getElementById('friends-links');
-  const invite = localStorage.getItem(`${key(state.id)}-invite`);
-  const watch = `${location.origin}/?game=${state.id}`;
-  const waiting = invitation(state);
+  const invite = state.friends ? localStorage.getItem(`${key(state.id)}-invite`) : null;
+  const held = token(state.id);
+  const watch = `${location.origin}${location.pathname}?game=${state.id}`;
+  const waiting = state.friends ? invitation(state) : null;
   // Drawn again only when what it shows changes, so that a folded list opened stays open.
-  const shape = JSON.stringify([state.id, invite, !!state.result, !!waiting, side]);
+  const shape = JSON.stringify([state.id, invite, held, !!state.result, !!waiting, side]);
   if (links.dataset.shape === shape) return;
   links.dataset.shape = shape;
   links.replaceChildren();
   const rows = [];
   if (invite && !state.result) rows.push(linkRow('Invitation for your friend', `${watch}#seat=${invite}`, 'invite-link'));
-  rows.push(linkRow('Watch link', watch, 'watch-link'));
+  if (state.friends) rows.push(linkRow('Watch link', watch, 'watch-link'));
   if (waiting) {
     links.append(...rows);
-    return;
+  } else if (rows.length) {
+    const folded = el('details');
+    folded.append(el('summary', {}, rows.length > 1 ? 'Invitation and watch links' : 'Watch link'), ...rows);
+    links.append(folded);
   }
-  const folded = el('details');
-  folded.append(el('summary', {}, rows.length > 1 ? 'Invitation and watch links' : 'Watch link'), ...rows);
-  links.append(folded);
+  // One's own seat, to go on playing on another device: folded, with a plain warning.
+  if (held && !state.result) {
+    const seat = el('details', { id: 'seat-details' });
+    const player = state.friends ? `&player=${first(state.id) ? 'first' : 'second'}` : '';
+    seat.append(
+      el('summary', {}, 'Continue on another device'),
+      el('p', { className: 'warning' }, 'This link is your seat: whoever has it plays for you. Open it only on your own devices.'),
+      linkRow('Your seat link', `${watch}#seat=${held}${player}`, 'seat-link'),
+    );
+    links.append(seat);
+  }
+}
+
+// Tells whether this browser's seat of game `id` is the first player's.
+function first(id) {
+  return localStorage.getItem(`${key(id)}-first`) === '1';
 }
 
 // Says who is here: the opponent for a player ("North is away"), both players for a spectator.
@@ -172,15 +258,19 @@ function presenceText(side) {
   return sides.map((s) => `${s} is ${presence[s.toLowerCase()] ? 'here' : 'away'}`).join(' · ') + '.';
 }
 
-// The rematch: the same token holds the other seat there.
-function openRematch(state) {
+// The rematch: the same token holds the other seat there. Opened in this page, as soon as both
+// players want it (players and spectators alike: the state names it).
+async function openRematch(state) {
   const held = token(state.id);
-  if (held) {
+  if (held && !token(state.rematch)) {
     localStorage.setItem(key(state.rematch), held);
-    const first = localStorage.getItem(`${key(state.id)}-first`) === '1';
-    localStorage.setItem(`${key(state.rematch)}-first`, first ? '0' : '1');
+    localStorage.setItem(`${key(state.rematch)}-first`, first(state.id) ? '0' : '1');
   }
-  location.assign(`/?game=${state.rematch}`);
+  try {
+    await open(state.rematch);
+  } catch (error) {
+    note(`The rematch cannot be opened: ${error.message}`, true);
+  }
 }
 
 // Follows game `state.id` live: every change the server stores comes as a `state` event; a
@@ -190,14 +280,18 @@ function follow(state) {
     if (live) live.close();
     live = null;
     liveId = null;
+    down = false;
     return;
   }
-  if (liveId === state.id) return;
+  // A page that took a seat (a seat link opened on a page that watched) follows as the player.
+  const held = token(state.id);
+  if (liveId === state.id && liveSeat === held) return;
   if (live) live.close();
   liveId = state.id;
+  liveSeat = held;
   presence = null;
+  down = false;
   // A player's channel carries its token, so that the opponent sees the player is here.
-  const held = token(state.id);
   live = new EventSource(`/api/games/${state.id}/live${held ? `?seat=${held}` : ''}`);
   live.addEventListener('presence', (event) => {
     presence = JSON.parse(event.data);
@@ -207,11 +301,21 @@ function follow(state) {
     if (side && presence[other(side).toLowerCase()]) localStorage.setItem(`${key(state.id)}-joined`, '1');
     draw(game);
   });
-  // The channel is down (the server restarts): nothing is known until it is back.
+  // The channel is down (the server restarts, the network is gone): said at once, and nothing
+  // is known of who is here until it is back.
+  const channel = live;
   live.addEventListener('error', () => {
+    if (live !== channel) return;
     presence = null;
-    const line = document.getElementById('presence');
-    if (line) line.textContent = '';
+    down = true;
+    if (game && game.id === state.id) draw(game);
+  });
+  // Back: what was said while it was down (a request that found no server too) goes.
+  live.addEventListener('open', () => {
+    if (live !== channel) return;
+    const stale = down || document.getElementById('note').textContent.startsWith('The server does not answer');
+    down = false;
+    if (stale && game && game.id === state.id) redraw();
   });
   live.addEventListener('state', (event) => {
     const next = JSON.parse(event.data);
@@ -257,7 +361,8 @@ export function mine(state) {
   return mySide(state) === state.to_move;
 }
 
-// A game against a friend was created here: keep the seat's token and the invitation.
+// A game was created here: keep the seat's token (any game's, whoever else plays) and the
+// invitation (a game between friends).
 export function created(state) {
   if (!state.token) return;
   localStorage.setItem(key(state.id), state.token);
@@ -267,24 +372,96 @@ export function created(state) {
   localStorage.setItem(`${key(state.id)}-first`, '1');
 }
 
-// A state is on the screen: follow its game live if it is between friends, and draw the panel.
+// A state is on the screen: follow its game live if it is between friends, and draw the panel;
+// the rematch both players wanted is opened at once; another game shown lists the games in
+// progress again.
 export function shown(state) {
+  const before = compare(state);
   follow(state);
   draw(state);
+  if (state.rematch && before && before.id === state.id && !before.rematch) openRematch(state);
+  if (!before || before.id !== state.id) listGames(false);
 }
 
-// Opens `/?game=ID`, with `#seat=TOKEN` for a player: the token is kept here and taken out of
-// the address, so that the address bar holds a watch link only.
+// Opens `/?game=ID`, with `#seat=TOKEN` for a player (`&player=first` in a seat link of the
+// first player's; an invitation holds the second seat): the token is kept here and taken out of
+// the address, so that the address bar holds a watch link only. A browser that holds the other
+// seat of the game keeps its own (its own invitation, opened here by mistake) and says so.
 export async function open(id) {
-  const seat = new URLSearchParams(location.hash.slice(1)).get('seat');
-  if (seat && /^[0-9a-f]{32}$/.test(seat)) {
-    // The invitation holds the second seat (the creator took the first).
-    localStorage.setItem(key(id), seat);
-    localStorage.setItem(`${key(id)}-first`, '0');
-    localStorage.removeItem(`${key(id)}-invite`);
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const seat = hash.get('seat');
+  let said = null;
+  if (seat && /^[0-9A-Za-z_-]{16,}$/.test(seat)) {
+    const held = token(id);
+    if (!held) {
+      localStorage.setItem(key(id), seat);
+      localStorage.setItem(`${key(id)}-first`, hash.get('player') === 'first' ? '1' : '0');
+    } else if (held !== seat) {
+      said = localStorage.getItem(`${key(id)}-invite`) === seat
+        ? 'This is the invitation you sent: keep it for your friend. You keep your own seat here.'
+        : 'This link holds the other seat of a game you play here: you keep your own seat.';
+    }
   }
-  history.replaceState(null, '', `/?game=${id}`);
-  await show(await api('GET', `/api/games/${id}`), false);
+  history.replaceState(null, '', `${location.pathname}?game=${id}`);
+  const state = await api('GET', `/api/games/${id}`);
+  // Said before the game being open twice (the invitation opened in a second tab is both).
+  if (said) told = { id, at: at(state), text: said, first: true };
+  await show(state, false);
+}
+
+// ---- the games in progress ----
+
+// The games this browser holds a seat of: its seat keys.
+function heldGames() {
+  const ids = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const match = /^kalah-seat-([0-9a-f]+)$/.exec(localStorage.key(i) || '');
+    if (match) ids.push(match[1]);
+  }
+  return ids.sort();
+}
+
+// Forgets game `id`: the server no longer has it (or the page deleted it).
+export function forget(id) {
+  for (const what of ['', '-first', '-invite', '-joined']) localStorage.removeItem(`${key(id)}${what}`);
+}
+
+// One game in progress as a player reads it in the list.
+function entryText(state) {
+  const side = mySide(state);
+  const who = state.friends ? (side ? `against your friend, you play ${side}` : 'between friends') : 'against the engine';
+  const turn = status(state) || state.status;
+  return `${state.rules}, ${who}: ${turn}`;
+}
+
+// Lists under "Your games in progress" the games this browser holds a seat of that are not over
+// (each asked of the server; one it no longer has is forgotten), each opened with one click;
+// `unfold` opens the list (the page opened with no game link).
+let listing = 0;
+export async function listGames(unfold) {
+  const asked = ++listing;
+  const answers = await Promise.all(heldGames().map((id) => api('GET', `/api/games/${id}`).then(
+    (state) => state,
+    (error) => {
+      if (error.status === 404) forget(id);
+      return null;
+    },
+  )));
+  if (asked !== listing) return;
+  // The game shown is not listed: the list is of the others.
+  const going = answers.filter((state) => state && !state.result && !(game && game.id === state.id));
+  const section = document.getElementById('games');
+  document.getElementById('games-summary').textContent = `Your games in progress (${going.length})`;
+  document.getElementById('games-list').replaceChildren(...going.map((state) => {
+    const item = el('li');
+    item.append(el('a', { href: `${location.pathname}?game=${state.id}` }, entryText(state)));
+    return item;
+  }));
+  section.hidden = going.length === 0;
+  if (unfold && going.length) {
+    section.open = true;
+    if (!document.getElementById('note').textContent) note('You have games in progress: they are listed under the buttons.');
+  }
 }
 
 // Asks the opponent to take back this player's last move (the undo button in such a game).
