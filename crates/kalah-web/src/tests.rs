@@ -89,7 +89,7 @@ async fn the_page_and_its_assets_are_served() {
     let (app, _) = server(10, 10);
     for (path, says) in [
         ("/", "<title>Kalah</title>"),
-        ("/app.js", "import { connect }"),
+        ("/app.js", "import { connect"),
         ("/local.js", "kalah_wasm.js"),
         ("/friends.js", "export function seatFor"),
         ("/style.css", ".board"),
@@ -1264,4 +1264,128 @@ async fn a_stranger_who_knows_a_games_id_watches_it_and_changes_nothing() {
     let game = create(&app, json!({"rules": "kalah(4,3) standard"})).await;
     let url = format!("/api/games/{}", id(&game));
     ok(&app, "DELETE", &url, "", StatusCode::NO_CONTENT).await;
+}
+
+/// Drops what differs between hosts by nature from a state: the id, the tokens and the clocks'
+/// milliseconds (each host reads its own clock); what remains must be the same.
+fn comparable(mut state: Value) -> Value {
+    let object = state.as_object_mut().expect("a state is an object");
+    for key in ["id", "token", "invite"] {
+        object.remove(key);
+    }
+    if let Some(clock) = object.get_mut("clock").and_then(Value::as_object_mut) {
+        clock.remove("south_ms");
+        clock.remove("north_ms");
+    }
+    state
+}
+
+/// Plays `script` on game `request` through the server's API and through the static site's page
+/// (kalah-wasm's `Page`, the module's Rust run natively), comparing the states after every step
+/// and the refusals: `m` plays a person's action (the `k`-th legal one, `k` counting the steps),
+/// `e` the engine's (the action the server's engine chose is played on the page too), `u`/`r`
+/// undo and redo, `g` a goto to the middle of the line, `s` says the move was shown, `x` sends a
+/// move that cannot be read. Returns the last state.
+async fn both_hosts(app: &Router, request: &Value, script: &str) -> Value {
+    use kalah_table::route::Route;
+    use kalah_table::Moment;
+    use kalah_wasm::page::Page;
+
+    let body = request.to_string();
+    let served = create(app, request.clone()).await;
+    let url = format!("/api/games/{}", id(&served));
+    let mut page = Page::create("page", &body, Moment::now()).expect("the page starts the same game");
+    let state = |page: &Page| serde_json::to_value(page.state(Moment::now())).unwrap();
+    let mut last = served;
+    assert_eq!(comparable(last.clone()), comparable(state(&page)), "{body}: the new game");
+    for (k, step) in script.chars().enumerate() {
+        let legal = last["legal"].as_array().cloned().unwrap_or_default();
+        let (route, what, sent) = match step {
+            'm' if !legal.is_empty() => {
+                (Route::Move, "move", json!({"action": legal[k % legal.len()], "version": last["version"]}).to_string())
+            }
+            'm' => (Route::Move, "move", r#"{"action": 1}"#.to_string()),
+            'x' => (Route::Move, "move", r#"{"action": "sow"}"#.to_string()),
+            'u' => (Route::Undo, "undo", String::new()),
+            'r' => (Route::Redo, "redo", String::new()),
+            'g' => (Route::Goto, "goto", json!({"ply": last["moves"].as_array().map_or(0, |m| m.len() / 2)}).to_string()),
+            's' => (Route::Shown, "shown", json!({"version": last["version"]}).to_string()),
+            'e' => {
+                let (status, answer) = call(app, "POST", &format!("{url}/engine"), "").await;
+                let turn = page.engine_turn(Moment::now());
+                match turn {
+                    Ok(turn) => {
+                        assert_eq!(status, StatusCode::OK, "{body} step {k}: {answer}");
+                        let action = answer["last"]["action"].as_str().expect("the engine's action");
+                        page.play_engine(turn.version, action, Moment::now()).expect("the page plays it");
+                    }
+                    Err(refused) => {
+                        assert_eq!(status.as_u16(), refused.status(), "{body} step {k}: {answer}");
+                        assert_eq!(answer["error"], refused.to_string(), "{body} step {k}");
+                        page.stop_thinking(page.table().version());
+                    }
+                }
+                let (_, shown) = call(app, "GET", &url, "").await;
+                assert_eq!(comparable(shown.clone()), comparable(state(&page)), "{body} step {k}: the engine");
+                last = shown;
+                continue;
+            }
+            other => panic!("no step {other:?}"),
+        };
+        let (status, answer) = call(app, "POST", &format!("{url}/{what}"), &sent).await;
+        let done = page.request(route, &sent, Moment::now());
+        match &done {
+            Ok(()) => assert_eq!(status, StatusCode::OK, "{body} step {k} {what} {sent}: {answer}"),
+            Err(refused) => {
+                assert_eq!(status.as_u16(), refused.status(), "{body} step {k} {what} {sent}: {answer}");
+                assert_eq!(answer["error"], refused.to_string(), "{body} step {k}");
+            }
+        }
+        let (_, shown) = call(app, "GET", &url, "").await;
+        assert_eq!(comparable(shown.clone()), comparable(state(&page)), "{body} step {k}: {what} {sent}");
+        last = shown;
+    }
+    last
+}
+
+#[tokio::test]
+async fn the_server_and_the_static_sites_page_give_the_same_states() {
+    let (app, _) = server(10, 100);
+    // Against the engine, at one page, under every rule word, with undo, redo, goto and refusals.
+    let rules = [
+        "kalah(4,3) standard",
+        "kalah(6,4) standard pie",
+        "kalah(5,3) capture=empty end=side-empty leftover=owner direction=cw sowing=relay",
+        "kalah(4,4) standard handicap",
+        "kalah(3,3) capture=none leftover=discard sowing=single",
+    ];
+    for rule in rules {
+        let engine = json!({"rules": rule, "north": "engine:1"});
+        both_hosts(&app, &engine, "xmeumeurrmemeemegmem").await;
+        let people = json!({"rules": rule, "south": "human", "north": "human"});
+        let last = both_hosts(&app, &people, &"mmmumrgmmsmm".repeat(4)).await;
+        assert!(last["moves"].as_array().is_some_and(|m| !m.is_empty()));
+        let engines = json!({"rules": rule, "south": "engine:1", "north": "engine:2"});
+        both_hosts(&app, &engines, &"e".repeat(12)).await;
+    }
+    // A timed game: the clocks wait for both first moves, then run (the milliseconds are each
+    // host's own).
+    let timed = json!({"rules": "kalah(4,3) standard", "north": "human", "clock": {"seconds": 600, "increment": 2}});
+    let last = both_hosts(&app, &timed, "smsmsmsmsmum").await;
+    assert_eq!(last["clock"]["running"], last["to_move"]);
+    // Records decided by a resignation and by a loss on time load as the same finished games.
+    let friends = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true})).await;
+    let (south, north) = (friends["token"].as_str().unwrap().to_string(), friends["invite"].as_str().unwrap().to_string());
+    let url = format!("/api/games/{}", id(&friends));
+    // South's house 1 ends in its own row: North is to move, and resigns (or runs out of time).
+    as_player(&app, "POST", &format!("{url}/move"), &south, r#"{"action": 1}"#).await;
+    as_player(&app, "POST", &format!("{url}/resign"), &north, "").await;
+    let (_, record) = call(&app, "GET", &format!("{url}/record"), "").await;
+    let record = record.as_str().unwrap().to_string();
+    assert!(record.contains("resigned"), "{record}");
+    let resigned = both_hosts(&app, &json!({ "record": record }), "mur").await;
+    assert_eq!(resigned["result"]["resigned"], "North", "{resigned}");
+    let on_time = record.replace("North resigned", "North ran out of time");
+    let lost = both_hosts(&app, &json!({ "record": on_time }), "mug").await;
+    assert_eq!(lost["result"]["lost_on_time"], "North", "{lost}");
 }
