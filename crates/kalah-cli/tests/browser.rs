@@ -45,6 +45,14 @@ fn which(names: &[&str]) -> Option<PathBuf> {
     std::env::split_paths(&path).flat_map(|dir| names.iter().map(move |name| dir.join(name))).find(|p| p.is_file())
 }
 
+/// Finds chromedriver and Chromium, or fails saying how to install them.
+fn browser_programs() -> (PathBuf, PathBuf) {
+    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
+    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
+        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    (driver, chromium)
+}
+
 /// Returns a port free at the moment.
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port()
@@ -320,8 +328,8 @@ async fn phones(client: &Client, url: &str) {
     client.set_window_size(1100, 760).await.expect("back to a desktop's width");
 }
 
-/// A timed game between two people: both clocks shown in the stores, South's running, then
-/// North's after South's move.
+/// A timed game between two people: both clocks shown in the stores, none running until both
+/// have made a first move, then South's, then North's after South's move.
 async fn clocks(client: &Client) {
     client.find(Locator::Id("new")).await.expect("the New game button").click().await.expect("a click");
     for (id, value) in [("size-m", "4"), ("size-n", "3")] {
@@ -338,11 +346,19 @@ async fn clocks(client: &Client) {
     // South's clock shows the minute and runs down: how far by now depends on the machine.
     let seconds =
         |t: &str| t.split_once(':').and_then(|(m, s)| Some(m.parse::<u32>().ok()? * 60 + s.parse::<u32>().ok()?));
+    assert_eq!(text(client, ".pit[data-cell=\"4\"] .clock").await, "1:00");
+    assert_eq!(text(client, ".pit[data-cell=\"9\"] .clock").await, "1:00");
+    assert!(client.find(Locator::Css(".clock.running")).await.is_err(), "no clock runs before the first moves");
+    // South's house 1 and then North's end in the mover's own row: each first move is free.
+    press(client, "1").await;
+    idle(client).await;
+    press(client, "1").await;
+    idle(client).await;
     let south = wait_for(client, ".pit[data-cell=\"4\"] .clock", |t| seconds(t).is_some_and(|s| s <= 60)).await;
     assert!(seconds(&south).is_some_and(|s| s > 0), "{south}");
     assert_eq!(text(client, ".pit[data-cell=\"9\"] .clock").await, "1:00");
     assert!(client.find(Locator::Css(".pit[data-cell=\"4\"] .clock.running")).await.is_ok(), "South's clock runs");
-    press(client, "1").await;
+    press(client, "2").await;
     assert!(client.find(Locator::Css(".pit[data-cell=\"9\"] .clock.running")).await.is_ok(), "then North's");
 }
 
@@ -471,9 +487,7 @@ async fn a_busy_server(client: &Client, url: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_people_by_keys() {
-    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
-    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
-        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let (driver, chromium) = browser_programs();
     // An empty folder: the page must come from the binary, not from the source tree.
     let folder = tempfile::tempdir().expect("a temporary folder");
     let (_server, url) = start_server(folder.path());
@@ -599,11 +613,17 @@ fn start_server_with(dir: &Path, port: u16, flags: &[&str]) -> (Running, String)
 /// Sends one HTTP request to the server at `url` as a program would (no browser), and returns
 /// the status and the body.
 fn http(url: &str, method: &str, path: &str, body: &str) -> (u16, String) {
+    http_as(url, method, path, None, body)
+}
+
+/// Sends one request as the holder of `token` (`Authorization: Bearer`), if one is given.
+fn http_as(url: &str, method: &str, path: &str, token: Option<&str>, body: &str) -> (u16, String) {
     use std::io::{Read, Write};
     let host = url.trim_start_matches("http://").trim_end_matches('/');
     let mut stream = std::net::TcpStream::connect(host).expect("the server listens");
+    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).expect("the request is sent");
@@ -827,9 +847,7 @@ async fn large_boards_on_a_phone(phone: &Client, url: &str) {
 /// does not move when the status wraps; the status names the players as people read them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_a_player_trusts() {
-    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
-    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
-        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let (driver, chromium) = browser_programs();
     let folder = tempfile::tempdir().expect("a temporary folder");
     let port = free_port();
     // A server with room for one game, which a program takes first.
@@ -837,13 +855,15 @@ async fn the_page_a_player_trusts() {
     let (status, body) = http(&url, "POST", "/api/games", "{}");
     assert_eq!(status, 201, "{body}");
     let taken: serde_json::Value = serde_json::from_str(&body).expect("a game");
+    let owner = taken["token"].as_str().expect("its creator's token").to_string();
     let taken = taken["id"].as_str().expect("its id").to_string();
     let (_driver, client) = start_browser(&driver, &chromium).await;
     client.goto(&url).await.expect("the page opens");
     let full = wait_for(&client, "#status", |s| s.starts_with("Cannot start")).await;
     assert!(full.contains("most games") && full.contains("Trying again in"), "{full}");
     assert!(client.find(Locator::Id("retry")).await.unwrap().is_displayed().await.unwrap(), "a Try again button");
-    assert_eq!(http(&url, "DELETE", &format!("/api/games/{taken}"), "").0, 204);
+    assert_eq!(http(&url, "DELETE", &format!("/api/games/{taken}"), "").0, 403, "not without its token");
+    assert_eq!(http_as(&url, "DELETE", &format!("/api/games/{taken}"), Some(&owner), "").0, 204);
     client.find(Locator::Id("retry")).await.unwrap().click().await.expect("Try again");
     wait_for(&client, "#status", |s| s == "Your move").await;
     idle(&client).await;
@@ -860,7 +880,8 @@ async fn the_page_a_player_trusts() {
     assert_eq!(script(&client, "return sessionStorage.getItem('kalah-game')").await, game, "the same game");
     assert!(!text(&client, "#note").await.contains("no longer"));
     // Deleted meanwhile: a reload says so with the new game it starts.
-    assert_eq!(http(&url, "DELETE", &format!("/api/games/{game}"), "").0, 204);
+    let token = script(&client, &format!("return localStorage.getItem('kalah-seat-{game}')")).await;
+    assert_eq!(http_as(&url, "DELETE", &format!("/api/games/{game}"), Some(&token), "").0, 204);
     client.refresh().await.expect("a reload");
     idle(&client).await;
     assert!(text(&client, "#note").await.contains("no longer on the server"), "{}", text(&client, "#note").await);
@@ -1056,9 +1077,7 @@ async fn wait_script(client: &Client, code: &str, done: impl Fn(&str) -> bool) -
 
 #[tokio::test]
 async fn two_friends_play_from_an_invitation_link_with_a_spectator_through_a_restart() {
-    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
-    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
-        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let (driver, chromium) = browser_programs();
     let folder = tempfile::tempdir().expect("a temporary folder");
     let port = free_port();
     let (server, url) = start_server_at(folder.path(), port);
@@ -1185,9 +1204,7 @@ async fn stored(client: &Client, key: &str) -> String {
 /// system that asks for less motion gets no sowing animated.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_seat_is_kept_and_what_happens_to_it_is_said() {
-    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
-    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
-        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let (driver, chromium) = browser_programs();
     let folder = tempfile::tempdir().expect("a temporary folder");
     let port = free_port();
     let (server, url) = start_server_at(folder.path(), port);
@@ -1309,8 +1326,13 @@ async fn a_players_seat_is_kept_and_what_happens_to_it_is_said() {
     idle(&a).await;
     assert_eq!(script(&a, "return sessionStorage.getItem('kalah-game')").await, fresh, "the reload opens it");
     assert!(text(&a, "#rules-line").await.starts_with("kalah(4,3) standard"));
-    // The game between friends is still listed, reachable from this page.
-    wait_script(&a, "return String(document.querySelectorAll('#games-list a').length)", |n| n == "1").await;
+    // The game between friends is still listed, reachable from this page, and so is the game
+    // against the engine the page started when it opened with no game (its creator's token is
+    // kept as any game's).
+    wait_script(&a, "return String(document.querySelectorAll('#games-list a').length)", |n| n == "2").await;
+    let links = "return [...document.querySelectorAll('#games-list a')].map((a) => a.href).join(' ')";
+    let links = script(&a, links).await;
+    assert!(links.contains(&format!("game={id}")) && links.contains(&format!("game={other}")), "{links}");
 
     // A game that ends on South's last seed: North wins 41 to 31, each player reads their own
     // score first, and Take back is gone.
@@ -1448,9 +1470,7 @@ async fn join(creator: &Client, friend: &Client) {
 /// people on one phone, and so does the end panel under Kalah(9,4).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_friends_on_phones_keep_the_board_and_their_buttons_in_place() {
-    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
-    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
-        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let (driver, chromium) = browser_programs();
     let folder = tempfile::tempdir().expect("a temporary folder");
     let (_server, url) = start_server(folder.path());
     let (_da, a) = start_browser_as(&driver, &chromium, Some((390, 844))).await;
@@ -1700,6 +1720,61 @@ async fn clicks_during_a_search(client: &Client, url: &str) {
 
 /// Once the service worker holds the site, the page opens and plays against the engine with the
 /// static server stopped.
+/// The static site keeps every game under its own id: a game survives its tab (a new tab of the
+/// same browser takes up the game shown last), a second tab's game does not replace the first
+/// (the first is listed among the games in progress), and a kept game that cannot be taken up
+/// (damaged data, say) is said once, set aside and the page plays on.
+async fn games_kept_by_id(client: &Client, url: &str) {
+    client.goto(&format!("{url}?rules=kalah(4,3)%20standard&south=human&north=human")).await.expect("the link");
+    idle(client).await;
+    press(client, "2").await;
+    press(client, "1").await;
+    idle(client).await;
+    let moves = "return document.querySelector('#moves').innerText";
+    let first = script(client, moves).await;
+    let id = script(client, "return sessionStorage.getItem('kalah-game')").await;
+    let address = client.current_url().await.expect("the address");
+    assert_eq!(address.query(), Some(format!("game={id}").as_str()), "the address names the game");
+    // The tab is closed; a new tab (no sessionStorage) opens the site: the game comes back.
+    let other = client.new_window(true).await.expect("a new tab").handle;
+    client.close_window().await.expect("the first tab closes");
+    client.switch_to_window(other).await.expect("the new tab");
+    client.goto(&format!("{url}/")).await.expect("the site");
+    idle(client).await;
+    assert_eq!(script(client, moves).await, first, "the game of the closed tab is taken up");
+    // A second game there does not replace the first, which is listed and opens with a click.
+    client.goto(&format!("{url}?rules=kalah(5,2)%20standard&south=human&north=human")).await.expect("the link");
+    idle(client).await;
+    let list = "return document.querySelector('#games-list').textContent";
+    let listed = wait_script(client, list, |t| !t.is_empty()).await;
+    assert!(listed.contains("kalah(4,3) standard, two people at one page"), "{listed}");
+    let kept = script(client, &format!("return localStorage.getItem('kalah-kept-{id}') ? 'kept' : 'gone'")).await;
+    assert_eq!(kept, "kept", "the first game is still kept");
+    let link = format!("return String(document.querySelectorAll('#games-list a[href$=\"?game={id}\"]').length)");
+    assert_eq!(script(client, &link).await, "1", "the first game is listed");
+    client.goto(&format!("{url}/?game={id}")).await.expect("the listed game");
+    idle(client).await;
+    wait_script(client, moves, |t| t == first).await;
+    // Its kept data is damaged; a new tab opens the site: said once, set aside, a new game.
+    script(client, &format!("localStorage.setItem('kalah-kept-{id}', '{{\"format\": 1, \"id\": 5'); return 'ok'"))
+        .await;
+    let again = client.new_window(true).await.expect("a new tab").handle;
+    client.close_window().await.expect("the tab closes");
+    client.switch_to_window(again).await.expect("the new tab");
+    client.goto(&format!("{url}/")).await.expect("the site");
+    idle(client).await;
+    let said = wait_for(client, "#note", |t| t.contains("cannot be taken up")).await;
+    assert!(said.contains("set aside"), "{said}");
+    let status = text(client, "#status").await;
+    assert!(status.starts_with("Your move") || status.contains("to move"), "the page plays on: {status}");
+    let aside = script(client, &format!("return localStorage.getItem('kalah-set-aside-{id}') || ''")).await;
+    assert!(aside.contains("\"format\": 1"), "the damaged data is kept aside: {aside}");
+    // Said once: a reload does not say it again.
+    client.refresh().await.expect("a reload");
+    idle(client).await;
+    assert!(!text(client, "#note").await.contains("cannot be taken up"), "once");
+}
+
 async fn offline(client: &Client, url: &str, server: Running) {
     client.goto(&format!("{url}?rules=kalah(4,3)%20standard&south=human&north=engine:2")).await.expect("the link");
     idle(client).await;
@@ -1722,9 +1797,7 @@ async fn offline(client: &Client, url: &str, server: Running) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_static_site_plays_every_level_with_no_kalah_process() {
-    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
-    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
-        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let (driver, chromium) = browser_programs();
     let folder = tempfile::tempdir().expect("a temporary folder");
     let (server, url) = start_site(folder.path());
     let (_driver, client) = start_browser(&driver, &chromium).await;
@@ -1745,6 +1818,7 @@ async fn the_static_site_plays_every_level_with_no_kalah_process() {
     phones(&client, &url).await;
     clocks(&client).await;
     clicks_during_a_search(&client, &url).await;
+    games_kept_by_id(&client, &url).await;
     client.goto(&format!("{url}/?engine-time=50")).await.expect("the page opens");
     idle(&client).await;
     offline(&client, &url, server).await;
@@ -1758,9 +1832,7 @@ async fn the_static_site_plays_every_level_with_no_kalah_process() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement: prints figures, takes minutes"]
 async fn measure_the_static_site() {
-    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
-    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
-        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let (driver, chromium) = browser_programs();
     let folder = tempfile::tempdir().expect("a temporary folder");
     let (_server, url) = start_site(folder.path());
     let (_driver, client) = start_browser(&driver, &chromium).await;
@@ -1832,9 +1904,7 @@ fn start_tournament(db: &Path) -> (Running, String) {
 /// whom, a game replayed on the project's board, and its record downloaded.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_kgp_servers_page_shows_the_games_the_table_and_a_replay() {
-    let driver = which(&["chromedriver"]).unwrap_or_else(|| panic!("chromedriver not found: {INSTALL}"));
-    let chromium = which(&["chromium", "chromium-browser", "google-chrome"])
-        .unwrap_or_else(|| panic!("chromium not found: {INSTALL}"));
+    let (driver, chromium) = browser_programs();
     let folder = tempfile::tempdir().expect("a temporary folder");
     let (_server, url) = start_tournament(&folder.path().join("kgp.sqlite"));
     let (_driver, client) = start_browser(&driver, &chromium).await;

@@ -284,11 +284,6 @@ mod exports {
             self.0.table().version() as f64
         }
 
-        /// Tells whether the game goes on.
-        pub fn is_going_on(&self) -> bool {
-            self.0.table().decider().is_some()
-        }
-
         /// Answers a change of route `route` (`move`, `undo`, `redo`, `goto`, `shown`) with its body.
         pub fn request(&mut self, route: &str, body: &str) -> Result<(), JsError> {
             let route = serde_json::from_value(serde_json::Value::String(route.to_string()))

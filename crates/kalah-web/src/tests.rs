@@ -1308,7 +1308,9 @@ async fn both_hosts(app: &Router, request: &Value, script: &str) -> Value {
             'x' => (Route::Move, "move", r#"{"action": "sow"}"#.to_string()),
             'u' => (Route::Undo, "undo", String::new()),
             'r' => (Route::Redo, "redo", String::new()),
-            'g' => (Route::Goto, "goto", json!({"ply": last["moves"].as_array().map_or(0, |m| m.len() / 2)}).to_string()),
+            'g' => {
+                (Route::Goto, "goto", json!({"ply": last["moves"].as_array().map_or(0, |m| m.len() / 2)}).to_string())
+            }
             's' => (Route::Shown, "shown", json!({"version": last["version"]}).to_string()),
             'e' => {
                 let (status, answer) = call(app, "POST", &format!("{url}/engine"), "").await;
@@ -1375,7 +1377,8 @@ async fn the_server_and_the_static_sites_page_give_the_same_states() {
     assert_eq!(last["clock"]["running"], last["to_move"]);
     // Records decided by a resignation and by a loss on time load as the same finished games.
     let friends = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true})).await;
-    let (south, north) = (friends["token"].as_str().unwrap().to_string(), friends["invite"].as_str().unwrap().to_string());
+    let (south, north) =
+        (friends["token"].as_str().unwrap().to_string(), friends["invite"].as_str().unwrap().to_string());
     let url = format!("/api/games/{}", id(&friends));
     // South's house 1 ends in its own row: North is to move, and resigns (or runs out of time).
     as_player(&app, "POST", &format!("{url}/move"), &south, r#"{"action": 1}"#).await;

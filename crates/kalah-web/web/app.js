@@ -307,6 +307,7 @@ export async function show(state, animate) {
   handicapFrom = null;
   hintCell = null;
   sessionStorage.setItem('kalah-game', state.id);
+  if (backend && backend.showing) backend.showing(state.id);
   nameInAddress(state.id);
   $('start-new').hidden = true;
   if (newBoard) buildBoard(state.houses);
@@ -341,10 +342,10 @@ export function redraw() {
 }
 
 // The address bar names the game shown (`?game=ID`), so that a reload opens it, whatever link
-// opened the page and whatever games were started since. The static site keeps its games in the
-// browser and opens the tab's last one on a reload: its address holds no game.
+// opened the page and whatever games were started since (the static site keeps each of its games
+// in the browser under its id, so its addresses name them too).
 function nameInAddress(id) {
-  if (!backend || backend.kind !== 'server') return;
+  if (!backend) return;
   if (new URLSearchParams(location.search).get('game') === id && !location.hash) return;
   history.replaceState(null, '', `${location.pathname}?game=${id}`);
 }
@@ -509,11 +510,23 @@ function markTurns() {
   }
 }
 
+// A note about the game shown that stays until the game changes (its first drawing would
+// otherwise clear it): {id, version, text, error}.
+let standing = null;
+
+// Says `text` about the game shown until it changes.
+function sayUntilChanged(text, isError) {
+  standing = game ? { id: game.id, version: game.version, text, error: !!isError } : null;
+  note(text, isError);
+}
+
 function markLast() {
   const last = game.last;
   const m = game.houses;
   if (!last) {
-    note('');
+    const stands = standing && standing.id === game.id && standing.version === game.version;
+    if (stands) note(standing.text, standing.error);
+    else note('');
     return;
   }
   const mover = last.side;
@@ -835,7 +848,10 @@ async function newGame(request, fromLink) {
   setPaused(!!fromLink);
   if (state.token) friends.created(state);
   // A game against a friend, or a finished one (the archive keeps it), stays on the server.
-  if (old && old.id !== state.id && !old.friends && !old.result) {
+  // The static site keeps a game with moves in progress when another is started (it is listed
+  // with the games in progress; another tab may show it): only an untouched one goes.
+  const kept = backend.kind === 'browser' && old && old.moves.length > 0;
+  if (old && old.id !== state.id && !old.friends && !old.result && !kept) {
     // The old game is replaced: closing it stops its searches and frees its memory.
     api('DELETE', `/api/games/${old.id}`).catch(() => {});
     friends.forget(old.id);
@@ -1117,9 +1133,9 @@ async function start() {
   if (matchMedia('(prefers-reduced-motion: reduce)').matches) $('speed').value = '0';
 
   const params = new URLSearchParams(location.search);
-  if (params.has('game') && backend.kind === 'server') {
-    // A game named in the address (a reload, a link to watch it, #seat=TOKEN to play it):
-    // friends.js opens it.
+  if (params.has('game')) {
+    // A game named in the address (a reload, a link to watch it, #seat=TOKEN to play it; at the
+    // static site a game kept in this browser): friends.js opens it.
     try {
       await persist(() => openGame(params.get('game')));
     } finally {
@@ -1154,7 +1170,8 @@ async function openGame(id) {
       return;
     }
     setStatus('There is no such game.');
-    note('The link names no game on this server: it was mistyped, or the game was deleted.', true);
+    if (backend.kind === 'browser') note(`The link's game is not in this browser: ${sentence(error.message)}.`, true);
+    else note('The link names no game on this server: it was mistyped, or the game was deleted.', true);
     $('start-new').hidden = false;
     friends.listGames(true);
   }
@@ -1182,14 +1199,16 @@ async function firstGame(params, asked) {
       const then = kept ? 'here is your game as it was' : 'here is a new game';
       note(`The link's game cannot be played: ${sentence(error.message)}; ${then}.`, true);
     }
-    // A reload keeps this game rather than starting the link's game again.
-    if (backend.kind !== 'server') history.replaceState(null, '', location.pathname);
+    // A reload keeps this game rather than starting the link's game again (the address names it).
     return;
   }
   if (await lastGame()) return;
   await newGame({ rules: 'kalah(6,6) standard', south: 'human', north: 'engine:3' });
-  if (lastGone && backend.kind === 'browser') note(`Your last game cannot be taken up: ${sentence(lastGone)}. This is a new one.`, true);
-  else if (lastGone) note('Your last game is no longer on the server (it was deleted); this is a new one.', true);
+  if (lastGone && backend.kind === 'browser') {
+    sayUntilChanged(`Your last game cannot be taken up: ${sentence(lastGone)}. This is a new one.`, true);
+  } else if (lastGone) {
+    sayUntilChanged('Your last game is no longer on the server (it was deleted); this is a new one.', true);
+  }
 }
 
 // Why the game `lastGame` looked for is gone, if it is.

@@ -415,7 +415,8 @@ export async function open(id) {
 function heldGames() {
   const ids = [];
   for (let i = 0; i < localStorage.length; i++) {
-    const match = /^kalah-seat-([0-9a-f]+)$/.exec(localStorage.key(i) || '');
+    // A seat of a server's game; or a game the static site keeps in this browser (local.js).
+    const match = /^kalah-(?:seat|kept)-([0-9a-z]+)$/.exec(localStorage.key(i) || '');
     if (match) ids.push(match[1]);
   }
   return ids.sort();
@@ -429,7 +430,9 @@ export function forget(id) {
 // One game in progress as a player reads it in the list.
 function entryText(state) {
   const side = mySide(state);
-  const who = state.friends ? (side ? `against your friend, you play ${side}` : 'between friends') : 'against the engine';
+  const people = state.players.south === 'human' && state.players.north === 'human';
+  const alone = people ? 'two people at one page' : 'against the engine';
+  const who = state.friends ? (side ? `against your friend, you play ${side}` : 'between friends') : alone;
   const turn = status(state) || state.status;
   return `${state.rules}, ${who}: ${turn}`;
 }

@@ -75,7 +75,7 @@ export async function start(engineTime) {
           store(`${ASIDE}${id}`, kept);
           localStorage.removeItem(`${KEPT}${id}`);
           if (localStorage.getItem(LAST) === id) localStorage.removeItem(LAST);
-          throw refused(`the game kept in this browser cannot be taken up (${thrown(error).message}); it was set aside`, 404);
+          throw refused(`its kept data cannot be read (${thrown(error).message}); it was set aside`, 404);
         }
         games.set(id, game);
       }
@@ -193,25 +193,10 @@ export async function start(engineTime) {
     }
   }
 
-  // The game this browser showed last, to take up when the page opens with no game of its tab.
+  // The game this browser showed last, to take up when the page opens with no game of its tab;
+  // `showing` notes the game the page shows (a game only asked for, to be listed, is not shown).
   const last = () => localStorage.getItem(LAST);
+  const showing = (id) => store(LAST, id);
 
-  // The games kept in this browser that go on, the last shown first: their states.
-  const mine = () => {
-    const ids = [];
-    for (let i = 0; i < localStorage.length; i++) {
-      const key = localStorage.key(i);
-      if (key && key.startsWith(KEPT)) ids.push(key.slice(KEPT.length));
-    }
-    const states = [];
-    for (const id of ids) {
-      try {
-        const game = find(id);
-        if (game.is_going_on()) states.push(state(game));
-      } catch (_) { /* set aside by find */ }
-    }
-    return states.sort((a, b) => (a.id === last() ? -1 : b.id === last() ? 1 : 0));
-  };
-
-  return { kind: 'browser', api, engine, last, mine };
+  return { kind: 'browser', api, engine, last, showing };
 }
