@@ -37,11 +37,17 @@ fn start(db: &Path) -> (Running, String) {
 
 /// Sends one request on a new connection and returns the status and the JSON body.
 fn call(address: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    call_as(address, method, path, None, body)
+}
+
+/// Sends one request as the holder of `token` (`Authorization: Bearer`), if one is given.
+fn call_as(address: &str, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
     let mut stream = TcpStream::connect(address).expect("the server listens");
     let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
     .expect("the request is sent");
@@ -61,12 +67,14 @@ fn games_survive_kill_9_and_a_restart() {
         call(&address, "POST", "/api/games", Some(json!({"rules": "kalah(6,6) standard", "north": "human"})));
     assert_eq!(status, 201, "{state}");
     let id = state["id"].as_str().expect("an id").to_string();
+    let token = state["token"].as_str().expect("the creator's token").to_string();
+    let token = Some(token.as_str());
     let url = format!("/api/games/{id}");
     let mut state = state;
     let mut acknowledged = Vec::new();
     for _ in 0..6 {
         let action = state["legal"][0].as_str().expect("a legal action").to_string();
-        let (status, next) = call(&address, "POST", &format!("{url}/move"), Some(json!({ "action": action })));
+        let (status, next) = call_as(&address, "POST", &format!("{url}/move"), token, Some(json!({ "action": action })));
         assert_eq!(status, 200, "{next}");
         acknowledged.push(action);
         state = next;
@@ -86,8 +94,9 @@ fn games_survive_kill_9_and_a_restart() {
     assert_eq!(back["version"], state["version"]);
     // The game goes on, and can be deleted.
     let action = back["legal"][0].clone();
-    let (status, next) = call(&address, "POST", &format!("{url}/move"), Some(json!({ "action": action })));
+    let (status, next) = call_as(&address, "POST", &format!("{url}/move"), token, Some(json!({ "action": action })));
     assert_eq!(status, 200, "{back} {next}");
-    assert_eq!(call(&address, "DELETE", &url, None).0, 204);
+    assert_eq!(call(&address, "DELETE", &url, None).0, 403, "not without the creator's token");
+    assert_eq!(call_as(&address, "DELETE", &url, token, None).0, 204);
     assert_eq!(call(&address, "GET", &url, None).0, 404);
 }
