@@ -74,7 +74,8 @@ fn games_survive_kill_9_and_a_restart() {
     let mut acknowledged = Vec::new();
     for _ in 0..6 {
         let action = state["legal"][0].as_str().expect("a legal action").to_string();
-        let (status, next) = call_as(&address, "POST", &format!("{url}/move"), token, Some(json!({ "action": action })));
+        let (status, next) =
+            call_as(&address, "POST", &format!("{url}/move"), token, Some(json!({ "action": action })));
         assert_eq!(status, 200, "{next}");
         acknowledged.push(action);
         state = next;

@@ -103,3 +103,13 @@ impl Refused {
         }
     }
 }
+
+/// Returns `message` on one line: a control character (a line break in a JSON key a client
+/// sent, which the JSON reader's message repeats) is written as its escape.
+pub fn one_line(message: impl Into<String>) -> String {
+    let message = message.into();
+    if !message.chars().any(char::is_control) {
+        return message;
+    }
+    message.chars().map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() }).collect()
+}

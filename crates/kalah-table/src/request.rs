@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use crate::event::{Moment, MAX_REQUEST_ID};
-use crate::refused::Refused;
+use crate::refused::{one_line, Refused};
 use crate::start::token_hash;
 use crate::table::{Access, Actor, Table};
 
@@ -112,7 +112,7 @@ pub fn read<T: DeserializeOwned + Accepts>(body: &[u8], empty: Option<T>) -> Res
     if body.iter().all(u8::is_ascii_whitespace) {
         return empty.ok_or_else(|| Refused::Bad(format!("the request needs a JSON body: {}", T::ACCEPTS)));
     }
-    serde_json::from_slice(body).map_err(|e| Refused::Bad(format!("{}; {}", plain(&e), T::ACCEPTS)))
+    serde_json::from_slice(body).map_err(|e| Refused::Bad(one_line(format!("{}; {}", plain(&e), T::ACCEPTS))))
 }
 
 /// Says in the API's words what is wrong with a JSON body serde could not read.
@@ -310,5 +310,19 @@ impl Table {
             Actor::Holder(seat) => Ok(seat),
             _ => Err(Refused::NotAPlayer),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_body_that_cannot_be_read_is_refused_in_one_line() {
+        // A JSON key with a line break: the reader's message repeats it.
+        let refused = create(b"{\"r\\nx\": 1}", Moment(0), None).unwrap_err();
+        assert_eq!(refused.status(), 400);
+        let message = refused.to_string();
+        assert!(message.contains("unknown field `r\\nx`") && !message.contains('\n'), "{message}");
     }
 }

@@ -19,6 +19,7 @@ use axum::routing::{get, on, MethodFilter, MethodRouter};
 use axum::{Json, Router};
 use kalah_engine::time::Limits;
 use kalah_rules::{record, Game, RecordWarning, Side};
+use kalah_table::refused::one_line;
 use kalah_table::route::{self, Hosts, Route, ROUTES};
 use kalah_table::{request, Actor, GameState, Host, Moment, Refused};
 use kalah_view::{Analysis, Hint};
@@ -396,16 +397,6 @@ impl IntoResponse for ApiError {
         }
         response
     }
-}
-
-/// Returns `message` on one line: a control character (a line break in a JSON key the client
-/// sent, which the JSON reader's message repeats) is written as its escape.
-fn one_line(message: impl Into<String>) -> String {
-    let message = message.into();
-    if !message.chars().any(char::is_control) {
-        return message;
-    }
-    message.chars().map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() }).collect()
 }
 
 fn conflict(message: impl Into<String>) -> ApiError {
