@@ -1,8 +1,8 @@
-//! The HTTP side: the routes of the page and the API, and the handlers. What a request does to
-//! a game is in the functions [`start`], [`person_move`], [`undo`], [`redo`] and [`goto`], which
-//! take the request's body as bytes, so that they can be tested (and fuzzed) without a socket.
-//! Who may act is the [`Session`]'s to say: the handlers translate requests into its calls and
-//! its refusals ([`Refused`]) into statuses and messages.
+//! The HTTP side: the routes of the page and the API, built from kalah-table's list of routes
+//! ([`ROUTES`]), and their handlers. What a request does to a game is the game's table's
+//! ([`kalah_table::Table`]: who may act, the request bodies, the refusals): a handler reads who
+//! sends it (the `Authorization: Bearer` token), calls the table, stores the change and answers;
+//! every refusal ([`Refused`]) becomes its status in one place (`From<Refused> for ApiError`).
 
 use std::future::Future;
 use std::net::SocketAddr;
