@@ -275,11 +275,14 @@ impl Table {
         }
     }
 
-    /// The holder of a seat, `actor`, has come to the game at `now`: the invited friend's first
-    /// coming is noted (in a timed game the first moves are waited for from then). Returns
-    /// whether that changed the table.
+    /// The holder of a seat, `actor`, has come to the game at `now`: in a timed game the invited
+    /// friend's first coming is noted, as the first moves are waited for from then (an untimed
+    /// game waits for nobody, and stores nothing). Returns whether that changed the table.
     pub fn arrive(&mut self, actor: Actor, now: Moment) -> bool {
         let Access::Friends { creator: Some(creator), .. } = self.access else { return false };
+        if self.clocks.is_none() {
+            return false;
+        }
         match actor {
             Actor::Holder(seat) if seat != creator && self.joined.is_none() => {
                 self.joined = Some(now);
