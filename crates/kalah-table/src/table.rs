@@ -293,12 +293,6 @@ impl Table {
         }
     }
 
-    /// Tells whether the invited friend has come (always, but in a game between friends whose
-    /// friend has not).
-    pub fn joined(&self) -> bool {
-        !matches!(self.access, Access::Friends { creator: Some(_), .. }) || self.joined.is_some()
-    }
-
     /// Returns the player who resigned, if one did.
     pub fn resigned(&self) -> Option<Seat> {
         self.resigned
