@@ -8,7 +8,10 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 use kalah_engine::databases::Memory;
-use kalah_web::{App, ClientLimits, Config, ConnectionLimits, Database};
+use kalah_web::https::Refreshed;
+use kalah_web::{
+    App, Certificates, ClientLimits, Config, ConnectionLimits, Database, PublicUrl, Report, TlsFiles, TrustedProxies,
+};
 
 use crate::engine::{egdb_folder, shared_databases};
 use crate::error::bad;
@@ -44,9 +47,33 @@ pub struct ServeArgs {
     /// New games a minute one client (an IP address) may start, on average (1-100000)
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub client_games: u32,
+    /// Live channels one client (an IP address) may hold open at once, a page following a game holding one (1-100000)
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub client_channels: u32,
+    /// Connections one client (an IP address) may hold open at once; a trusted proxy's are not counted (1-100000)
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub client_connections: usize,
     /// Most connections open at once (1-100000); more are answered 503
     #[arg(long, value_name = "N", default_value_t = 4096)]
     pub max_connections: usize,
+    /// The address people reach the server at, an origin such as https://kalah.example (behind a
+    /// proxy, or where this machine's own address is not the one players type): invitations are
+    /// built on it and writes must come from its page
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+    /// A reverse proxy whose X-Forwarded-For or Forwarded header names the real client, for every
+    /// per-client limit and the access log: an address or CIDR block (repeat, or separate by commas)
+    #[arg(long, value_name = "ADDR|CIDR")]
+    pub trusted_proxy: Vec<String>,
+    /// Serve HTTPS with this certificate chain, PEM (certbot's fullchain.pem); read again when it changes or on SIGHUP
+    #[arg(long, value_name = "FILE", requires = "key")]
+    pub cert: Option<PathBuf>,
+    /// The private key of --cert, PEM (certbot's privkey.pem)
+    #[arg(long, value_name = "FILE", requires = "cert")]
+    pub key: Option<PathBuf>,
+    /// Write one line a request in the combined log format (no tokens): to FILE (appended) or - for standard output
+    #[arg(long, value_name = "FILE|-")]
+    pub access_log: Option<PathBuf>,
     /// Where games are kept: an SQLite file (made if missing), or a PostgreSQL database shared by
     /// several servers, postgres://USER:PASSWORD@HOST:PORT/DATABASE (password and port may be left
     /// out; TLS as libpq: ?sslmode=verify-full&sslrootcert=CA.pem) [default: the user's data
@@ -81,6 +108,33 @@ pub fn run(args: ServeArgs) -> Result<()> {
     check("client-requests", args.client_requests, 1, 100_000, "requests a second")?;
     check("client-games", args.client_games, 1, 100_000, "games a minute")?;
     check("max-connections", args.max_connections, 1, 100_000, "connections")?;
+    check("client-channels", args.client_channels, 1, 100_000, "channels")?;
+    check("client-connections", args.client_connections, 1, 100_000, "connections")?;
+    let public_url = match &args.public_url {
+        Some(url) => Some(url.parse::<PublicUrl>().map_err(|e| bad(format!("--public-url: {e}")))?),
+        None => None,
+    };
+    let proxies = TrustedProxies::parse(args.trusted_proxy.iter().map(String::as_str))
+        .map_err(|e| bad(format!("--trusted-proxy: {e}")))?;
+    let tls = match (&args.cert, &args.key) {
+        (Some(cert), Some(key)) => Some(
+            Certificates::open(TlsFiles { cert: cert.clone(), key: key.clone() })
+                .map_err(|e| bad(format!("--cert/--key: {e}")))?,
+        ),
+        _ => None,
+    };
+    let access_log = match &args.access_log {
+        None => None,
+        Some(path) if path.as_os_str() == "-" => Some(AccessLog::Standard),
+        Some(path) => Some(AccessLog::File(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| bad(format!("--access-log: cannot open {} to append to: {e}", path.display())))?,
+        )),
+    };
+    let (reports, reported) = tokio::sync::mpsc::unbounded_channel();
     // The databases keep within what the machine can spare beside every engine's table.
     let tables = Memory::mib((searches * args.hash) as u64);
     let databases = shared_databases(egdb_folder(args.egdb_dir.as_ref(), args.no_egdb), tables);
@@ -95,8 +149,21 @@ pub fn run(args: ServeArgs) -> Result<()> {
         },
         max_games: args.max_games,
         idle: Duration::from_secs(args.idle_minutes * 60),
-        clients: ClientLimits { requests_per_second: args.client_requests, games_per_minute: args.client_games },
-        connections: ConnectionLimits { max: args.max_connections, ..ConnectionLimits::default() },
+        clients: ClientLimits {
+            requests_per_second: args.client_requests,
+            games_per_minute: args.client_games,
+            channels: args.client_channels,
+        },
+        connections: ConnectionLimits {
+            max: args.max_connections,
+            per_client: args.client_connections,
+            ..ConnectionLimits::default()
+        },
+        public_url: public_url.clone(),
+        proxies,
+        tls: tls.clone(),
+        reports: Some(reports),
+        access_log: access_log.is_some(),
     };
     let db = config.database.to_string();
     let app = Arc::new(App::new(&config).map_err(|e| {
@@ -118,9 +185,107 @@ pub fn run(args: ServeArgs) -> Result<()> {
         })?;
         let bound: SocketAddr = listener.local_addr().context("cannot read the address listened on")?;
         let shutdown = interrupted().context("cannot listen for Ctrl-C")?;
-        println!("kalah serve: play at http://{bound}/ (Ctrl-C stops); games are kept in {db}");
-        kalah_web::serve(listener, app, shutdown).await.context("the server stopped")
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let at = match &public_url {
+            Some(url) => format!("{} (served at {scheme}://{bound}/)", url.page()),
+            None => page_address(scheme, bound),
+        };
+        println!("kalah serve: play at {at} (Ctrl-C stops); games are kept in {db}");
+        let printing = std::thread::spawn(move || print_reports(reported, access_log));
+        #[cfg(unix)]
+        if let Some(certificates) = tls {
+            reload_on_hangup(certificates).context("cannot listen for SIGHUP")?;
+        }
+        let served = kalah_web::serve(listener, app, shutdown).await.context("the server stopped");
+        // The reports end with the server: the printer prints what is left, then ends.
+        drop(printing);
+        served
     })
+}
+
+/// Returns the page's address to print for a server listening on `bound`: on every network
+/// (0.0.0.0 or ::), the machine's own address on its network, which a friend's device can reach,
+/// rather than an address that names no machine.
+fn page_address(scheme: &str, bound: SocketAddr) -> String {
+    if !bound.ip().is_unspecified() {
+        return format!("{scheme}://{bound}/");
+    }
+    // Connecting a UDP socket sends nothing: it only picks the address the machine would send from.
+    let own = std::net::UdpSocket::bind((bound.ip(), 0))
+        .and_then(|socket| {
+            let probe: SocketAddr = if bound.is_ipv4() {
+                "192.0.2.1:9".parse().expect("an address")
+            } else {
+                "[2001:db8::1]:9".parse().expect("an address")
+            };
+            socket.connect(probe)?;
+            socket.local_addr()
+        })
+        .map(|local| local.ip())
+        .ok()
+        .filter(|ip| !ip.is_unspecified() && !ip.is_loopback());
+    match own {
+        Some(ip) => format!("{scheme}://{}/ (every network)", SocketAddr::new(ip, bound.port())),
+        None => format!(
+            "{scheme}://{}/ (every network)",
+            SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), bound.port())
+        ),
+    }
+}
+
+/// Where the access log goes.
+enum AccessLog {
+    Standard,
+    File(std::fs::File),
+}
+
+/// Prints what the server reports until it stops: the access log's lines where `--access-log`
+/// says, and every certificate renewal on standard output (a failed one on standard error).
+fn print_reports(mut reported: tokio::sync::mpsc::UnboundedReceiver<Report>, log: Option<AccessLog>) {
+    use std::io::Write;
+    let mut file = match log {
+        Some(AccessLog::File(file)) => Some(std::io::LineWriter::new(file)),
+        _ => None,
+    };
+    let standard = file.is_none();
+    while let Some(report) = reported.blocking_recv() {
+        match report {
+            Report::Request(access) => {
+                // A log whose reader has gone (a closed pipe, a full disk) does not stop the server.
+                let _ = match &mut file {
+                    Some(file) => writeln!(file, "{access}"),
+                    None if standard => writeln!(std::io::stdout(), "{access}"),
+                    None => Ok(()),
+                };
+            }
+            Report::Certificate(Refreshed::Reloaded) => {
+                println!("kalah serve: the certificate changed: serving the new one");
+            }
+            Report::Certificate(Refreshed::Failed(e)) => {
+                eprintln!(
+                    "kalah serve: the certificate changed but cannot be served ({e}): still serving the earlier one"
+                );
+            }
+            Report::Certificate(Refreshed::Unchanged) => {}
+        }
+    }
+}
+
+/// Reads the certificate again on each SIGHUP, as nginx does, whether or not its files changed.
+#[cfg(unix)]
+fn reload_on_hangup(certificates: std::sync::Arc<Certificates>) -> std::io::Result<()> {
+    let mut hangups = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
+    tokio::spawn(async move {
+        while hangups.recv().await.is_some() {
+            match certificates.reload() {
+                Ok(()) => println!("kalah serve: SIGHUP: the certificate was read again"),
+                Err(e) => {
+                    eprintln!("kalah serve: SIGHUP: cannot read the certificate ({e}): still serving the earlier one")
+                }
+            }
+        }
+    });
+    Ok(())
 }
 
 /// Connections that may wait to be accepted. Tokio's default, 1,024, overflowed when a thousand

@@ -213,10 +213,10 @@ impl Live {
         let mut stream = TcpStream::connect(address).expect("the server listens");
         // A guard against a hang only: every wait ends on an event the server sends.
         stream.set_read_timeout(Some(std::time::Duration::from_secs(120))).expect("a read timeout");
-        let query = seat.map(|token| format!("?seat={token}")).unwrap_or_default();
+        let auth = seat.map(|token| format!("Authorization: Bearer {token}\r\n")).unwrap_or_default();
         write!(
             stream,
-            "GET /api/games/{id}/live{query} HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n\r\n"
+            "GET /api/games/{id}/live HTTP/1.1\r\nHost: {address}\r\n{auth}Accept: text/event-stream\r\n\r\n"
         )
         .expect("the request is sent");
         let mut reader = BufReader::new(stream);

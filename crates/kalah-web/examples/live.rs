@@ -152,7 +152,7 @@ async fn follow(
         let mut reader = BufReader::new(stream);
         let resume = last.map(|n| format!("Last-Event-ID: {n}\r\n")).unwrap_or_default();
         let head = format!(
-            "GET /api/games/{id}/live?seat={token} HTTP/1.1\r\nHost: live\r\nAccept: text/event-stream\r\n{resume}\r\n"
+            "GET /api/games/{id}/live HTTP/1.1\r\nHost: live\r\nAuthorization: Bearer {token}\r\nAccept: text/event-stream\r\n{resume}\r\n"
         );
         if reader.get_mut().write_all(head.as_bytes()).await.is_err() {
             continue;
@@ -357,7 +357,8 @@ fn start(kalah: &PathBuf, port: u16, db: &std::ffi::OsStr) -> (Child, String) {
             "--max-connections",
             "100000",
         ])
-        .args(["--client-requests", "100000", "--client-games", "100000", "--db"])
+        .args(["--client-requests", "100000", "--client-games", "100000", "--client-channels", "100000"])
+        .args(["--client-connections", "100000", "--db"])
         .arg(db)
         .stdout(Stdio::piped())
         .spawn()

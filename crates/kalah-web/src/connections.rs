@@ -1,25 +1,31 @@
-//! The server's connections: accepted up to a cap, each served by hyper with a time limit on
-//! its request headers and closed when it has been idle (nothing read or written, no request
-//! being answered) for too long, so that clients that connect and send nothing, or send a
-//! header a byte at a time, are not held for ever. A connection over the cap is answered 503 and
-//! closed at once.
+//! The server's connections: accepted up to a cap and a share for each client address, each
+//! served by hyper (HTTP/1.1, and HTTP/2 where TLS's ALPN or the client's preface asks for it)
+//! with a time limit on its request headers and closed when it has been idle (nothing read or
+//! written, no request being answered) for too long, so that clients that connect and send
+//! nothing, or send a header a byte at a time, are not held for ever. A connection over the cap
+//! is answered 503, and one over its client's share 429, and closed at once. With a certificate
+//! ([`crate::https`]) every connection is TLS first.
 
+use std::collections::HashMap;
 use std::future::Future;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::extract::ConnectInfo;
 use axum::Router;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tokio::sync::{watch, Semaphore};
 use tokio::time::Instant;
+use tokio_rustls::TlsAcceptor;
+
+use crate::proxy::TrustedProxies;
 
 /// How long a client may take and how many may be connected at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +38,9 @@ pub struct ConnectionLimits {
     pub idle: Duration,
     /// Most connections open at once; more are answered 503 and closed.
     pub max: usize,
+    /// Most connections open at once from one address (a trusted proxy's are not counted); more
+    /// are answered 429 and closed.
+    pub per_client: usize,
 }
 
 impl Default for ConnectionLimits {
@@ -41,14 +50,15 @@ impl Default for ConnectionLimits {
             body: Duration::from_secs(30),
             idle: Duration::from_secs(120),
             max: 4096,
+            per_client: 256,
         }
     }
 }
 
 /// A stream that notes when it last read or wrote a byte (milliseconds since `start`), and
 /// writes the server's own answer in place of an error hyper answers by itself.
-struct Watched {
-    stream: TcpStream,
+struct Watched<S> {
+    stream: S,
     start: Instant,
     last: Arc<AtomicU64>,
     /// An answer being written in place of hyper's: its bytes, how many are written, and how
@@ -56,13 +66,13 @@ struct Watched {
     replacing: Option<(Vec<u8>, usize, usize)>,
 }
 
-impl Watched {
+impl<S> Watched<S> {
     fn touch(&self) {
         self.last.store(self.start.elapsed().as_millis() as u64, Ordering::Relaxed);
     }
 }
 
-impl AsyncRead for Watched {
+impl<S: AsyncRead + Unpin> AsyncRead for Watched<S> {
     fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
         let before = buf.filled().len();
         let polled = Pin::new(&mut self.stream).poll_read(cx, buf);
@@ -73,7 +83,7 @@ impl AsyncRead for Watched {
     }
 }
 
-impl AsyncWrite for Watched {
+impl<S: AsyncWrite + Unpin> AsyncWrite for Watched<S> {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, data: &[u8]) -> Poll<std::io::Result<usize>> {
         if self.replacing.is_none() {
             if let Some(answer) = own_answer(data) {
@@ -157,17 +167,72 @@ fn busy_answer() -> Vec<u8> {
     answer("503 Service Unavailable", body, Some(5))
 }
 
-/// Serves `router` on `listener` within `limits` until `shutdown` completes; then stops
+/// The answer to a connection over its client's share.
+fn crowded_answer(most: usize) -> Vec<u8> {
+    let body = format!(
+        r#"{{"error":"too many connections from one address: at most {most} open at once; close some and try again"}}"#
+    );
+    answer("429 Too Many Requests", &body, Some(5))
+}
+
+/// The connections each client address holds open.
+#[derive(Clone, Default)]
+struct Held(Arc<Mutex<HashMap<IpAddr, usize>>>);
+
+/// A connection counted against its address until it is dropped.
+struct Slot {
+    held: Held,
+    client: IpAddr,
+}
+
+impl Held {
+    /// Counts a connection of `client`, if it holds fewer than `most`.
+    fn take(&self, client: IpAddr, most: usize) -> Option<Slot> {
+        let mut held = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let n = held.entry(client).or_insert(0);
+        if *n >= most {
+            return None;
+        }
+        *n += 1;
+        Some(Slot { held: self.clone(), client })
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut held = self.held.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = held.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                held.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// Where a server listens, and how: plain TCP or TLS, and whose forwarding it trusts.
+pub struct Listening {
+    /// The socket.
+    pub listener: TcpListener,
+    /// TLS for every connection, if the server speaks HTTPS.
+    pub tls: Option<TlsAcceptor>,
+    /// The proxies whose connections are not counted against an address's share.
+    pub proxies: TrustedProxies,
+}
+
+/// Serves `router` on `listening` within `limits` until `shutdown` completes; then stops
 /// accepting, lets every connection finish the request it is answering and `closing` tells the
 /// long-lived answers (live streams) to end, and returns once every connection is closed.
 pub async fn serve(
-    listener: TcpListener,
+    listening: Listening,
     router: Router,
     limits: ConnectionLimits,
     shutdown: impl Future<Output = ()> + Send + 'static,
     closing: watch::Sender<bool>,
 ) -> std::io::Result<()> {
+    let Listening { listener, tls, proxies } = listening;
     let permits = Arc::new(Semaphore::new(limits.max));
+    let held = Held::default();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
@@ -181,18 +246,17 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
-            tokio::spawn(async move {
-                let mut stream = stream;
-                let _ = tokio::time::timeout(Duration::from_secs(2), async {
-                    let _ = stream.write_all(&busy_answer()).await;
-                    let _ = stream.shutdown().await;
-                })
-                .await;
-            });
-            continue;
-        };
         let _ = stream.set_nodelay(true);
+        let client = peer.ip().to_canonical();
+        // Taken here, as the connection is accepted, so that a burst is counted in full.
+        let admitted = match Arc::clone(&permits).try_acquire_owned() {
+            Err(_) => Err(busy_answer()),
+            Ok(permit) if proxies.trusts(client) => Ok((permit, None)),
+            Ok(permit) => match held.take(client, limits.per_client) {
+                Some(slot) => Ok((permit, Some(slot))),
+                None => Err(crowded_answer(limits.per_client)),
+            },
+        };
         let service = TowerToHyperService::new(tower::ServiceExt::map_request(
             router.clone(),
             move |mut request: axum::http::Request<hyper::body::Incoming>| {
@@ -200,41 +264,82 @@ pub async fn serve(
                 request
             },
         ));
-        let mut closing = closing.subscribe();
+        let closing = closing.subscribe();
+        let tls = tls.clone();
         tokio::spawn(async move {
-            let start = Instant::now();
-            let last = Arc::new(AtomicU64::new(0));
-            let io = Watched { stream, start, last: Arc::clone(&last), replacing: None };
-            let connection = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(limits.header)
-                .serve_connection(TokioIo::new(io), service)
-                .with_upgrades();
-            let mut connection = std::pin::pin!(connection);
-            let mut ending = false;
-            let tick = (limits.idle / 4).max(Duration::from_millis(10));
-            loop {
-                tokio::select! {
-                    _ = connection.as_mut() => break,
-                    () = tokio::time::sleep(tick), if !ending => {
-                        let quiet = start.elapsed().saturating_sub(Duration::from_millis(last.load(Ordering::Relaxed)));
-                        if quiet >= limits.idle {
-                            // Closes at once if no request is being answered, else after it.
-                            connection.as_mut().graceful_shutdown();
-                            ending = true;
-                        }
-                    }
-                    _ = closing.changed(), if !ending => {
-                        connection.as_mut().graceful_shutdown();
-                        ending = true;
-                    }
+            match tls {
+                None => connection(stream, admitted, service, limits, closing).await,
+                Some(acceptor) => {
+                    // The handshake is part of the headers' time.
+                    let Ok(Ok(stream)) = tokio::time::timeout(limits.header, acceptor.accept(stream)).await else {
+                        return;
+                    };
+                    connection(stream, admitted, service, limits, closing).await
                 }
             }
-            drop(permit);
         });
     }
     let _ = closing.send(true);
     // Every connection gives its permit back when it closes.
     let _ = permits.acquire_many(limits.max as u32).await;
     Ok(())
+}
+
+/// Serves one connection, or writes why it is refused and closes it.
+async fn connection<S, T>(
+    mut stream: S,
+    admitted: Result<(tokio::sync::OwnedSemaphorePermit, Option<Slot>), Vec<u8>>,
+    service: T,
+    limits: ConnectionLimits,
+    mut closing: watch::Receiver<bool>,
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    T: hyper::service::Service<
+            axum::http::Request<hyper::body::Incoming>,
+            Response = axum::response::Response,
+            Error = std::convert::Infallible,
+        > + Clone
+        + Send
+        + 'static,
+    T::Future: Send + 'static,
+{
+    let (permit, slot) = match admitted {
+        Ok(admitted) => admitted,
+        Err(refusal) => {
+            let _ = tokio::time::timeout(Duration::from_secs(2), async {
+                let _ = stream.write_all(&refusal).await;
+                let _ = stream.shutdown().await;
+            })
+            .await;
+            return;
+        }
+    };
+    let start = Instant::now();
+    let last = Arc::new(AtomicU64::new(0));
+    let io = Watched { stream, start, last: Arc::clone(&last), replacing: None };
+    let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+    builder.http1().timer(TokioTimer::new()).header_read_timeout(limits.header);
+    builder.http2().timer(TokioTimer::new());
+    let connection = builder.serve_connection_with_upgrades(TokioIo::new(io), service);
+    let mut connection = std::pin::pin!(connection);
+    let mut ending = false;
+    let tick = (limits.idle / 4).max(Duration::from_millis(10));
+    loop {
+        tokio::select! {
+            _ = connection.as_mut() => break,
+            () = tokio::time::sleep(tick), if !ending => {
+                let quiet = start.elapsed().saturating_sub(Duration::from_millis(last.load(Ordering::Relaxed)));
+                if quiet >= limits.idle {
+                    // Closes at once if no request is being answered, else after it.
+                    connection.as_mut().graceful_shutdown();
+                    ending = true;
+                }
+            }
+            _ = closing.changed(), if !ending => {
+                connection.as_mut().graceful_shutdown();
+                ending = true;
+            }
+        }
+    }
+    drop((permit, slot));
 }

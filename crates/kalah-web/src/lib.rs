@@ -10,7 +10,9 @@
 //!   several servers share, and how each learns of the others' changes; [`tls`]: how the
 //!   connections to PostgreSQL are encrypted (libpq's `sslmode`).
 //! * [`guard`]: what every request passes first (its origin, JSON bodies, each client's share);
-//!   [`connections`]: the connections' time limits and cap.
+//!   [`connections`]: the connections' time limits and caps; [`proxy`]: the server's public
+//!   address and the reverse proxies trusted to name their clients; [`https`]: HTTPS in the
+//!   server itself, its certificate read again when renewed; [`access`]: the access log.
 //! * [`engines`]: a pool of engines shared by every game, at the engine's strength levels
 //!   ([`kalah_engine::level`]); every engine move and hint is [`kalah_engine::decide`]'s
 //!   decision, as for every other player.
@@ -23,13 +25,16 @@
 //! asks this server's API. The `kalah serve` command parses its flags into a [`Config`] and calls
 //! [`serve`].
 
+pub mod access;
 pub mod api;
 pub mod connections;
 pub mod engines;
 pub mod games;
 pub mod guard;
+pub mod https;
 pub mod postgres;
 pub mod presence;
+pub mod proxy;
 pub mod server;
 pub mod store;
 pub mod tls;
@@ -44,7 +49,9 @@ use kalah_engine::databases::Databases;
 
 pub use connections::ConnectionLimits;
 pub use guard::ClientLimits;
+pub use https::{Certificates, TlsFiles};
 pub use kalah_table::event;
+pub use proxy::{PublicUrl, TrustedProxies};
 pub use server::{router, serve, ApiError, App};
 pub use store::{Database, StoreError};
 
@@ -67,8 +74,29 @@ pub struct Config {
     pub idle: Duration,
     /// What each client (an IP address) may ask.
     pub clients: ClientLimits,
-    /// The connections' time limits and cap.
+    /// The connections' time limits and caps.
     pub connections: ConnectionLimits,
+    /// The address people reach the server at, if not the one they type to reach this machine
+    /// (behind a proxy): writes must come from its pages, and the page builds invitations on it.
+    pub public_url: Option<PublicUrl>,
+    /// The reverse proxies whose `Forwarded`/`X-Forwarded-For` name the real client.
+    pub proxies: TrustedProxies,
+    /// HTTPS: the certificate served, if the server speaks TLS itself.
+    pub tls: Option<Arc<Certificates>>,
+    /// Where the server reports what its host may print: each request answered (if
+    /// [`Config::access_log`]) and each renewal of its certificate.
+    pub reports: Option<tokio::sync::mpsc::UnboundedSender<Report>>,
+    /// Whether every request is reported ([`Report::Request`]).
+    pub access_log: bool,
+}
+
+/// What a running server reports to its host ([`Config::reports`]).
+#[derive(Debug)]
+pub enum Report {
+    /// A request was answered: a line of the access log.
+    Request(access::Access),
+    /// The certificate's files changed: served now, or not (the earlier one still is).
+    Certificate(https::Refreshed),
 }
 
 impl Default for Config {
@@ -84,6 +112,11 @@ impl Default for Config {
             idle: Duration::from_secs(30 * 60),
             clients: ClientLimits::default(),
             connections: ConnectionLimits::default(),
+            public_url: None,
+            proxies: TrustedProxies::default(),
+            tls: None,
+            reports: None,
+            access_log: false,
         }
     }
 }

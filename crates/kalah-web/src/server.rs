@@ -26,15 +26,18 @@ use kalah_view::{Analysis, Hint};
 use serde_json::json;
 use tokio::sync::{mpsc, watch};
 
+use crate::access::Access;
 use crate::api;
-use crate::connections::{self, ConnectionLimits};
+use crate::connections::{self, ConnectionLimits, Listening};
 use crate::engines::{Engines, Failed, Kind};
 use crate::games::{self, Games, Held, Missing, Session};
-use crate::guard::{self, Limiter};
+use crate::guard::{self, Channels, Client, Limiter};
+use crate::https::{Certificates, Refreshed};
 use crate::postgres::Notice;
 use crate::presence::{self, Attending, Presence};
+use crate::proxy::{PublicUrl, TrustedProxies};
 use crate::store::StoreError;
-use crate::Config;
+use crate::{Config, Report};
 
 /// The page, built into the binary so that `kalah serve` works from any folder with no network:
 /// each file's path, type and text. The static site (scripts/site.sh) holds the same files and
@@ -73,6 +76,20 @@ pub struct App {
     presence_changes: std::sync::Mutex<Option<mpsc::UnboundedReceiver<presence::Change>>>,
     /// Set when the server stops: long-lived answers end.
     closing: watch::Sender<bool>,
+    /// The address people reach the server at, if set.
+    public_url: Option<PublicUrl>,
+    /// The proxies trusted to name their clients.
+    proxies: TrustedProxies,
+    /// The live channels each client holds, and the most it may.
+    channels: Channels,
+    most_channels: u32,
+    /// The certificate, if the server speaks HTTPS itself.
+    tls: Option<Arc<Certificates>>,
+    /// Where to report requests and certificate renewals.
+    reports: Option<mpsc::UnboundedSender<Report>>,
+    access_log: bool,
+    /// The page's HTML: the built-in one, with the public address as its canonical link if set.
+    index: String,
 }
 
 impl App {
@@ -95,12 +112,36 @@ impl App {
             presence: Arc::new(presence),
             presence_changes: std::sync::Mutex::new(presence_changes),
             closing: watch::channel(false).0,
+            public_url: config.public_url.clone(),
+            proxies: config.proxies.clone(),
+            channels: Channels::default(),
+            most_channels: config.clients.channels.max(1),
+            tls: config.tls.clone(),
+            reports: config.reports.clone(),
+            access_log: config.access_log,
+            index: index(config.public_url.as_ref()),
         })
     }
 }
 
-/// Serves the page and the API on `listener` until `shutdown` completes, closing idle games as
-/// they expire; the connections are capped and timed ([`ConnectionLimits`]).
+/// Returns the page's HTML: with a public address, a canonical link to it, from which the page
+/// builds its invitations and links.
+fn index(public: Option<&PublicUrl>) -> String {
+    let html = include_str!("../web/index.html");
+    match public {
+        None => html.to_string(),
+        Some(url) => {
+            html.replacen("</head>", &format!("  <link rel=\"canonical\" href=\"{}\">\n</head>", url.page()), 1)
+        }
+    }
+}
+
+/// How often the certificate's files are looked at for a renewal.
+const CERTIFICATE_CHECKED: Duration = Duration::from_secs(10);
+
+/// Serves the page and the API on `listener` (over TLS if the configuration has a certificate)
+/// until `shutdown` completes, closing idle games as they expire; the connections are capped
+/// and timed ([`ConnectionLimits`]).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     app: Arc<App>,
@@ -151,12 +192,34 @@ pub async fn serve(
     });
     let changes = app.presence_changes.lock().unwrap_or_else(|e| e.into_inner()).take();
     let telling = changes.map(|changes| tokio::spawn(tell_presence(Arc::clone(&app), changes, retelling)));
+    let tls = match &app.tls {
+        Some(certificates) => Some(certificates.acceptor().map_err(std::io::Error::other)?),
+        None => None,
+    };
+    // A renewed certificate (certbot writes the files in place) is served from the next
+    // connection on.
+    let renewing = app.tls.clone().map(|certificates| {
+        let reports = app.reports.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(CERTIFICATE_CHECKED);
+            loop {
+                tick.tick().await;
+                let refreshed = certificates.refresh();
+                if !matches!(refreshed, Refreshed::Unchanged) {
+                    if let Some(reports) = &reports {
+                        let _ = reports.send(Report::Certificate(refreshed));
+                    }
+                }
+            }
+        })
+    });
     let limits = app.connections;
     let closing = app.closing.clone();
-    let served = connections::serve(listener, router(app), limits, shutdown, closing).await;
+    let listening = Listening { listener, tls, proxies: app.proxies.clone() };
+    let served = connections::serve(listening, router(app), limits, shutdown, closing).await;
     sweeping.abort();
     ticking.abort();
-    for task in [following, telling].into_iter().flatten() {
+    for task in [following, telling, renewing].into_iter().flatten() {
         task.abort();
     }
     served
@@ -221,9 +284,11 @@ async fn tell_presence(
 /// Returns the routes of the page and the API: the API's from kalah-table's list of routes,
 /// which the static site's page reads too.
 pub fn router(app: Arc<App>) -> Router {
-    let page = PAGE.iter().fold(Router::new(), |router, &(path, kind, text)| {
-        router.route(path, get(move || async move { asset(kind, text) }))
+    let page = PAGE.iter().fold(Router::new(), |router, &(path, kind, text)| match path {
+        "/" | "/index.html" => router.route(path, get(page_index)),
+        _ => router.route(path, get(move || async move { asset(kind, text) })),
     });
+    let page = page.route("/healthz", get(healthz)).route("/readyz", get(readyz));
     let api = ROUTES.iter().filter(|spec| spec.hosts != Hosts::Page).fold(page, |router, spec| {
         // `Router::route` merges the methods of one path.
         let filter = MethodFilter::try_from(spec.method.parse::<Method>().expect("a route's method")).expect("known");
@@ -234,7 +299,85 @@ pub fn router(app: Arc<App>) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), guard))
         .layer(axum::middleware::from_fn(finish))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), access))
         .with_state(app)
+}
+
+/// `GET /`: the page.
+async fn page_index(State(app): State<Arc<App>>) -> Response {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], app.index.clone())
+        .into_response()
+}
+
+/// `GET /healthz`: the server runs and answers (a container's or a load balancer's liveness
+/// check); it reads nothing.
+async fn healthz() -> Json<serde_json::Value> {
+    Json(json!({ "status": "ok" }))
+}
+
+/// `GET /readyz`: the server can serve games: its database answers a query (503 if not).
+async fn readyz(State(app): State<Arc<App>>) -> Result<Json<serde_json::Value>, ApiError> {
+    match app.games.archive(1).await {
+        Ok(_) => Ok(Json(json!({ "status": "ready" }))),
+        Err(e) => Err(ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: one_line(format!("the game database does not answer: {e}")),
+            retry_after: Some(5),
+        }),
+    }
+}
+
+/// Names the client of every request ([`Client`]: the peer, or the real client behind a trusted
+/// proxy) for the layers and handlers below, and reports the request to the access log once
+/// it is answered.
+async fn access(
+    State(app): State<Arc<App>>,
+    mut request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let peer = request.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let client = peer.map(|peer| app.proxies.client(peer, request.headers()));
+    if let Some(client) = client {
+        request.extensions_mut().insert(Client(client));
+    }
+    let logged = match (&app.reports, app.access_log) {
+        (Some(reports), true) => Some((reports.clone(), entry(&request, client))),
+        _ => None,
+    };
+    let response = next.run(request).await;
+    if let Some((reports, mut entry)) = logged {
+        entry.status = response.status().as_u16();
+        entry.bytes = response
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok())
+            .or_else(|| axum::body::HttpBody::size_hint(response.body()).exact());
+        let _ = reports.send(Report::Request(entry));
+    }
+    response
+}
+
+/// Returns the access log's entry of `request`, its status still to be filled in.
+fn entry(request: &axum::extract::Request, client: Option<std::net::IpAddr>) -> Access {
+    let header = |name: header::HeaderName| {
+        request.headers().get(name).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+    };
+    Access {
+        client,
+        at: std::time::SystemTime::now(),
+        method: request.method().to_string(),
+        target: request.uri().path_and_query().map_or_else(|| request.uri().path().to_string(), |p| p.to_string()),
+        version: match request.version() {
+            axum::http::Version::HTTP_2 => "HTTP/2.0",
+            axum::http::Version::HTTP_10 => "HTTP/1.0",
+            _ => "HTTP/1.1",
+        },
+        status: 0,
+        bytes: None,
+        referer: header(header::REFERER),
+        agent: header(header::USER_AGENT),
+    }
 }
 
 /// Returns the handler of `route` for the method `filter` (`GET` routes also answer `HEAD`).
@@ -289,11 +432,11 @@ async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, nex
     let refused = |r: guard::Refusal| {
         ApiError { status: r.status, message: one_line(r.message), retry_after: r.retry_after }.into_response()
     };
-    if let Err(r) = guard::check_origin(request.method(), request.headers()) {
+    if let Err(r) = guard::check_origin(request.method(), request.headers(), app.public_url.as_ref()) {
         return refused(r);
     }
     let new_game = request.method() == Method::POST && request.uri().path() == "/api/games";
-    let client = request.extensions().get::<ConnectInfo<SocketAddr>>();
+    let client = request.extensions().get::<Client>().copied();
     if let Err(r) = guard::check_share(&app.limiter, client, new_game, Instant::now()) {
         return refused(r);
     }
@@ -597,19 +740,43 @@ async fn rematch(
 /// `Last-Event-ID` gets the state at once if it changed meanwhile: nothing is lost. In a game
 /// between friends a `presence` event (`{"south": true, "north": false, "pages": {"south": 2,
 /// "north": 0}}`) says which players follow the game live now, and on how many pages, at once
-/// and whenever that changes; a player's page opens the channel
-/// with its token as `?seat=TOKEN` (a browser's EventSource sends no `Authorization` header),
-/// and counts as here while it stays open.
+/// and whenever that changes; a player's page opens the channel with its token (as
+/// `Authorization: Bearer TOKEN`, never in the address, which proxies log), and counts as here
+/// while it stays open. Each client holds at most its share of channels ([`ClientLimits`]).
+///
+/// [`ClientLimits`]: crate::ClientLimits
 async fn live(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-    axum::extract::Query(query): axum::extract::Query<LiveQuery>,
+    uri: Uri,
+    client: Option<axum::Extension<Client>>,
     headers: HeaderMap,
 ) -> Result<Sse<impl futures_util::Stream<Item = Result<SseEvent, std::convert::Infallible>>>, ApiError> {
+    let in_address = uri.query().is_some_and(|q| q.split('&').any(|pair| pair.starts_with("seat=")));
+    if in_address {
+        return Err(ApiError {
+            status: StatusCode::BAD_REQUEST,
+            message:
+                "a seat's token is never sent in the address (proxies log it): send it as Authorization: Bearer TOKEN"
+                    .to_string(),
+            retry_after: None,
+        });
+    }
+    // Counted before the game is looked up, so that asking for games that do not exist holds no channel.
+    let counted = match client {
+        Some(axum::Extension(Client(client))) => {
+            Some(app.channels.open(client, app.most_channels).map_err(|r| ApiError {
+                status: r.status,
+                message: one_line(r.message),
+                retry_after: r.retry_after,
+            })?)
+        }
+        None => None,
+    };
     let game = session(&app, &id).await?;
     let (changes, friends, seat) = {
         let mut s = game.lock().await;
-        let seat = match &query.seat {
+        let seat = match bearer(&headers) {
             None => None,
             Some(token) => Some(s.holder(token).ok_or(Refused::WrongToken)?),
         };
@@ -626,8 +793,18 @@ async fn live(
     let after: Option<u64> =
         headers.get("last-event-id").and_then(|v| v.to_str().ok()).and_then(|v| v.trim().parse().ok());
     let closing = app.closing.subscribe();
-    let following =
-        Following { changes, closing, after, game, id, presence, told: None, friends, _attending: attending };
+    let following = Following {
+        changes,
+        closing,
+        after,
+        game,
+        id,
+        presence,
+        told: None,
+        friends,
+        _attending: attending,
+        _counted: counted,
+    };
     let stream = futures_util::stream::unfold(following, |mut f| async move {
         loop {
             if *f.closing.borrow() {
@@ -666,13 +843,6 @@ async fn live(
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
 }
 
-/// The query of `GET /api/games/{id}/live`.
-#[derive(Debug, serde::Deserialize)]
-pub struct LiveQuery {
-    /// The token of the seat whose player follows the game (none: a spectator).
-    seat: Option<String>,
-}
-
 /// What a live channel holds while it is open.
 struct Following {
     changes: watch::Receiver<u64>,
@@ -687,6 +857,8 @@ struct Following {
     friends: bool,
     /// Keeps the player counted as here while the channel is open.
     _attending: Option<Attending>,
+    /// Keeps the channel counted against its client's share while it is open.
+    _counted: Option<guard::Channel>,
 }
 
 /// `GET /api/games/{id}`: the state. A player's page asks with its token: the invited friend's

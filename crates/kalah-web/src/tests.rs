@@ -704,7 +704,7 @@ async fn writes_from_another_site_are_refused_and_clients_get_their_share() {
     // One address may start only its share of games.
     let limited = Arc::new(
         App::new(&Config {
-            clients: crate::ClientLimits { requests_per_second: 1000, games_per_minute: 3 },
+            clients: crate::ClientLimits { requests_per_second: 1000, games_per_minute: 3, channels: 64 },
             ..Config::default()
         })
         .unwrap(),
@@ -785,6 +785,7 @@ async fn silent_and_slow_connections_are_closed_and_connections_are_capped() {
         body: Duration::from_millis(300),
         idle: Duration::from_millis(300),
         max: 2,
+        per_client: 100,
     };
     let address = listening(limits).await;
     // A connection that sends nothing is closed (the test would wait for ever before).
@@ -839,6 +840,37 @@ async fn silent_and_slow_connections_are_closed_and_connections_are_capped() {
     let said = until_closed(&mut third).await;
     assert!(said.starts_with("HTTP/1.1 503"), "{said}");
     assert!(said.contains("most connections"), "{said}");
+    // One address holds its share: a third of its own is answered 429, as the server has room.
+    let shared = crate::ConnectionLimits { max: 100, per_client: 2, ..long };
+    let address = listening(shared).await;
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+        let mut reader = tokio::io::BufReader::new(stream);
+        let mut line = String::new();
+        tokio::io::AsyncBufReadExt::read_line(&mut reader, &mut line).await.unwrap();
+        assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+        held.push(reader);
+    }
+    let mut third = tokio::net::TcpStream::connect(address).await.unwrap();
+    let said = until_closed(&mut third).await;
+    assert!(said.starts_with("HTTP/1.1 429"), "{said}");
+    assert!(said.contains("retry-after: 5") && said.contains("at most 2 open at once"), "{said}");
+    // One closed: the address may connect again.
+    drop(held.pop());
+    let mut again = loop {
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
+        let said = until_closed(&mut stream).await;
+        // The server may not have seen the close yet: asked again until it has.
+        if said.starts_with("HTTP/1.1 200") {
+            break said;
+        }
+        tokio::task::yield_now().await;
+    };
+    assert!(again.contains("\"status\":\"ok\""), "{again}");
+    again.clear();
 }
 
 #[tokio::test]
@@ -1123,11 +1155,11 @@ async fn the_players_presence_reaches_the_spectators_and_each_other_live() {
     let url = format!("/api/games/{}", id(&game));
     let (south, north) = (game["token"].as_str().unwrap().to_string(), game["invite"].as_str().unwrap().to_string());
     let open = |seat: Option<&str>| {
-        let uri = match seat {
-            Some(token) => format!("{url}/live?seat={token}"),
-            None => format!("{url}/live"),
-        };
-        app.clone().oneshot(Request::builder().uri(uri).body(Body::empty()).unwrap())
+        let mut request = Request::builder().uri(format!("{url}/live"));
+        if let Some(token) = seat {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        app.clone().oneshot(request.body(Body::empty()).unwrap())
     };
     // Reads events until a presence event, and returns its data.
     async fn presence(
@@ -1164,9 +1196,13 @@ async fn the_players_presence_reaches_the_spectators_and_each_other_live() {
     assert_eq!(presence(&mut watcher).await, here(2, 0));
     drop(again);
     assert_eq!(presence(&mut first).await, here(1, 0), "and its going");
-    // A token of no seat is refused.
-    let (status, _) = call(&app, "GET", &format!("{url}/live?seat=0123"), "").await;
+    // A token of no seat is refused; a token in the address (which proxies log) is refused
+    // before it is read.
+    let (status, _) = call_with(&app, "GET", &format!("{url}/live"), &[("authorization", "Bearer 0123")], "").await;
     assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, body) = call_with(&app, "GET", &format!("{url}/live?seat={south}"), &[], "").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body["error"].as_str().unwrap().contains("send it as Authorization: Bearer"), "{body}");
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@
 import { api, change, game, note, redraw, show } from './app.js';
 
 const key = (id) => `kalah-seat-${id}`;
-let live = null;       // the EventSource of the game followed
+let live = null;       // the live channel (a Channel) of the game followed
 let liveId = null;
 let liveSeat = null;   // the token it was opened with
 let presence = null;   // {south, north, pages}: which players follow the game live now
@@ -292,7 +292,7 @@ function follow(state) {
   presence = null;
   down = false;
   // A player's channel carries its token, so that the opponent sees the player is here.
-  live = new EventSource(`/api/games/${state.id}/live${held ? `?seat=${held}` : ''}`);
+  live = new Channel(`/api/games/${state.id}/live`, held);
   live.addEventListener('presence', (event) => {
     presence = JSON.parse(event.data);
     if (!game || game.id !== state.id) return;
@@ -323,6 +323,76 @@ function follow(state) {
     const moved = next.version !== game.version && next.ply === game.ply + 1;
     show(next, moved);
   });
+}
+
+// A live channel: Server-Sent Events read from a fetch, which (unlike EventSource) sends the
+// seat's token as an Authorization header rather than in the address, where proxies log it.
+// It fires what EventSource fires (`open`, `error`, and each named event with its `data`) and
+// reconnects as EventSource does, with `Last-Event-ID` so that no change is missed.
+class Channel extends EventTarget {
+  constructor(url, token) {
+    super();
+    this.url = url;
+    this.token = token;
+    this.last = null;
+    this.stopped = new AbortController();
+    this.run();
+  }
+
+  close() {
+    this.stopped.abort();
+  }
+
+  async run() {
+    let wait = 1000;
+    while (!this.stopped.signal.aborted) {
+      try {
+        const headers = { Accept: 'text/event-stream' };
+        if (this.token) headers.Authorization = `Bearer ${this.token}`;
+        if (this.last !== null) headers['Last-Event-ID'] = this.last;
+        const response = await fetch(this.url, { headers, cache: 'no-store', signal: this.stopped.signal });
+        // A refusal (a seat's token no longer valid, a game deleted) is not asked again soon.
+        if (!response.ok || !response.body) throw new Error(`${response.status}`);
+        this.dispatchEvent(new Event('open'));
+        wait = 1000;
+        await this.read(response.body.getReader());
+      } catch (e) {
+        if (this.stopped.signal.aborted) return;
+      }
+      if (this.stopped.signal.aborted) return;
+      this.dispatchEvent(new Event('error'));
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = Math.min(wait * 2, 10000);
+    }
+  }
+
+  // Reads events (blank-line separated `event:`, `data:`, `id:` fields) until the stream ends.
+  async read(reader) {
+    const decoder = new TextDecoder();
+    let text = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      text += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+      let end;
+      while ((end = text.indexOf('\n\n')) >= 0) {
+        const block = text.slice(0, end);
+        text = text.slice(end + 2);
+        let name = 'message';
+        const data = [];
+        for (const line of block.split('\n')) {
+          const colon = line.indexOf(':');
+          if (colon === 0) continue; // a comment: the server's keep-alive
+          const field = colon < 0 ? line : line.slice(0, colon);
+          const content = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+          if (field === 'event') name = content;
+          else if (field === 'data') data.push(content);
+          else if (field === 'id') this.last = content;
+        }
+        if (data.length) this.dispatchEvent(new MessageEvent(name, { data: data.join('\n') }));
+      }
+    }
+  }
 }
 
 // The side this browser plays in `state`, or null when it watches (or the game is not between friends).
