@@ -1,6 +1,8 @@
 //! Several `kalah serve` processes share their games in PostgreSQL: the test starts a real
 //! PostgreSQL (the Debian package's binaries, `apt-get install postgresql`) on loopback in a
-//! temporary folder, runs two servers on it, and plays a game between friends whose players are
+//! temporary folder, makes kalah's role and database there with the deployment's own script
+//! (deploy/postgres-init.sql, which deploy/compose.yaml gives the official image), runs two
+//! servers on it, and plays a game between friends whose players are
 //! on different servers, each server's live channel seeing every move; moves sent to both servers
 //! at once on one version are played once; each server's spectators see both players here, and
 //! see a player leave, whichever server the player follows the game through; then one server is
@@ -31,7 +33,7 @@ impl Drop for Running {
 struct Postgres {
     server: Child,
     port: u16,
-    _folder: tempfile::TempDir,
+    folder: tempfile::TempDir,
 }
 
 impl Drop for Postgres {
@@ -119,7 +121,9 @@ fn start_postgres_with(tls: Option<&ServerTls>) -> Postgres {
     };
     let data = folder.path().join("data");
     let mut initdb = Command::new(bin.join("initdb"));
-    initdb.args(["--auth=trust", "--username=kalah", "--encoding=UTF8", "--locale=C", "--no-sync", "-D"]).arg(&data);
+    // The superuser is `postgres`, as in the official image; kalah's role and database are made
+    // below by the deployment's own script.
+    initdb.args(["--auth=trust", "--username=postgres", "--encoding=UTF8", "--locale=C", "--no-sync", "-D"]).arg(&data);
     as_user(&mut initdb);
     let made = initdb.output().expect("initdb runs");
     assert!(made.status.success(), "initdb failed: {}", String::from_utf8_lossy(&made.stderr));
@@ -152,9 +156,27 @@ fn start_postgres_with(tls: Option<&ServerTls>) -> Postgres {
     as_user(&mut postgres);
     let mut server = postgres.spawn().expect("postgres starts");
     let stderr = server.stderr.take().expect("stderr is piped");
-    let postgres = Postgres { server, port, _folder: folder };
+    let postgres = Postgres { server, port, folder };
     await_ready(stderr);
+    make_kalah_database(&bin, &postgres);
     postgres
+}
+
+/// Makes the role `kalah` and its database `kalah` as a deployment does: deploy/postgres-init.sql
+/// run by psql as the superuser, over the cluster's socket (no password: the test's cluster
+/// trusts it, and the script sets none without KALAH_DB_PASSWORD).
+fn make_kalah_database(bin: &std::path::Path, postgres: &Postgres) {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/postgres-init.sql");
+    let made = Command::new(bin.join("psql"))
+        .arg("--host")
+        .arg(postgres.folder.path())
+        .args(["--port", &postgres.port.to_string(), "--username=postgres", "--dbname=postgres"])
+        .args(["--no-psqlrc", "--no-password", "--quiet", "--set=ON_ERROR_STOP=1", "--file"])
+        .arg(&script)
+        .env_remove("KALAH_DB_PASSWORD")
+        .output()
+        .expect("psql runs");
+    assert!(made.status.success(), "{} failed: {}", script.display(), String::from_utf8_lossy(&made.stderr));
 }
 
 /// Starts `kalah serve` on `db`; returns it and its stdout, from which [`address`] reads.
@@ -302,7 +324,7 @@ fn moves(state: &Value) -> Vec<String> {
 #[test]
 fn two_servers_share_a_game_between_friends_through_postgresql() {
     let postgres = start_postgres();
-    let db = format!("postgres://kalah@127.0.0.1:{}/postgres", postgres.port);
+    let db = format!("postgres://kalah@127.0.0.1:{}/kalah", postgres.port);
     // Both start at once: one makes the schema, the other waits for it.
     let (mut a, mut a_out) = spawn_kalah(&db);
     let (_b, mut b_out) = spawn_kalah(&db);
@@ -409,7 +431,7 @@ fn two_servers_share_a_game_between_friends_through_postgresql() {
 fn psql(postgres: &Postgres, sql: &str) {
     let out = Command::new(postgres_programs().join("psql"))
         .args(["-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", &postgres.port.to_string()])
-        .args(["-U", "kalah", "-d", "postgres", "-c", sql])
+        .args(["-U", "kalah", "-d", "kalah", "-c", sql])
         .output()
         .expect("psql runs");
     assert!(out.status.success(), "{sql}: {}", String::from_utf8_lossy(&out.stderr));
@@ -426,7 +448,7 @@ fn many_games_changes_are_stored_together_and_each_checked_alone() {
     use kalah_web::event::{Change, Event, Moment};
     use kalah_web::store::{Start, Store};
     let postgres = start_postgres();
-    let url = format!("postgres://kalah@127.0.0.1:{}/postgres", postgres.port);
+    let url = format!("postgres://kalah@127.0.0.1:{}/kalah", postgres.port);
     let database = kalah_web::Database::parse(url.as_ref()).expect("the address is read");
     let start = Start {
         rules: "kalah(6,4)".into(),
@@ -554,7 +576,7 @@ fn tls_to_postgresql_checks_the_certificate_as_sslmode_says() {
     // Issued for 127.0.0.1 and db.example: reached as localhost, the name does not match.
     let (certificate, key) = authority.server(&["127.0.0.1", "db.example"]);
     let postgres = start_postgres_with(Some(&ServerTls { certificate: certificate.pem(), key: key.serialize_pem() }));
-    let at = |host: &str, query: &str| format!("postgres://kalah@{host}:{}/postgres{query}", postgres.port);
+    let at = |host: &str, query: &str| format!("postgres://kalah@{host}:{}/kalah{query}", postgres.port);
     let (by_ip, by_name) = (|q: &str| at("127.0.0.1", q), |q: &str| at("localhost", q));
     let serves = [
         (by_ip(""), "prefer (the default) encrypts when the server offers it"),
