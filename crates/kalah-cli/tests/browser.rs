@@ -12,11 +12,18 @@
 //! offline once the static server is stopped; it offers no game against a friend, which needs a
 //! server.
 //!
+//! On the internet: two friends play over HTTPS through a real nginx (the repository's own
+//! deploy/nginx.conf) that rewrites the Host, each client's limits apply to the client nginx
+//! names, and no seat's token reaches nginx's log or kalah's; `kalah serve --cert` serves HTTPS
+//! and HTTP/2 itself and takes a renewed certificate without a restart.
+//!
 //! Chromium and chromedriver must be installed (`.ci/run` installs them on Debian); without them
 //! the test fails and says how to install them. With `KALAH_SCREENSHOT=1` it also plays a few
 //! moves of Kalah(6,4) and writes the screenshots of the README and docs/web.md: docs/serve.png,
 //! serve-dark.png (the dark theme), serve-phone.png (390 pixels wide) and serve-phone-12.png
 //! (Kalah(12,4) on the same phone).
+
+mod common;
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -1986,4 +1993,271 @@ async fn the_kgp_servers_page_shows_the_games_the_table_and_a_replay() {
     let record = script(&client, "return fetch(document.getElementById('download').href).then(r => r.text())").await;
     assert!(record.contains("random") && record.contains("kalah kgp serve"), "{record}");
     client.close().await.expect("the browser closes");
+}
+
+/// Runs curl from the loopback address `from` (nginx sees it as the client) with `args`, and
+/// returns the status and the body.
+/// The test authority's certificate is `dir`/ca.pem.
+fn curl(dir: &Path, from: &str, args: &[&str]) -> (u16, String) {
+    let output = Command::new("curl")
+        .args(["-sS", "--cacert", "ca.pem", "--interface", from, "-w", "\n%{http_code}"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("curl runs (apt-get install curl)");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let (body, status) = text.rsplit_once('\n').unwrap_or(("", &text));
+    (
+        status
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("curl {args:?}: {text} {}", String::from_utf8_lossy(&output.stderr))),
+        body.to_string(),
+    )
+}
+
+/// Writes a certificate for `names` signed by `authority` and its key as cert.pem and key.pem
+/// in `folder`, replacing them as certbot does (a new file renamed over the old one).
+fn certify(authority: &common::Authority, folder: &Path, names: &[&str]) {
+    let (certificate, key) = authority.server(names);
+    for (name, text) in [("key.pem", key.serialize_pem()), ("cert.pem", certificate.pem())] {
+        let fresh = folder.join(format!("{name}.new"));
+        std::fs::write(&fresh, text).expect("a PEM file is written");
+        std::fs::rename(&fresh, folder.join(name)).expect("and renamed into place");
+    }
+}
+
+/// Waits until something listens on `port` of loopback (nginx says nothing when it is ready).
+fn await_listening(port: u16, what: &mut Running) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = what.0.try_wait() {
+            panic!("it ended before it listened on {port}: {status}");
+        }
+        assert!(Instant::now() < deadline, "nothing listens on {port}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Starts nginx in `folder` with the repository's deploy/nginx.conf, its HTTPS on `port` and
+/// its HTTP on `http_port`, in front of `kalah` (a loopback port): one process, no daemon, its
+/// log in `folder`/nginx-access.log.
+fn start_nginx(folder: &Path, port: u16, http_port: u16, kalah: u16) -> Running {
+    let nginx = which(&["nginx"])
+        .or_else(|| Some(PathBuf::from("/usr/sbin/nginx")).filter(|p| p.is_file()))
+        .expect("this test needs nginx: apt-get install nginx (.ci/test installs it)");
+    let mut site = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy/nginx.conf"))
+        .expect("deploy/nginx.conf");
+    let at = |path: &str| folder.join(path).display().to_string();
+    for (from, to) in [
+        ("listen 80;", format!("listen 127.0.0.1:{http_port};")),
+        ("listen [::]:80;", String::new()),
+        ("listen 443 ssl http2;", format!("listen 127.0.0.1:{port} ssl http2;")),
+        ("listen [::]:443 ssl http2;", String::new()),
+        ("/etc/letsencrypt/live/kalah.example/fullchain.pem", at("cert.pem")),
+        ("/etc/letsencrypt/live/kalah.example/privkey.pem", at("key.pem")),
+        ("/var/log/nginx/kalah.access.log", at("nginx-access.log")),
+        ("http://127.0.0.1:8080", format!("http://127.0.0.1:{kalah}")),
+    ] {
+        assert!(site.contains(from), "deploy/nginx.conf no longer says {from:?}: change this test with it");
+        site = site.replace(from, &to);
+    }
+    let temp = at("nginx-temp");
+    let main = format!(
+        "daemon off;\nmaster_process off;\npid {pid};\nerror_log stderr;\nevents {{ worker_connections 1024; }}\n\
+         http {{\n client_body_temp_path {temp}/body;\n proxy_temp_path {temp}/proxy;\n fastcgi_temp_path {temp}/fastcgi;\n \
+         uwsgi_temp_path {temp}/uwsgi;\n scgi_temp_path {temp}/scgi;\n{site}\n}}\n",
+        pid = at("nginx.pid"),
+    );
+    std::fs::create_dir_all(&temp).expect("nginx's temporary folder");
+    std::fs::write(folder.join("nginx.conf"), main).expect("nginx.conf");
+    let child = Command::new(nginx)
+        .args(["-e", "stderr", "-p"])
+        .arg(folder)
+        .arg("-c")
+        .arg(folder.join("nginx.conf"))
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("nginx starts");
+    let mut running = Running(child);
+    await_listening(port, &mut running);
+    running
+}
+
+/// Two friends play a game over HTTPS through nginx, which rewrites the Host (it sends its
+/// upstream's, 127.0.0.1:PORT) and says who the client is in X-Forwarded-For: the page's writes
+/// pass the origin check because kalah knows its public address (`--public-url`), the
+/// invitation is built on that address, the limits of new games and of live channels apply to
+/// each client nginx names (clients on 127.0.0.2 and 127.0.0.3, which no header they send can
+/// disguise), and neither nginx's log nor kalah's access log holds a seat's token.
+#[tokio::test]
+async fn friends_play_over_https_through_nginx_and_each_client_has_its_own_share() {
+    let (driver, chromium) = browser_programs();
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let dir = folder.path();
+    let authority = common::Authority::new("kalah test authority");
+    authority.write(dir, "ca.pem");
+    certify(&authority, dir, &["localhost", "127.0.0.1"]);
+    let (port, http_port, kalah_port) = (free_port(), free_port(), free_port());
+    let public = format!("https://localhost:{port}");
+    let flags = [
+        "--public-url",
+        &public,
+        "--trusted-proxy",
+        "127.0.0.1",
+        "--access-log",
+        "access.log",
+        "--client-games",
+        "2",
+        "--client-channels",
+        "4",
+    ];
+    let (_kalah, printed) = start_server_with(dir, kalah_port, &flags);
+    assert_eq!(printed, format!("http://127.0.0.1:{kalah_port}/)"), "the address served at, after the public one");
+    let _nginx = start_nginx(dir, port, http_port, kalah_port);
+    let (_da, a) = start_browser_with(&driver, &chromium, &["--ignore-certificate-errors"]).await;
+    let (_db, b) = start_browser_with(&driver, &chromium, &["--ignore-certificate-errors"]).await;
+    a.goto(&format!("{public}/")).await.expect("the page opens through nginx");
+    idle(&a).await;
+    new_game(&a, "3", "2", "friend").await;
+    assert_eq!(text(&a, "#friends-who").await, "You play South.", "the page's first write passed the origin check");
+    let invite = script(&a, "return document.getElementById('invite-link').value").await;
+    assert!(invite.starts_with(&format!("{public}/?game=")), "the invitation is on the public address: {invite}");
+    b.goto(&invite).await.expect("the invitation opens");
+    idle(&b).await;
+    assert_eq!(text(&b, "#friends-who").await, "You play North.");
+    wait_for(&a, "#presence", |t| t == "North is here.").await;
+    wait_for(&b, "#presence", |t| t == "South is here.").await;
+    let id = script(&a, "return document.body.dataset.game || new URLSearchParams(location.search).get('game')").await;
+    let tokens = [stored(&a, &format!("kalah-seat-{id}")).await, stored(&b, &format!("kalah-seat-{id}")).await];
+    assert!(tokens.iter().all(|t| t.len() >= 16), "both seats' tokens are kept: {tokens:?}");
+    loop {
+        let before = in_step(&[&a, &b]).await;
+        if script(&a, "return document.body.dataset.phase").await == "over" {
+            break;
+        }
+        let mut mover = None;
+        for player in [&a, &b] {
+            if !player.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty() {
+                mover = Some(player);
+            }
+        }
+        click_a_house(mover.expect("one player may move")).await;
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while in_step(&[&a, &b]).await <= before {
+            assert!(Instant::now() < deadline, "the move never reached the other page");
+        }
+    }
+    assert!(text(&b, "#status").await.starts_with("Game over"));
+    // New games: two a minute for each client nginx names, whatever it claims to be.
+    let games = format!("{public}/api/games");
+    let create = |from: &str, extra: &[&str]| {
+        let mut args =
+            vec!["-X", "POST", "-H", "Content-Type: application/json", "--data", r#"{"rules":"kalah(3,2)"}"#];
+        args.extend_from_slice(extra);
+        args.push(&games);
+        curl(dir, from, &args)
+    };
+    assert_eq!(create("127.0.0.2", &[]).0, 201);
+    assert_eq!(create("127.0.0.2", &[]).0, 201);
+    let (status, body) = create("127.0.0.2", &[]);
+    assert_eq!(status, 429, "{body}");
+    assert!(body.contains("at most 2 a minute from one address"), "{body}");
+    assert_eq!(create("127.0.0.3", &["-H", "X-Forwarded-For: 127.0.0.9"]).0, 201, "another client has its own");
+    let (status, _) = create("127.0.0.3", &["-H", "X-Forwarded-For: 127.0.0.9"]);
+    assert_eq!(status, 201);
+    assert_eq!(create("127.0.0.3", &["-H", "X-Forwarded-For: 127.0.0.9"]).0, 429, "a made-up hop changes nothing");
+    // Live channels: four for a client, the fifth refused while they are open.
+    let live = format!("{public}/api/games/{id}/live");
+    let mut channels = Vec::new();
+    for _ in 0..4 {
+        let mut child = Command::new("curl")
+            .args(["-sSN", "--cacert", "ca.pem", "--interface", "127.0.0.2", &live])
+            .current_dir(dir)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("curl runs");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line).expect("an event");
+        assert!(!line.is_empty(), "the channel sends its first event");
+        channels.push(Running(child));
+    }
+    let (status, body) = curl(dir, "127.0.0.2", &[&live]);
+    assert_eq!(status, 429, "{body}");
+    assert!(body.contains("at most 4 open at once"), "{body}");
+    // Another client still follows the game (curl gives up on the endless stream after a second).
+    let (_, head) = curl(dir, "127.0.0.3", &["-N", "--max-time", "1", "-o", "/dev/null", "-D", "-", &live]);
+    assert!(head.starts_with("HTTP/2 200"), "{head}");
+    drop(channels);
+    // The logs: each client as nginx named it, the refusals, and no token anywhere.
+    for client in [a, b] {
+        client.close().await.expect("a browser closes");
+    }
+    let kalah_log = std::fs::read_to_string(dir.join("access.log")).expect("kalah's access log");
+    let nginx_log = std::fs::read_to_string(dir.join("nginx-access.log")).expect("nginx's log");
+    for client in ["127.0.0.2 - - [", "127.0.0.3 - - [", "127.0.0.1 - - ["] {
+        assert!(kalah_log.lines().any(|l| l.starts_with(client)), "no request of {client} in:\n{kalah_log}");
+    }
+    assert!(kalah_log.contains("\"POST /api/games HTTP/1.1\" 429"), "{kalah_log}");
+    for token in &tokens {
+        assert!(!kalah_log.contains(token.as_str()), "a token in kalah's log");
+        assert!(!nginx_log.contains(token.as_str()), "a token in nginx's log");
+    }
+    assert!(nginx_log.contains(&format!("/api/games/{id}/live")), "nginx logged the live channels:\n{nginx_log}");
+}
+
+/// `kalah serve --cert --key` serves HTTPS itself, HTTP/2 to a client that asks for it through
+/// ALPN, and a renewed certificate (new files renamed over the old, as certbot does) from the
+/// next connection on, without a restart: seen by a name only the renewed certificate holds.
+#[test]
+fn kalah_serves_https_and_http2_and_takes_a_renewed_certificate() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let dir = folder.path();
+    let authority = common::Authority::new("kalah test authority");
+    authority.write(dir, "ca.pem");
+    certify(&authority, dir, &["localhost"]);
+    let port = free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["serve", "--port", &port.to_string(), "--db", "games.sqlite", "--no-egdb"])
+        .args(["--cert", "cert.pem", "--key", "key.pem"])
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kalah serve starts");
+    let mut lines = BufReader::new(child.stdout.take().expect("piped")).lines();
+    let mut errors = BufReader::new(child.stderr.take().expect("piped")).lines();
+    let server = Running(child);
+    let first = lines.next().expect("a line").expect("text");
+    assert!(first.contains(&format!("play at https://127.0.0.1:{port}/")), "{first}");
+    // The protocol curl spoke with a server that holds `name`, or "0" when the certificate does
+    // not hold that name and curl refuses the server.
+    let ask = |name: &str| {
+        let output = Command::new("curl")
+            .args(["-s", "--cacert", "ca.pem", "--http2", "-o", "/dev/null", "-w", "%{http_version}"])
+            .arg("--resolve")
+            .arg(format!("{name}:{port}:127.0.0.1"))
+            .arg(format!("https://{name}:{port}/healthz"))
+            .current_dir(dir)
+            .output()
+            .expect("curl runs");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    assert_eq!(ask("localhost"), "2", "HTTP/2 over TLS");
+    let (status, body) = curl(dir, "127.0.0.1", &["--http1.1", &format!("https://localhost:{port}/readyz")]);
+    assert_eq!((status, body.as_str()), (200, r#"{"status":"ready"}"#));
+    assert_eq!(ask("kalah.test"), "0", "the first certificate does not name kalah.test");
+    certify(&authority, dir, &["localhost", "kalah.test"]);
+    let said = lines.next().expect("a line").expect("text");
+    assert_eq!(said, "kalah serve: the certificate changed: serving the new one");
+    assert_eq!(ask("kalah.test"), "2", "the renewed certificate is served");
+    // A broken renewal, read at once on SIGHUP, keeps the certificate being served.
+    std::fs::write(dir.join("key.pem.new"), "not a key").expect("written");
+    std::fs::rename(dir.join("key.pem.new"), dir.join("key.pem")).expect("renamed");
+    let hup = Command::new("kill").args(["-HUP", &server.0.id().to_string()]).status().expect("kill runs");
+    assert!(hup.success());
+    let said = errors.next().expect("a line").expect("text");
+    assert!(said.starts_with("kalah serve: SIGHUP: cannot read the certificate ("), "{said}");
+    assert!(said.ends_with("still serving the earlier one"), "{said}");
+    assert_eq!(ask("kalah.test"), "2", "still served");
 }
