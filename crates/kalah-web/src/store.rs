@@ -82,7 +82,7 @@ pub enum StoreError {
     Newer(String, i64, i64),
     /// Another server holds the SQLite file ([`crate::holder`]).
     #[error(
-        "the game database {} is held by another kalah serve ({}): one server at a time an SQLite file; stop that one, give another --db, or share a PostgreSQL database between servers",
+        "the game database {} is held by another kalah serve ({}): one server at a time on an SQLite file; stop that one, give another --db, or share a PostgreSQL database between servers",
         database.display(),
         match holder { Some(holder) => holder.to_string(), None => "it has not written itself down yet".to_string() }
     )]
