@@ -220,6 +220,43 @@ pub fn replace(path: &Path, kind: &Kind<'_>, contents: &[u8]) -> Result<(), Refu
     Ok(())
 }
 
+/// Writes a new file at `path`, where nothing may stand yet ([`check`] with `kind`), atomically as
+/// [`replace`]: `write` fills the empty temporary file in the same folder whose path it is given
+/// (a writer that takes a path, as SQLite's `VACUUM INTO`), which is then flushed to the disk,
+/// checked again and renamed to `path`.
+///
+/// # Errors
+/// A [`Refused`], or `write`'s failure as [`Refused::Io`]; the temporary file is removed and
+/// `path` is left as it was.
+pub fn create<E: std::fmt::Display>(
+    path: &Path,
+    kind: &Kind<'_>,
+    write: impl FnOnce(&Path) -> Result<(), E>,
+) -> Result<(), Refused> {
+    check(path, kind)?;
+    let io = |cause| Refused::Io { path: path.to_path_buf(), cause };
+    let name = path.file_name().ok_or_else(|| {
+        io(io::Error::new(io::ErrorKind::InvalidInput, format!("{} does not name a file", path.display())))
+    })?;
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let (temp_path, temp) = create_temporary(dir, name).map_err(io)?;
+    drop(temp);
+    let written = write(&temp_path)
+        .map_err(|e| io(io::Error::other(e.to_string())))
+        .and_then(|()| OpenOptions::new().write(true).open(&temp_path).and_then(|f| f.sync_all()).map_err(io))
+        .and_then(|()| check(path, kind).map(drop))
+        .and_then(|()| fs::rename(&temp_path, path).map_err(io));
+    if let Err(error) = written {
+        let _ = fs::remove_file(&temp_path);
+        return Err(error);
+    }
+    sync_directory(dir);
+    Ok(())
+}
+
 /// Creates a new, empty temporary file in `dir` whose name starts from `name`.
 fn create_temporary(dir: &Path, name: &OsStr) -> io::Result<(PathBuf, File)> {
     static COUNTER: AtomicU32 = AtomicU32::new(0);
@@ -340,6 +377,21 @@ mod tests {
         let missing = dir.path().join("no-such-dir").join("game.kalah");
         assert!(matches!(replace(&missing, &GAME, b"GAME"), Err(Refused::Io { .. })));
         assert_eq!(entries(dir.path()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_file_made_by_a_writer_is_created_new_and_a_failed_one_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("copy");
+        let new = Kind::new_only("a copy");
+        create(&path, &new, |temporary| fs::write(temporary, b"copied")).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "copied");
+        let refused = create(&path, &new, |temporary| fs::write(temporary, b"again")).unwrap_err();
+        assert!(refused.to_string().ends_with("copy exists; it is left untouched"), "{refused}");
+        let failed = create(&dir.path().join("other"), &new, |_| Err("the source is gone")).unwrap_err();
+        assert!(failed.to_string().ends_with("other: the source is gone"), "{failed}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "copied");
+        assert_eq!(entries(dir.path()), ["copy"]);
     }
 
     #[test]

@@ -63,7 +63,7 @@ enum Command {
     /// Play on a Kalah Game Protocol (KGP) server: freeplay, verify or eval mode; or run one (kgp serve)
     Kgp(kgp_server::KgpCommand),
     /// Serve a page where people play in the browser, with a JSON API
-    Serve(serve::ServeArgs),
+    Serve(serve::ServeCommand),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output
     Completions(completions::CompletionsArgs),
     /// Print the manual page of kalah or of one command (roff), or write every page into a folder
@@ -94,7 +94,8 @@ fn main() {
         Command::Mkagent(a) => mkagent::run(a),
         Command::Kgp(kgp_server::KgpCommand { serve: Some(command), .. }) => kgp_server::run(command),
         Command::Kgp(a) => kgp::run(a.client),
-        Command::Serve(a) => serve::run(a),
+        Command::Serve(serve::ServeCommand { action: Some(serve::ServeAction::Backup(a)), .. }) => serve::backup(a),
+        Command::Serve(a) => serve::run(a.args),
         Command::Completions(a) => completions::run(a, Cli::command()),
         Command::Man(a) => manual::run(a, Cli::command()),
     };

@@ -6,15 +6,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use clap::Args;
+use clap::{Args, Subcommand};
 use kalah_engine::databases::Memory;
 use kalah_web::https::Refreshed;
 use kalah_web::{
-    App, Certificates, ClientLimits, Config, ConnectionLimits, Database, PublicUrl, Report, TlsFiles, TrustedProxies,
+    App, Certificates, ClientLimits, Config, ConnectionLimits, Database, PublicUrl, Report, StoreError, TlsFiles,
+    TrustedProxies,
 };
 
 use crate::engine::{egdb_folder, shared_databases};
 use crate::error::bad;
+use crate::files::Kind;
 use crate::kgp_server::data_file;
 
 /// Flags of `kalah serve`.
@@ -174,7 +176,11 @@ pub fn run(args: ServeArgs) -> Result<()> {
             ),
             _ => String::new(),
         };
-        bad(format!("cannot open the game database {db}: {e}{hint}"))
+        match e {
+            // These say what is wrong and what to do with the file.
+            StoreError::Held { .. } | StoreError::Unwritable { .. } | StoreError::Lock { .. } => bad(e.to_string()),
+            e => bad(format!("cannot open the game database {db}: {e}{hint}")),
+        }
     })?);
     let runtime =
         tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the server")?;
@@ -184,6 +190,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
             bad(format!("cannot listen on {address}: {e}; pick another --port (0 picks a free one) or --host"))
         })?;
         let bound: SocketAddr = listener.local_addr().context("cannot read the address listened on")?;
+        // Written down before the address is printed: a second server on the file names it.
+        app.serving(bound).context("cannot write the address into the game database")?;
         let shutdown = interrupted().context("cannot listen for Ctrl-C")?;
         let scheme = if tls.is_some() { "https" } else { "http" };
         let at = match &public_url {
@@ -310,16 +318,86 @@ async fn listen(address: &str) -> std::io::Result<tokio::net::TcpListener> {
     Err(failed.unwrap_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "the host has no address")))
 }
 
-/// Ctrl-C (SIGINT), listened for from this call on. `tokio::signal::ctrl_c` listens only once it
-/// is first polled: a Ctrl-C that came after a server's first line and before that poll (a script
-/// that stops the server as soon as it reads the line) ended the process without stopping it.
-/// Call it inside the runtime.
+/// Ctrl-C (SIGINT) or, on Unix, SIGTERM (what `kill`, systemd and `docker stop` send), listened
+/// for from this call on: either stops the server as Ctrl-C does, every game kept, status 0.
+/// `tokio::signal::ctrl_c` listens only once it is first polled: a Ctrl-C that came after a
+/// server's first line and before that poll (a script that stops the server as soon as it reads
+/// the line) ended the process without stopping it. Call it inside the runtime.
 pub(crate) fn interrupted() -> std::io::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
-    let mut signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
+    let (mut interrupt, mut terminate) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        (signal(SignalKind::interrupt())?, signal(SignalKind::terminate())?)
+    };
     #[cfg(windows)]
     let mut signal = tokio::signal::windows::ctrl_c()?;
     Ok(async move {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
+        #[cfg(windows)]
         signal.recv().await;
     })
+}
+
+/// `kalah serve`, or `kalah serve backup`.
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct ServeCommand {
+    /// `backup`, if given.
+    #[command(subcommand)]
+    pub action: Option<ServeAction>,
+    /// The server's flags.
+    #[command(flatten)]
+    pub args: ServeArgs,
+}
+
+/// The sub-commands of `kalah serve`.
+#[derive(Subcommand, Debug)]
+pub enum ServeAction {
+    /// Write a consistent copy of the SQLite game database to a new FILE, even while a server runs on it
+    Backup(BackupArgs),
+}
+
+/// Flags of `kalah serve backup`.
+#[derive(Args, Debug)]
+pub struct BackupArgs {
+    /// The copy to write: a new file (an existing one is refused)
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The database to copy [default: as kalah serve]
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}
+
+/// Runs `kalah serve backup`: the database copied with SQLite's `VACUUM INTO` (one snapshot, so
+/// consistent while a server writes) into a temporary file beside FILE, synced, then renamed.
+pub fn backup(args: BackupArgs) -> Result<()> {
+    let database = match args.db {
+        Some(db) => Database::parse(db.as_os_str()).map_err(|e| bad(format!("--db: {e}")))?,
+        None => Database::Sqlite(data_file("games.sqlite")?),
+    };
+    let source = match database {
+        Database::Sqlite(path) => path,
+        Database::Postgres(address) => {
+            return Err(bad(format!(
+                "kalah serve backup copies an SQLite file; back up PostgreSQL with its own tool: pg_dump -Fc -f {} '{address}' (restore with pg_restore)",
+                args.file.display()
+            )))
+        }
+        Database::Memory => return Err(bad("--db: a database in memory cannot be backed up")),
+    };
+    if !source.is_file() {
+        return Err(bad(format!(
+            "there is no game database at {}: give the SQLite file kalah serve keeps its games in with --db",
+            source.display()
+        )));
+    }
+    let kind = Kind::new_only("a backup");
+    crate::files::create(&args.file, &kind, |temporary| kalah_web::store::backup(&source, temporary))
+        .map_err(|e| e.into_error("kalah serve backup writes a new file: give another FILE"))?;
+    println!("kalah serve backup: {} copied to {}", source.display(), args.file.display());
+    Ok(())
 }

@@ -610,3 +610,26 @@ fn tls_to_postgresql_checks_the_certificate_as_sslmode_says() {
         }
     }
 }
+
+/// A PostgreSQL user who may read the games but not write them is refused at the start with one
+/// line, before the server listens: one without the privileges to write the tables (found by a
+/// write rolled back), and one whose transactions are read-only (as on a replica).
+#[test]
+fn a_user_who_cannot_write_is_refused_at_the_start() {
+    let postgres = start_postgres();
+    let port = postgres.port;
+    let owner = format!("postgres://kalah@127.0.0.1:{port}/postgres");
+    drop(serve_on(&owner).expect("the owner serves, the schema made"));
+    psql(
+        &postgres,
+        "CREATE ROLE reader LOGIN; GRANT CREATE, USAGE ON SCHEMA public TO reader;
+        GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader;
+        CREATE ROLE replica LOGIN; ALTER ROLE replica SET default_transaction_read_only = on;
+        GRANT ALL ON ALL TABLES IN SCHEMA public TO replica; GRANT CREATE, USAGE ON SCHEMA public TO replica;",
+    );
+    for (user, says) in [("reader", "permission denied for table games"), ("replica", "read-only transaction")] {
+        let db = format!("postgres://{user}@127.0.0.1:{port}/postgres");
+        let line = serve_on(&db).err().unwrap_or_else(|| panic!("{user} is refused"));
+        assert!(line.contains("cannot be written") && line.contains(says), "{user}: {line}");
+    }
+}

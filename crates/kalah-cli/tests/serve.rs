@@ -1,6 +1,10 @@
 //! `kalah serve` keeps its games: a game is played through the real server, the process is
 //! killed (`kill -9`, no chance to tidy up), started again on the same database, and every move
 //! the server acknowledged is there; the game goes on.
+//!
+//! Its operations: SIGTERM stops it as Ctrl-C does; a database it cannot write, or an SQLite file
+//! another server holds, is refused at the start with one line; `kalah serve backup` copies the
+//! database while it serves, and copying the backup back restores it.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -33,6 +37,45 @@ fn start(db: &Path) -> (Running, String) {
     BufReader::new(stdout).read_line(&mut line).expect("kalah serve prints its address");
     let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap_or_else(|| panic!("{line:?}"));
     (running, url.trim_start_matches("http://").trim_end_matches('/').to_string())
+}
+
+/// The `kalah serve` command line on `db`, on a free port.
+fn serve(db: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_kalah"));
+    command.args(["serve", "--port", "0", "--no-egdb", "--searches", "1", "--engine-time", "50", "--db"]).arg(db);
+    command
+}
+
+/// Runs `command` to its end and returns its status, standard output and standard error.
+fn output(command: &mut Command) -> (std::process::ExitStatus, String, String) {
+    let out = command.stdin(Stdio::null()).output().expect("kalah runs");
+    (out.status, String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Asserts that `kalah serve` was refused at the start: a non-zero status, nothing on standard
+/// output (it never said where it plays), one line on standard error, which contains `expected`.
+fn assert_refused(refused: (std::process::ExitStatus, String, String), expected: &[&str]) {
+    let (status, stdout, stderr) = refused;
+    assert!(!status.success(), "{status}: {stdout}{stderr}");
+    assert!(!stdout.contains("play at"), "refused before it listens: {stdout}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    for part in expected {
+        assert!(stderr.contains(part), "{part:?} in {stderr}");
+    }
+}
+
+/// Sends a signal (`kill -TERM`, …) to a process.
+fn signal(process: &Child, name: &str) {
+    let sent = Command::new("kill").arg(format!("-{name}")).arg(process.id().to_string()).status();
+    assert!(sent.expect("kill runs").success(), "kill -{name}");
+}
+
+/// Starts a game on the server at `address` and returns its id.
+fn new_game(address: &str) -> String {
+    let (status, state) =
+        call(address, "POST", "/api/games", Some(json!({"rules": "kalah(6,6) standard", "north": "human"})));
+    assert_eq!(status, 201, "{state}");
+    state["id"].as_str().expect("an id").to_string()
 }
 
 /// Sends one request on a new connection and returns the status and the JSON body.
@@ -100,4 +143,118 @@ fn games_survive_kill_9_and_a_restart() {
     assert_eq!(call(&address, "DELETE", &url, None).0, 403, "not without the creator's token");
     assert_eq!(call_as(&address, "DELETE", &url, token, None).0, 204);
     assert_eq!(call(&address, "GET", &url, None).0, 404);
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_server_as_ctrl_c_does_and_the_games_are_kept() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let db = folder.path().join("games.sqlite");
+    let (mut server, address) = start(&db);
+    let id = new_game(&address);
+    signal(&server.0, "TERM");
+    let status = server.0.wait().expect("the server ends");
+    assert_eq!(status.code(), Some(0), "SIGTERM stops it as Ctrl-C does: {status}");
+    let (_server, address) = start(&db);
+    let (status, back) = call(&address, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(status, 200, "the game is kept: {back}");
+}
+
+#[test]
+fn a_second_server_on_an_sqlite_file_is_refused_and_told_who_holds_it() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let db = folder.path().join("games.sqlite");
+    let (mut first, address) = start(&db);
+    let pid = format!("process {}", first.0.id());
+    assert_refused(output(&mut serve(&db)), &["is held by another kalah serve", &pid, &address, " since ", "UTC"]);
+    // The OS lock goes with its process, however it ends: kill -9 leaves no stale lock.
+    first.0.kill().expect("the first server is killed");
+    first.0.wait().expect("the first server ends");
+    let (_second, address) = start(&db);
+    assert_eq!(call(&address, "GET", "/api/games/none", None).0, 404, "the second server serves");
+}
+
+/// A folder of the test, which `kalah serve` run as `user` may enter (and write, with `writable`).
+#[cfg(unix)]
+fn open_to(folder: &Path, writable: bool) {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = if writable { 0o777 } else { 0o555 };
+    std::fs::set_permissions(folder, std::fs::Permissions::from_mode(mode)).expect("the folder's mode is set");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_database_it_cannot_write_is_refused_at_the_start_with_one_line() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let db = folder.path().join("games.sqlite");
+    // A database with a game, made by a server stopped cleanly (its lock file stays beside it).
+    let (mut server, address) = start(&db);
+    new_game(&address);
+    signal(&server.0, "TERM");
+    assert!(server.0.wait().expect("the server ends").success());
+    open_to(folder.path(), true);
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o444)).expect("the file is made read-only");
+    // The mode bits do not stop root (CI runs as root): there the server runs as the user nobody,
+    // whom they do stop; a system that does not let this test change user skips the check.
+    let privileged = std::fs::OpenOptions::new().write(true).open(&db).is_ok();
+    let as_user = |mut command: Command| {
+        if privileged {
+            command.uid(65534).gid(65534);
+        }
+        command
+    };
+    if privileged && as_user(Command::new("true")).status().is_err() {
+        println!("note: running as root and cannot run a process as the user nobody; the check is skipped");
+        return;
+    }
+    let expected = ["the game database", "cannot be written", "give a database this user may write"];
+    assert_refused(output(&mut as_user(serve(&db))), &expected);
+    // A writable file in a folder that refuses the write-ahead log beside it.
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o666)).expect("the file is made writable");
+    open_to(folder.path(), false);
+    assert_refused(output(&mut as_user(serve(&db))), &expected);
+    // A new file in that folder: not even its lock file can be made.
+    assert_refused(output(&mut as_user(serve(&folder.path().join("new.sqlite")))), &expected);
+    open_to(folder.path(), true);
+    let (_server, address) = start(&db);
+    assert_eq!(call(&address, "GET", "/api/games/none", None).0, 404, "writable again, it serves");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_backup_taken_while_serving_is_restored_by_copying_it_back() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let db = folder.path().join("games.sqlite");
+    let copy = folder.path().join("backup.sqlite");
+    let (mut server, address) = start(&db);
+    let before = new_game(&address);
+    let backup = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_kalah"));
+        command.arg("serve").arg("backup").arg(&copy).arg("--db").arg(&db);
+        output(&mut command)
+    };
+    let (status, stdout, stderr) = backup();
+    assert!(status.success(), "{status}: {stdout}{stderr}");
+    assert!(stdout.contains("copied to"), "{stdout}");
+    let (status, stdout, stderr) = backup();
+    assert!(!status.success() && stdout.is_empty(), "an existing file is not overwritten: {status} {stdout}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.contains("exists"), "{stderr}");
+    let after = new_game(&address);
+    signal(&server.0, "TERM");
+    assert!(server.0.wait().expect("the server ends").success());
+    // The restore of docs/hosting.md: the server stopped, its log (left only by a killed server)
+    // removed, the backup copied over the file.
+    let restored = Command::new("sh")
+        .arg("-c")
+        .arg("rm -f games.sqlite-wal games.sqlite-shm && cp backup.sqlite games.sqlite")
+        .current_dir(folder.path())
+        .status()
+        .expect("sh runs");
+    assert!(restored.success());
+    let (_server, address) = start(&db);
+    assert_eq!(call(&address, "GET", &format!("/api/games/{before}"), None).0, 200, "the game backed up is there");
+    assert_eq!(call(&address, "GET", &format!("/api/games/{after}"), None).0, 404, "the later one is not");
 }

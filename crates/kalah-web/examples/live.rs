@@ -11,9 +11,17 @@
 //! game's players on different servers (South's requests and live channel on the first, North's
 //! on the second); the kill is the first server's.
 //!
+//! On the internet's path: `--front HOST:PORT` sends every request to a reverse proxy there
+//! (started by hand, its upstream `kalah serve` on `--port P`) instead of the server; `--tls
+//! CA.pem` speaks HTTPS (to the proxy, or to `kalah serve --cert`), the server's certificate
+//! checked against CA.pem for the name `--tls-name` (localhost); `--serve ARG` (repeated) passes
+//! ARG to `kalah serve` (`--serve --cert --serve cert.pem`, `--serve --trusted-proxy --serve
+//! 127.0.0.1`).
+//!
 //! ```text
 //! cargo build --release -p kalah
 //! cargo run --release -p kalah-web --example live -- --kalah target/release/kalah [--games 1000] [--seconds 60] [--no-kill] [--postgres postgres://USER@HOST:PORT/DB]
+//!     [--port P] [--front HOST:PORT] [--tls CA.pem] [--tls-name NAME] [--serve ARG]...
 //! ```
 //!
 //! The figures of docs/web.md come from it.
@@ -22,12 +30,38 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use rustls_pki_types::pem::PemObject;
 use tokio::net::TcpStream;
+
+/// A connection's stream: TCP, or TLS over it.
+trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
+
+/// Where the players connect, when not to the server itself, and how.
+struct Path {
+    /// A reverse proxy's address, in place of the server's.
+    front: Option<String>,
+    /// TLS: the connector and the name the certificate must hold.
+    tls: Option<(tokio_rustls::TlsConnector, rustls_pki_types::ServerName<'static>)>,
+}
+
+static PATH: OnceLock<Path> = OnceLock::new();
+
+/// Opens a connection to the server at `address` (or the front), through TLS if asked.
+async fn connect(address: &str) -> std::io::Result<Box<dyn Io>> {
+    let path = PATH.get().expect("the path is set first");
+    let stream = TcpStream::connect(path.front.as_deref().unwrap_or(address)).await?;
+    stream.set_nodelay(true)?;
+    match &path.tls {
+        None => Ok(Box::new(stream)),
+        Some((connector, name)) => Ok(Box::new(connector.connect(name.clone(), stream).await?)),
+    }
+}
 
 /// What every game records.
 #[derive(Default)]
@@ -45,14 +79,12 @@ struct Tally {
 
 /// One keep-alive HTTP/1.1 connection.
 struct Connection {
-    stream: BufReader<TcpStream>,
+    stream: BufReader<Box<dyn Io>>,
 }
 
 impl Connection {
     async fn open(address: &str) -> std::io::Result<Connection> {
-        let stream = TcpStream::connect(address).await?;
-        stream.set_nodelay(true)?;
-        Ok(Connection { stream: BufReader::new(stream) })
+        Ok(Connection { stream: BufReader::new(connect(address).await?) })
     }
 
     /// Sends a request and returns the status and the JSON body.
@@ -121,7 +153,8 @@ async fn call(
         }
         let Some(open) = connection.as_mut() else { continue };
         match open.call(method, path, token, body.as_ref()).await {
-            Ok(answer) if answer.0 != 503 => return answer,
+            // 502 and 504: a proxy in front whose server is restarting.
+            Ok(answer) if !matches!(answer.0, 502..=504) => return answer,
             Ok(_) => tokio::time::sleep(Duration::from_millis(200)).await,
             Err(_) => {
                 *connection = None;
@@ -145,7 +178,7 @@ async fn follow(
 ) {
     let mut last: Option<u64> = None;
     while !stop.load(Ordering::Relaxed) {
-        let Ok(stream) = TcpStream::connect(&address).await else {
+        let Ok(stream) = connect(&address).await else {
             tokio::time::sleep(Duration::from_millis(100)).await;
             continue;
         };
@@ -344,7 +377,8 @@ async fn game(addresses: Arc<Mutex<Vec<String>>>, seed: u64, end: Instant, tally
     stop.store(true, Ordering::Relaxed);
 }
 
-/// Starts `kalah serve` on `port` (0: any) with its games in `db`; returns it and its address.
+/// Starts `kalah serve` on `port` (0: any) with its games in `db` and the `--serve` arguments;
+/// returns it and its address.
 fn start(kalah: &PathBuf, port: u16, db: &std::ffi::OsStr) -> (Child, String) {
     let mut child = Command::new(kalah)
         .args([
@@ -360,6 +394,7 @@ fn start(kalah: &PathBuf, port: u16, db: &std::ffi::OsStr) -> (Child, String) {
         .args(["--client-requests", "100000", "--client-games", "100000", "--client-channels", "100000"])
         .args(["--client-connections", "100000", "--db"])
         .arg(db)
+        .args(serve_args())
         .stdout(Stdio::piped())
         .spawn()
         .expect("kalah serve starts");
@@ -367,8 +402,10 @@ fn start(kalah: &PathBuf, port: u16, db: &std::ffi::OsStr) -> (Child, String) {
     let mut line = String::new();
     std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)
         .expect("kalah serve prints its address");
-    let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("an address");
-    (child, url.trim_start_matches("http://").trim_end_matches('/').to_string())
+    // With --public-url the address served at follows the public one.
+    let url = line.split_whitespace().filter(|w| w.starts_with("http://") || w.starts_with("https://")).last().expect("an address");
+    let url = url.trim_end_matches(')').trim_end_matches('/');
+    (child, url.split_once("://").map_or(url, |(_, a)| a).to_string())
 }
 
 /// Returns the resident memory (MB) and the CPU time (seconds) of process `pid`.
@@ -385,6 +422,12 @@ fn usage(pid: u32) -> (f64, f64) {
     let ticks: f64 = fields.get(11).and_then(|u| u.parse::<f64>().ok()).unwrap_or(0.0)
         + fields.get(12).and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0);
     (kb / 1024.0, ticks / 100.0)
+}
+
+/// The arguments given with `--serve`, for `kalah serve`.
+fn serve_args() -> Vec<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.windows(2).filter(|w| w[0] == "--serve").map(|w| w[1].clone()).collect()
 }
 
 fn flag(name: &str) -> Option<String> {
@@ -425,13 +468,35 @@ fn main() {
         Some(url) => std::ffi::OsString::from(url),
         None => folder.join("live.sqlite").into_os_string(),
     };
-    let (mut server, address) = start(&kalah, 0, &db);
+    let tls = flag("--tls").map(|ca| {
+        let mut roots = rustls::RootCertStore::empty();
+        for certificate in rustls_pki_types::CertificateDer::pem_file_iter(&ca).expect("--tls: a PEM file") {
+            roots.add(certificate.expect("--tls: a certificate")).expect("--tls: a certificate rustls takes");
+        }
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .expect("TLS versions")
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        let name = flag("--tls-name").unwrap_or_else(|| "localhost".to_string());
+        let name = rustls_pki_types::ServerName::try_from(name).expect("--tls-name: a host name");
+        (tokio_rustls::TlsConnector::from(Arc::new(config)), name)
+    });
+    let _ = PATH.set(Path { front: flag("--front"), tls });
+    let (mut server, address) = start(&kalah, number("--port", 0) as u16, &db);
     let port: u16 = address.rsplit(':').next().and_then(|p| p.parse().ok()).expect("a port");
     // With PostgreSQL, North's server: never killed.
     let second = postgres.as_ref().map(|_| start(&kalah, 0, &db));
     let mut addresses = vec![address.clone()];
     addresses.extend(second.as_ref().map(|(_, a)| a.clone()));
-    println!("live: {games} games for {seconds} s against kalah serve at {}", addresses.join(" and "));
+    let through = match (&PATH.get().expect("set").front, flag("--tls")) {
+        (Some(front), Some(_)) => format!(" through {front} (HTTPS)"),
+        (Some(front), None) => format!(" through {front}"),
+        (None, Some(_)) => " over HTTPS".to_string(),
+        (None, None) => String::new(),
+    };
+    println!("live: {games} games for {seconds} s against kalah serve at {}{through}", addresses.join(" and "));
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime");
     let tally = Arc::new(Mutex::new(Tally::default()));
     let shared = Arc::new(Mutex::new(addresses));

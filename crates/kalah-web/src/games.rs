@@ -127,6 +127,11 @@ impl Games {
         Games::open(&Database::Memory, max, idle).expect("an SQLite database in memory opens")
     }
 
+    /// Returns the database the games are kept in.
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
     /// Returns how long a game may stay idle.
     pub fn idle(&self) -> Duration {
         self.idle

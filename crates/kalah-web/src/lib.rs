@@ -8,7 +8,8 @@
 //! * [`event`] (kalah-table's): the changes of a game as they are stored and sent; [`store`]: the SQLite
 //!   database they are stored in before each answer, or [`postgres`]: the PostgreSQL database
 //!   several servers share, and how each learns of the others' changes; [`tls`]: how the
-//!   connections to PostgreSQL are encrypted (libpq's `sslmode`).
+//!   connections to PostgreSQL are encrypted (libpq's `sslmode`); [`holder`]: one server at a
+//!   time an SQLite file, and only one it can write.
 //! * [`guard`]: what every request passes first (its origin, JSON bodies, each client's share);
 //!   [`connections`]: the connections' time limits and caps; [`proxy`]: the server's public
 //!   address and the reverse proxies trusted to name their clients; [`https`]: HTTPS in the
@@ -32,6 +33,7 @@ pub mod engines;
 pub mod games;
 pub mod guard;
 pub mod https;
+pub mod holder;
 pub mod postgres;
 pub mod presence;
 pub mod proxy;

@@ -579,7 +579,10 @@ impl Postgres {
         runtime.spawn(append_waiting(Arc::clone(&shared), waiting));
         let store = Postgres { runtime: Some(runtime), shared, notices: Mutex::new(Some(receiver)), appends };
         let (config, tls, name) = ((*address.config).clone(), store.shared.tls.clone(), address.to_string());
-        store.block(async move { migrate(&config, &tls, name).await })?;
+        store.block(async move {
+            migrate(&config, &tls, name.clone()).await?;
+            probe(&config, &tls, name).await
+        })?;
         // Listening begins before the first request is served: no change is missed.
         let (ready, listening) = std::sync::mpsc::sync_channel(1);
         store.handle().spawn(listen(Arc::clone(&store.shared), sender, ready));
@@ -776,7 +779,7 @@ impl Drop for Postgres {
 
 /// Brings the schema up to date, under a lock that lets one process at a time do it.
 async fn migrate(config: &Config, tls: &MakeRustlsConnect, name: String) -> Result<(), StoreError> {
-    let fail = |e: tokio_postgres::Error| StoreError::Postgres(describe(&e));
+    let fail = |e: tokio_postgres::Error| refused(&name, e);
     let mut client = connect(config, tls).await?;
     let transaction = client.transaction().await.map_err(fail)?;
     // Any number, the same in every kalah: processes starting together migrate one by one.
@@ -801,6 +804,41 @@ async fn migrate(config: &Config, tls: &MakeRustlsConnect, name: String) -> Resu
         transaction.execute("UPDATE kalah_schema SET version = $1", &[&(i as i32 + 1)]).await.map_err(fail)?;
     }
     transaction.commit().await.map_err(fail)
+}
+
+/// Refuses a database this user may read but not write (no INSERT, UPDATE or DELETE on the
+/// tables, a read-only replica, `default_transaction_read_only`), at the start rather than at the
+/// first move: a game and an event are written, changed and deleted in a transaction rolled back.
+async fn probe(config: &Config, tls: &MakeRustlsConnect, name: String) -> Result<(), StoreError> {
+    let mut client = connect(config, tls).await?;
+    let transaction = client.transaction().await.map_err(|e| StoreError::Postgres(describe(&e)))?;
+    // An id no game has (ids are letters and digits): nothing else can take it meanwhile.
+    transaction
+        .batch_execute(
+            "INSERT INTO games (id, start, created, updated) VALUES ('kalah write probe', '{}', 0, 0);
+            INSERT INTO events (game, seq, event) VALUES ('kalah write probe', 1, '{}');
+            UPDATE games SET stored = 1 WHERE id = 'kalah write probe';
+            DELETE FROM games WHERE id = 'kalah write probe';",
+        )
+        .await
+        .map_err(|e| match refused(&name, e) {
+            // Whatever fails a write this user is to make refuses the database.
+            StoreError::Postgres(why) => StoreError::Unwritable { database: name.clone(), why },
+            e => e,
+        })?;
+    transaction.rollback().await.map_err(|e| StoreError::Postgres(describe(&e)))
+}
+
+/// Reads a failure of the start: one that says this user may not write (no privilege, a read-only
+/// transaction or server) is [`StoreError::Unwritable`].
+fn refused(name: &str, error: tokio_postgres::Error) -> StoreError {
+    use tokio_postgres::error::SqlState;
+    match error.code() {
+        Some(code) if [SqlState::INSUFFICIENT_PRIVILEGE, SqlState::READ_ONLY_SQL_TRANSACTION].contains(code) => {
+            StoreError::Unwritable { database: name.to_string(), why: describe(&error) }
+        }
+        _ => StoreError::Postgres(describe(&error)),
+    }
 }
 
 /// Listens for the notices of changes stored and passes them on; a lost connection is made

@@ -7,7 +7,7 @@
 //! made and brought up to date by the program ([`MIGRATIONS`], counted in `PRAGMA user_version`).
 //! Several processes share their games in PostgreSQL instead ([`crate::postgres`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use rusqlite::{params, Connection, OptionalExtension};
@@ -15,6 +15,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::event::{Event, Moment};
+use crate::holder::{self, Holder};
 use crate::postgres::{self, Notice, Postgres};
 
 /// Where a server keeps its games.
@@ -79,6 +80,34 @@ pub enum StoreError {
     /// A database made by a newer kalah.
     #[error("the game database {0} was made by a newer kalah (schema {1}, this one knows up to {2}): use that kalah or another --db")]
     Newer(String, i64, i64),
+    /// Another server holds the SQLite file ([`crate::holder`]).
+    #[error(
+        "the game database {} is held by another kalah serve ({}): one server at a time on an SQLite file; stop that one, give another --db, or share a PostgreSQL database between servers",
+        database.display(),
+        match holder { Some(holder) => holder.to_string(), None => "it has not written itself down yet".to_string() }
+    )]
+    Held {
+        /// The SQLite file.
+        database: PathBuf,
+        /// Who holds it, if it wrote itself down yet.
+        holder: Option<Box<Holder>>,
+    },
+    /// The database can be read but not written by this process.
+    #[error("the game database {database} cannot be written: {why}; give a database this user may write (an SQLite file in a folder it may write, or a PostgreSQL user with INSERT, UPDATE and DELETE on its tables)")]
+    Unwritable {
+        /// The SQLite file or the PostgreSQL address.
+        database: String,
+        /// What failed.
+        why: String,
+    },
+    /// The lock file beside an SQLite file cannot be locked (a file system without locks).
+    #[error("the lock file {} cannot be locked: {why}; give a --db on a local file system", file.display())]
+    Lock {
+        /// The lock file.
+        file: PathBuf,
+        /// What failed.
+        why: String,
+    },
 }
 
 pub use kalah_table::Start;
@@ -101,7 +130,8 @@ pub struct Archived {
 }
 
 /// The schema, one step a version: step i brings `user_version` from i to i + 1.
-pub const MIGRATIONS: &[&str] = &["CREATE TABLE games (
+pub const MIGRATIONS: &[&str] = &[
+    "CREATE TABLE games (
         id TEXT PRIMARY KEY,
         start TEXT NOT NULL,
         created INTEGER NOT NULL,
@@ -115,11 +145,22 @@ pub const MIGRATIONS: &[&str] = &["CREATE TABLE games (
         event TEXT NOT NULL,
         PRIMARY KEY (game, seq)
     );
-    CREATE INDEX games_finished ON games (finished, updated);"];
+    CREATE INDEX games_finished ON games (finished, updated);",
+    // Who holds the file (crate::holder): one row, written by the server that holds the lock.
+    "CREATE TABLE holder (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        pid INTEGER NOT NULL,
+        address TEXT,
+        since INTEGER NOT NULL
+    );",
+];
 
 /// The games' database.
 pub struct Store {
     backend: Backend,
+    /// The lock of an SQLite file ([`crate::holder`]), held while the store lives. Declared after
+    /// `backend` so that it is released after the connection is closed.
+    lock: Option<std::fs::File>,
 }
 
 /// The database a store keeps its games in.
@@ -131,21 +172,52 @@ enum Backend {
 impl Store {
     /// Opens (making it, and its schema, if needed) the database.
     pub fn open(database: &Database) -> Result<Store, StoreError> {
-        let connection = match database {
-            Database::Memory => Connection::open_in_memory()?,
-            Database::Sqlite(path) => Connection::open(path)?,
-            Database::Postgres(address) => return Ok(Store { backend: Backend::Postgres(Postgres::open(address)?) }),
+        let (connection, lock) = match database {
+            Database::Memory => (Connection::open_in_memory()?, None),
+            Database::Sqlite(path) => {
+                // Locked first: a second server does not even open the file, let alone migrate it.
+                let lock = holder::lock(path)?;
+                (Connection::open(path).map_err(|e| unwritable(path, e))?, Some(lock))
+            }
+            Database::Postgres(address) => {
+                return Ok(Store { backend: Backend::Postgres(Postgres::open(address)?), lock: None })
+            }
         };
         connection.busy_timeout(std::time::Duration::from_secs(5))?;
-        if let Database::Sqlite(_) = database {
+        if let Database::Sqlite(path) = database {
+            let sqlite = |e| unwritable(path, e);
             // WAL: a write is in the log when it returns, safe from a killed process; NORMAL
             // syncs at checkpoints, so only a machine's crash could lose the last writes.
-            connection.pragma_update(None, "journal_mode", "WAL")?;
-            connection.pragma_update(None, "synchronous", "NORMAL")?;
+            connection.pragma_update(None, "journal_mode", "WAL").map_err(sqlite)?;
+            connection.pragma_update(None, "synchronous", "NORMAL").map_err(sqlite)?;
+            connection.pragma_update(None, "foreign_keys", "ON")?;
+            migrate(&connection, &name(database)).map_err(|e| match e {
+                StoreError::Sqlite(e) => unwritable(path, e),
+                e => e,
+            })?;
+            // SQLite opens a file it may not write read-only, without a word; its first write
+            // would fail only at the first move.
+            if connection.is_readonly(rusqlite::MAIN_DB)? {
+                return Err(StoreError::Unwritable {
+                    database: path.display().to_string(),
+                    why: "the file is read-only to this user".to_string(),
+                });
+            }
+            holder::record(&connection).map_err(sqlite)?;
+        } else {
+            connection.pragma_update(None, "foreign_keys", "ON")?;
+            migrate(&connection, &name(database))?;
         }
-        connection.pragma_update(None, "foreign_keys", "ON")?;
-        migrate(&connection, &name(database))?;
-        Ok(Store { backend: Backend::Sqlite(Mutex::new(connection)) })
+        Ok(Store { backend: Backend::Sqlite(Mutex::new(connection)), lock })
+    }
+
+    /// Writes down the address this server listens on, for a second server on the same SQLite
+    /// file to name ([`crate::holder`]); nothing for a database in memory or PostgreSQL.
+    pub fn serving(&self, address: &str) -> Result<(), StoreError> {
+        match (&self.backend, &self.lock) {
+            (Backend::Sqlite(connection), Some(_)) => Ok(holder::serving(&locked(connection), address)?),
+            _ => Ok(()),
+        }
     }
 
     /// Returns the notices of the changes stored by every process sharing the database, once
@@ -276,6 +348,36 @@ impl Store {
 /// synchronous and short).
 fn locked(connection: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
     connection.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Reads an SQLite failure while opening `path`: one that says the file or its folder may not be
+/// written (read-only, cannot be opened or made, permission denied) is [`StoreError::Unwritable`].
+fn unwritable(path: &Path, error: rusqlite::Error) -> StoreError {
+    use rusqlite::ErrorCode::{CannotOpen, PermissionDenied, ReadOnly};
+    match error.sqlite_error_code() {
+        Some(ReadOnly | CannotOpen | PermissionDenied) => {
+            StoreError::Unwritable { database: path.display().to_string(), why: error.to_string() }
+        }
+        _ => StoreError::Sqlite(error),
+    }
+}
+
+/// Writes a consistent copy of the SQLite file `database` to `into`, which must not exist or be
+/// empty, while a server may be writing it: SQLite's `VACUUM INTO` copies one snapshot (a read
+/// transaction), so the copy holds every change committed before it began and none after.
+///
+/// # Errors
+/// The database cannot be read, or the copy cannot be written.
+pub fn backup(database: &Path, into: &Path) -> Result<(), StoreError> {
+    // Read-only, and never made: a backup of a mistyped name must not leave an empty database.
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let connection = Connection::open_with_flags(database, flags)?;
+    connection.busy_timeout(std::time::Duration::from_secs(5))?;
+    let into = into.to_str().ok_or_else(|| {
+        StoreError::Address(format!("{} is not UTF-8: give a backup file whose path is", into.display()))
+    })?;
+    connection.execute("VACUUM INTO ?1", [into])?;
+    Ok(())
 }
 
 fn damaged(id: &str, why: impl ToString) -> StoreError {
