@@ -427,11 +427,16 @@ fn two_servers_share_a_game_between_friends_through_postgresql() {
     assert_eq!(moves(&call(&at_c, "GET", &url, None, None).1), acknowledged);
 }
 
-/// Runs SQL on the test's PostgreSQL with its own client, psql.
+/// Runs SQL on the test's PostgreSQL with its own client, psql, as kalah's role.
 fn psql(postgres: &Postgres, sql: &str) {
+    psql_as(postgres, "kalah", sql)
+}
+
+/// Runs SQL on kalah's database as `user` (`postgres`: the superuser, who may make roles).
+fn psql_as(postgres: &Postgres, user: &str, sql: &str) {
     let out = Command::new(postgres_programs().join("psql"))
         .args(["-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", &postgres.port.to_string()])
-        .args(["-U", "kalah", "-d", "kalah", "-c", sql])
+        .args(["-U", user, "-d", "kalah", "-c", sql])
         .output()
         .expect("psql runs");
     assert!(out.status.success(), "{sql}: {}", String::from_utf8_lossy(&out.stderr));
@@ -618,17 +623,18 @@ fn tls_to_postgresql_checks_the_certificate_as_sslmode_says() {
 fn a_user_who_cannot_write_is_refused_at_the_start() {
     let postgres = start_postgres();
     let port = postgres.port;
-    let owner = format!("postgres://kalah@127.0.0.1:{port}/postgres");
+    let owner = format!("postgres://kalah@127.0.0.1:{port}/kalah");
     drop(serve_on(&owner).expect("the owner serves, the schema made"));
-    psql(
+    psql_as(
         &postgres,
+        "postgres",
         "CREATE ROLE reader LOGIN; GRANT CREATE, USAGE ON SCHEMA public TO reader;
         GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader;
         CREATE ROLE replica LOGIN; ALTER ROLE replica SET default_transaction_read_only = on;
         GRANT ALL ON ALL TABLES IN SCHEMA public TO replica; GRANT CREATE, USAGE ON SCHEMA public TO replica;",
     );
     for (user, says) in [("reader", "permission denied for table games"), ("replica", "read-only transaction")] {
-        let db = format!("postgres://{user}@127.0.0.1:{port}/postgres");
+        let db = format!("postgres://{user}@127.0.0.1:{port}/kalah");
         let line = serve_on(&db).err().unwrap_or_else(|| panic!("{user} is refused"));
         assert!(line.contains("cannot be written") && line.contains(says), "{user}: {line}");
     }
