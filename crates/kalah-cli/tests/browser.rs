@@ -2052,12 +2052,12 @@ fn start_nginx(folder: &Path, port: u16, http_port: u16, kalah: u16) -> Running 
     for (from, to) in [
         ("listen 80;", format!("listen 127.0.0.1:{http_port};")),
         ("listen [::]:80;", String::new()),
-        ("listen 443 ssl http2;", format!("listen 127.0.0.1:{port} ssl http2;")),
-        ("listen [::]:443 ssl http2;", String::new()),
+        ("listen 443 ssl http2 backlog=4096;", format!("listen 127.0.0.1:{port} ssl http2;")),
+        ("listen [::]:443 ssl http2 backlog=4096;", String::new()),
         ("/etc/letsencrypt/live/kalah.example/fullchain.pem", at("cert.pem")),
         ("/etc/letsencrypt/live/kalah.example/privkey.pem", at("key.pem")),
         ("/var/log/nginx/kalah.access.log", at("nginx-access.log")),
-        ("http://127.0.0.1:8080", format!("http://127.0.0.1:{kalah}")),
+        ("server 127.0.0.1:8080;", format!("server 127.0.0.1:{kalah};")),
     ] {
         assert!(site.contains(from), "deploy/nginx.conf no longer says {from:?}: change this test with it");
         site = site.replace(from, &to);

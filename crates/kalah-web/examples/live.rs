@@ -597,6 +597,15 @@ fn main() {
         })
         .collect();
     println!("live: p99 ten seconds at a time (ms): {}", windows.join(" "));
+    // The first ten seconds, a second at a time: when every game starts at once.
+    let start: Vec<String> = (0..10u64.min(seconds))
+        .map(|w| {
+            let mut part: Vec<u64> = tally.latency.iter().filter(|&&(s, _)| s / 1000 == w).map(|&(_, l)| l).collect();
+            part.sort_unstable();
+            format!("{:.1}", percentile(&part, 0.99))
+        })
+        .collect();
+    println!("live: p99 in each of the first seconds (ms): {}", start.join(" "));
     println!("live: server memory peak {peak:.0} MB; CPU {cpu:.1} s over {:.1} s", started.elapsed().as_secs_f64());
     // The players' own share of the machine, which they share with the servers here.
     println!("live: the simulated players' CPU {:.1} s", usage(std::process::id()).1);
