@@ -20,6 +20,8 @@ use crate::files::Kind;
 use crate::kgp_server::data_file;
 
 /// Flags of `kalah serve`.
+// The fields' comments are the terminal's help, where an address is written bare.
+#[allow(rustdoc::bare_urls)]
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// Address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network)

@@ -33,9 +33,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use rustls_pki_types::pem::PemObject;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
-use rustls_pki_types::pem::PemObject;
 use tokio::net::TcpStream;
 
 /// A connection's stream: TCP, or TLS over it.
@@ -403,7 +403,8 @@ fn start(kalah: &PathBuf, port: u16, db: &std::ffi::OsStr) -> (Child, String) {
     std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)
         .expect("kalah serve prints its address");
     // With --public-url the address served at follows the public one.
-    let url = line.split_whitespace().filter(|w| w.starts_with("http://") || w.starts_with("https://")).last().expect("an address");
+    let url =
+        line.split_whitespace().rfind(|w| w.starts_with("http://") || w.starts_with("https://")).expect("an address");
     let url = url.trim_end_matches(')').trim_end_matches('/');
     (child, url.split_once("://").map_or(url, |(_, a)| a).to_string())
 }
