@@ -2,9 +2,10 @@
 //! killed (`kill -9`, no chance to tidy up), started again on the same database, and every move
 //! the server acknowledged is there; the game goes on.
 //!
-//! Its operations: SIGTERM stops it as Ctrl-C does; a database it cannot write, or an SQLite file
-//! another server holds, is refused at the start with one line; `kalah serve backup` copies the
-//! database while it serves, and copying the backup back restores it.
+//! Its operations: the packaged command lines (deploy/kalah.service, the Dockerfile,
+//! deploy/compose.yaml) start as written; SIGTERM stops it as Ctrl-C does; a database it cannot
+//! write, or an SQLite file another server holds, is refused at the start with one line; `kalah
+//! serve backup` copies the database while it serves, and copying the backup back restores it.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -257,4 +258,73 @@ fn a_backup_taken_while_serving_is_restored_by_copying_it_back() {
     let (_server, address) = start(&db);
     assert_eq!(call(&address, "GET", &format!("/api/games/{before}"), None).0, 200, "the game backed up is there");
     assert_eq!(call(&address, "GET", &format!("/api/games/{after}"), None).0, 404, "the later one is not");
+}
+
+/// Returns the arguments of `kalah` in a packaged command line: the systemd unit's `ExecStart`,
+/// the Dockerfile's `CMD` (JSON), or the compose file's `command:` list.
+fn packaged(file: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(file))
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    if let Some(line) = text.lines().find_map(|l| l.strip_prefix("ExecStart=")) {
+        return line.split_whitespace().skip(1).map(str::to_string).collect();
+    }
+    if let Some(line) = text.lines().find_map(|l| l.strip_prefix("CMD ")) {
+        return serde_json::from_str(line).expect("CMD is a JSON list");
+    }
+    // compose.yaml: the items of the anchor's `command:` list, up to the next key.
+    let mut items = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed == "command:" {
+            inside = true;
+        } else if inside && trimmed.starts_with("- ") {
+            items.push(trimmed[2..].trim_matches('"').to_string());
+        } else if inside && !trimmed.starts_with('#') && !trimmed.is_empty() {
+            break;
+        }
+    }
+    items
+}
+
+/// The command lines the repository packages `kalah serve` with (the systemd unit, the
+/// Dockerfile, the compose file) start as written: their flags exist and their values are taken.
+/// Only what ties them to their machine is changed: the port (any free one), the database (a file
+/// here, for the compose file's PostgreSQL too) and the compose file's variables.
+#[test]
+fn the_packaged_command_lines_start_as_written() {
+    for file in ["deploy/kalah.service", "Dockerfile", "deploy/compose.yaml"] {
+        let folder = tempfile::tempdir().expect("a temporary folder");
+        let db = folder.path().join("games.sqlite");
+        let mut args = packaged(file);
+        assert_eq!(args.first().map(String::as_str), Some("serve"), "{file}: {args:?}");
+        for (i, arg) in args.clone().iter().enumerate().skip(1) {
+            let value = match args[i - 1].as_str() {
+                "--port" => "0".to_string(),
+                "--db" => db.display().to_string(),
+                "--host" if arg == "0.0.0.0" => "127.0.0.1".to_string(),
+                _ => arg.replace("${KALAH_DOMAIN:?set KALAH_DOMAIN in deploy/.env}", "kalah.example"),
+            };
+            let value = value.replace("${KALAH_EDGE_SUBNET:-172.30.80.0/24}", "172.30.80.0/24");
+            args[i] = value;
+        }
+        assert!(!args.iter().any(|a| a.contains('$')), "{file}: a variable left in {args:?}");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kalah"))
+            .args(&args)
+            .args(["--no-egdb"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("kalah serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line).expect("a line");
+        if !line.contains("play at") {
+            let _ = child.wait();
+            let mut errors = String::new();
+            child.stderr.take().expect("piped").read_to_string(&mut errors).expect("stderr");
+            panic!("{file}: kalah {args:?} did not start: {line}{errors}");
+        }
+        signal(&child, "TERM");
+        assert!(child.wait().expect("it ends").success(), "{file}: SIGTERM stops it");
+    }
 }
