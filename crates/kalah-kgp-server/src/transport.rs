@@ -6,7 +6,6 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,8 +13,6 @@ use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket};
 use futures_util::SinkExt;
 use kalah_protocol::kgp::server::MAX_READ;
 use kalah_protocol::{Frame, LineReader};
-use rustls_pki_types::pem::PemObject;
-use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
@@ -163,55 +160,14 @@ fn split(reader: &mut LineReader, bytes: &[u8], start: &mut usize) -> Option<Fra
     None
 }
 
-/// A certificate chain and its key, PEM files.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TlsFiles {
-    /// The certificate chain.
-    pub cert: PathBuf,
-    /// The private key.
-    pub key: PathBuf,
-}
+/// The certificate chain and key files, and why they cannot serve: kalah-web's, which
+/// `kalah serve` reads the same way.
+pub use kalah_web::https::{TlsError, TlsFiles};
 
-/// Why TLS cannot be set up.
-#[derive(Debug, thiserror::Error)]
-pub enum TlsError {
-    /// A file that cannot be read as PEM.
-    #[error("{path}: {what}: {error}")]
-    Pem {
-        /// The file.
-        path: PathBuf,
-        /// What it should hold.
-        what: &'static str,
-        /// What went wrong.
-        error: rustls_pki_types::pem::Error,
-    },
-    /// No certificate in the file.
-    #[error("{0}: no certificate (a PEM file with -----BEGIN CERTIFICATE----- blocks)")]
-    NoCertificate(PathBuf),
-    /// The key does not fit the certificate, or rustls refuses them.
-    #[error("the certificate and key cannot serve TLS: {0}")]
-    Rustls(#[from] rustls::Error),
-}
-
-/// Returns an acceptor for the certificate chain and key in `files`.
+/// Returns an acceptor for the certificate chain and key in `files`, offering HTTP/1.1 alone
+/// (the WebSocket upgrade).
 pub fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, TlsError> {
-    fn pem<'a>(path: &'a Path, what: &'static str) -> impl Fn(rustls_pki_types::pem::Error) -> TlsError + 'a {
-        move |error| TlsError::Pem { path: path.to_path_buf(), what, error }
-    }
-    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(&files.cert)
-        .map_err(pem(&files.cert, "the certificate chain"))?
-        .collect::<Result<_, _>>()
-        .map_err(pem(&files.cert, "the certificate chain"))?;
-    if certs.is_empty() {
-        return Err(TlsError::NoCertificate(files.cert.clone()));
-    }
-    let key = PrivateKeyDer::from_pem_file(&files.key).map_err(pem(&files.key, "the private key"))?;
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ServerConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()?
-        .with_no_client_auth()
-        .with_single_cert(certs, key)?;
-    Ok(TlsAcceptor::from(Arc::new(config)))
+    kalah_web::Certificates::open(files.clone())?.acceptor_offering(&[b"http/1.1"])
 }
 
 /// A listener whose connections come out of TLS handshakes, done apart so that a slow one holds

@@ -40,7 +40,7 @@ pub enum TlsError {
     #[error("{0}: no certificate in it (a PEM file with -----BEGIN CERTIFICATE----- blocks)")]
     NoCertificate(PathBuf),
     /// The key does not fit the certificate, or rustls refuses them.
-    #[error("the certificate and key cannot serve HTTPS: {0}")]
+    #[error("the certificate and key cannot serve TLS: {0}")]
     Rustls(#[from] rustls::Error),
 }
 
@@ -114,12 +114,18 @@ impl Certificates {
     /// Returns an acceptor that serves the current certificate to each new connection,
     /// offering HTTP/2 and HTTP/1.1.
     pub fn acceptor(self: &Arc<Certificates>) -> Result<TlsAcceptor, TlsError> {
+        self.acceptor_offering(&[b"h2", b"http/1.1"])
+    }
+
+    /// Returns an acceptor that serves the current certificate to each new connection, offering
+    /// `protocols` through ALPN (a WebSocket server that speaks HTTP/1.1 alone: `http/1.1`).
+    pub fn acceptor_offering(self: &Arc<Certificates>, protocols: &[&[u8]]) -> Result<TlsAcceptor, TlsError> {
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let mut config = rustls::ServerConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()?
             .with_no_client_auth()
             .with_cert_resolver(Arc::clone(self) as Arc<dyn ResolvesServerCert>);
-        config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+        config.alpn_protocols = protocols.iter().map(|p| p.to_vec()).collect();
         Ok(TlsAcceptor::from(Arc::new(config)))
     }
 }

@@ -777,6 +777,22 @@ async fn until_closed(stream: &mut tokio::net::TcpStream) -> String {
     String::from_utf8_lossy(&all).into_owned()
 }
 
+/// Opens `n` connections to `address`, each answered 200 to a `GET` of `path` and kept open.
+async fn hold(address: std::net::SocketAddr, n: usize, path: &str) -> Vec<tokio::io::BufReader<tokio::net::TcpStream>> {
+    use tokio::io::AsyncWriteExt;
+    let mut held = Vec::new();
+    for _ in 0..n {
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        stream.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes()).await.unwrap();
+        let mut reader = tokio::io::BufReader::new(stream);
+        let mut line = String::new();
+        tokio::io::AsyncBufReadExt::read_line(&mut reader, &mut line).await.unwrap();
+        assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+        held.push(reader);
+    }
+    held
+}
+
 #[tokio::test]
 async fn silent_and_slow_connections_are_closed_and_connections_are_capped() {
     use tokio::io::AsyncWriteExt;
@@ -826,16 +842,7 @@ async fn silent_and_slow_connections_are_closed_and_connections_are_capped() {
     // Two connections held open: a third is answered 503 at once.
     let long = crate::ConnectionLimits { idle: Duration::from_secs(600), header: Duration::from_secs(600), ..limits };
     let address = listening(long).await;
-    let mut held = Vec::new();
-    for _ in 0..2 {
-        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-        stream.write_all(b"GET /api/variants HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
-        let mut reader = tokio::io::BufReader::new(stream);
-        let mut line = String::new();
-        tokio::io::AsyncBufReadExt::read_line(&mut reader, &mut line).await.unwrap();
-        assert!(line.starts_with("HTTP/1.1 200"), "{line}");
-        held.push(reader);
-    }
+    let _held = hold(address, 2, "/api/variants").await;
     let mut third = tokio::net::TcpStream::connect(address).await.unwrap();
     let said = until_closed(&mut third).await;
     assert!(said.starts_with("HTTP/1.1 503"), "{said}");
@@ -843,16 +850,7 @@ async fn silent_and_slow_connections_are_closed_and_connections_are_capped() {
     // One address holds its share: a third of its own is answered 429, as the server has room.
     let shared = crate::ConnectionLimits { max: 100, per_client: 2, ..long };
     let address = listening(shared).await;
-    let mut held = Vec::new();
-    for _ in 0..2 {
-        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-        stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
-        let mut reader = tokio::io::BufReader::new(stream);
-        let mut line = String::new();
-        tokio::io::AsyncBufReadExt::read_line(&mut reader, &mut line).await.unwrap();
-        assert!(line.starts_with("HTTP/1.1 200"), "{line}");
-        held.push(reader);
-    }
+    let mut held = hold(address, 2, "/healthz").await;
     let mut third = tokio::net::TcpStream::connect(address).await.unwrap();
     let said = until_closed(&mut third).await;
     assert!(said.starts_with("HTTP/1.1 429"), "{said}");
