@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kalah_protocol::kgp::server::{Action, Activity, Answer, ServerConfig, Session, Timer};
+use kalah_protocol::kgp::server::{Action, Activity, Answer, Close, ServerConfig, Session, Timer};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
@@ -18,9 +18,6 @@ use crate::store::{now_millis, AgentKey, VerifyRun};
 use crate::transport::Lines;
 use crate::wish::Wish;
 use crate::Shared;
-
-/// The longest a write to the client may wait for it to read.
-const WRITE_WAIT: Duration = Duration::from_secs(30);
 
 /// The name of an agent that gives none.
 const ANONYMOUS: &str = "anonymous";
@@ -43,6 +40,9 @@ struct Connection {
     asks: mpsc::Sender<Ask>,
     /// Games end here.
     done: mpsc::UnboundedSender<Back>,
+    /// Why the server dropped the connection, said in the log instead of the session's "the
+    /// connection ended".
+    dropped: Option<String>,
 }
 
 impl Connection {
@@ -115,6 +115,10 @@ impl Connection {
                     }
                 }
                 Action::Notice(notice) => self.report(notice.to_string()),
+                Action::Close(Close::Dropped) if self.dropped.is_some() => {
+                    let why = self.dropped.take().expect("checked");
+                    self.report(format!("closed: {why}"));
+                }
                 Action::Close(why) => self.report(format!("closed: {why}")),
             }
         }
@@ -142,6 +146,7 @@ pub(crate) async fn run(shared: Arc<Shared>, id: u64, peer: SocketAddr, mut line
         started: now_millis(),
         asks,
         done,
+        dropped: None,
     };
     connection.report(format!("{transport} from {peer}"));
     let (mut session, mut actions) = Session::new(config);
@@ -152,7 +157,14 @@ pub(crate) async fn run(shared: Arc<Shared>, id: u64, peer: SocketAddr, mut line
         if !connection.out.is_empty() {
             let out = std::mem::take(&mut connection.out);
             // A client that stops reading would hold up its game for ever: it is dropped instead.
-            if !matches!(tokio::time::timeout(WRITE_WAIT, lines.send(&out)).await, Ok(Ok(()))) {
+            let wait = shared.config.write_wait;
+            let why = match tokio::time::timeout(wait, lines.send(&out)).await {
+                Ok(Ok(())) => None,
+                Ok(Err(error)) => Some(format!("a write to it failed: {error}")),
+                Err(_) => Some(format!("it stopped reading: a write waited {wait:?} for it, and it was dropped")),
+            };
+            if why.is_some() {
+                connection.dropped = why;
                 actions = session.close();
                 continue;
             }
@@ -164,7 +176,10 @@ pub(crate) async fn run(shared: Arc<Shared>, id: u64, peer: SocketAddr, mut line
         actions = tokio::select! {
             frame = lines.next() => match frame {
                 Some(frame) => session.receive(&frame),
-                None => session.close(),
+                None => {
+                    connection.dropped = lines.why_ended().map(str::to_string);
+                    session.close()
+                }
             },
             Some(ask) = boards.recv() => {
                 connection.reply = Some(ask.reply);

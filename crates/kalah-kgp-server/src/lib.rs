@@ -91,6 +91,13 @@ pub struct Config {
     pub searches: usize,
     /// A tournament to play instead of freeplay.
     pub tournament: Option<TournamentConfig>,
+    /// The longest an HTTP client of the WebSocket listener (the page, or `/socket` before the
+    /// upgrade) may take to send a request's headers, from the connection's start or the last
+    /// answer: a half-sent request is not held for ever.
+    pub header_time: Duration,
+    /// The longest a write to a KGP client may wait for it to read before it is dropped, so that
+    /// its game does not wait for ever.
+    pub write_wait: Duration,
 }
 
 impl Config {
@@ -111,6 +118,8 @@ impl Config {
             bot_time: Duration::from_secs(1),
             searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
             tournament: None,
+            header_time: Duration::from_secs(10),
+            write_wait: Duration::from_secs(30),
         }
     }
 }
@@ -244,11 +253,9 @@ impl Server {
                 error,
             })?;
             server.websocket = Some(address);
-            let app = routes(Arc::clone(&shared)).into_make_service_with_connect_info::<transport::Peer>();
-            let mut stop = shared.stop.clone();
-            let until_stop = async move {
-                let _ = stop.wait_for(|s| *s).await;
-            };
+            let app = routes(Arc::clone(&shared));
+            let header_time = shared.config.header_time;
+            let stop = shared.stop.clone();
             match tls {
                 Some(acceptor) => {
                     let events = shared.events.clone();
@@ -258,11 +265,11 @@ impl Server {
                     let listener = transport::TlsListener::new(listener, acceptor, failed)
                         .map_err(|error| ServeError::Bind { what: "KGP over WebSocket", address, error })?;
                     shared.report(Event::Listening { transport: Transport::WebSocketTls, address });
-                    tokio::spawn(async move { axum::serve(listener, app).with_graceful_shutdown(until_stop).await });
+                    tokio::spawn(transport::serve_http(listener, app, header_time, stop));
                 }
                 None => {
                     shared.report(Event::Listening { transport: Transport::WebSocket, address });
-                    tokio::spawn(async move { axum::serve(listener, app).with_graceful_shutdown(until_stop).await });
+                    tokio::spawn(transport::serve_http(listener, app, header_time, stop));
                 }
             }
         }
@@ -303,7 +310,7 @@ fn routes(shared: Arc<Shared>) -> Router {
 
 async fn upgrade(
     State(shared): State<Arc<Shared>>,
-    ConnectInfo(transport::Peer(peer)): ConnectInfo<transport::Peer>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     ws: WebSocketUpgrade,
 ) -> impl IntoResponse {
     // A message holds a few lines: a larger one is refused before it is held (lines themselves

@@ -255,7 +255,9 @@ pub struct GameRow {
     pub state: String,
     /// Why it ended so, if said.
     pub reason: Option<String>,
-    /// Its moves stored.
+    /// Its moves stored; `move_count` in JSON, so that a game with its moves (`moves`, the page's
+    /// `/api/games/ID`) has each key once.
+    #[serde(rename = "move_count")]
     pub moves: u32,
     /// Its record.
     pub record: String,

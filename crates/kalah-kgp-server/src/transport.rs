@@ -2,7 +2,10 @@
 //! TCP, and over WebSocket the same byte stream in text messages, one line (with its CRLF) a
 //! message from the server; the client's messages are joined and split at line ends, however it
 //! cuts them (go-kgp reads through nhooyr's `NetConn`). A binary message closes the connection
-//! with status 1003, as there. TLS (rustls, PEM files) wraps the WebSocket listener.
+//! with status 1003, as there; a frame the WebSocket protocol forbids closes it with 1002 (an
+//! unmasked frame, a reserved opcode) or 1007 (a text message that is not UTF-8). TLS (rustls, PEM
+//! files) wraps the WebSocket listener, whose HTTP is served by [`serve_http`] with a time limit on
+//! a request's headers.
 
 use std::io;
 use std::net::SocketAddr;
@@ -10,12 +13,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message as WsMessage, WebSocket};
+use axum::extract::ConnectInfo;
+use axum::Router;
 use futures_util::SinkExt;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use kalah_protocol::kgp::server::MAX_READ;
 use kalah_protocol::{Frame, LineReader};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio_rustls::server::TlsStream;
 use tokio_rustls::TlsAcceptor;
 
@@ -40,6 +47,8 @@ pub enum Lines {
         reader: LineReader,
         /// The stream has ended.
         ended: bool,
+        /// Why it ended, when the reason is worth a line in the log.
+        why: Option<String>,
     },
     /// A WebSocket.
     WebSocket {
@@ -51,13 +60,22 @@ pub enum Lines {
         reader: LineReader,
         /// The socket has ended.
         ended: bool,
+        /// Why it ended, when the reason is worth a line in the log.
+        why: Option<String>,
     },
 }
 
 impl Lines {
     /// Returns the lines of a byte stream.
     pub fn stream(stream: Box<dyn Stream>) -> Lines {
-        Lines::Stream { stream, buffer: Vec::new(), start: 0, reader: LineReader::new(MAX_READ), ended: false }
+        Lines::Stream {
+            stream,
+            buffer: Vec::new(),
+            start: 0,
+            reader: LineReader::new(MAX_READ),
+            ended: false,
+            why: None,
+        }
     }
 
     /// Returns the lines of a WebSocket.
@@ -67,13 +85,22 @@ impl Lines {
             pending: Vec::new(),
             reader: LineReader::new(MAX_READ),
             ended: false,
+            why: None,
+        }
+    }
+
+    /// Returns why the lines ended, when it was not the client closing (a read that failed, a
+    /// WebSocket closed for a frame the protocol forbids).
+    pub fn why_ended(&self) -> Option<&str> {
+        match self {
+            Lines::Stream { why, .. } | Lines::WebSocket { why, .. } => why.as_deref(),
         }
     }
 
     /// Returns the next line, `None` at the end. Cancel-safe: what was read stays for the next call.
     pub async fn next(&mut self) -> Option<Frame> {
         match self {
-            Lines::Stream { stream, buffer, start, reader, ended } => loop {
+            Lines::Stream { stream, buffer, start, reader, ended, why } => loop {
                 if let Some(frame) = split(reader, buffer, start) {
                     return Some(frame);
                 }
@@ -82,7 +109,11 @@ impl Lines {
                 }
                 let mut chunk = [0u8; 8192];
                 match stream.read(&mut chunk).await {
-                    Ok(0) | Err(_) => *ended = true,
+                    Ok(0) => *ended = true,
+                    Err(error) => {
+                        *why = Some(format!("a read failed: {error}"));
+                        *ended = true;
+                    }
                     Ok(n) => {
                         buffer.drain(..*start);
                         *start = 0;
@@ -90,7 +121,7 @@ impl Lines {
                     }
                 }
             },
-            Lines::WebSocket { socket, pending, reader, ended } => loop {
+            Lines::WebSocket { socket, pending, reader, ended, why } => loop {
                 let mut start = 0;
                 if let Some(frame) = split(reader, pending, &mut start) {
                     pending.drain(..start);
@@ -108,7 +139,30 @@ impl Lines {
                         *ended = true;
                     }
                     Some(Ok(WsMessage::Ping(_) | WsMessage::Pong(_))) => {}
-                    Some(Ok(WsMessage::Close(_))) | Some(Err(_)) | None => *ended = true,
+                    Some(Err(error)) => {
+                        let error = error.into_inner();
+                        // RFC 6455 gives the client a status saying what it did wrong.
+                        let code = match error.downcast_ref::<tungstenite::Error>() {
+                            Some(tungstenite::Error::Utf8(_)) => Some(1007),
+                            Some(tungstenite::Error::Protocol(_)) => Some(1002),
+                            Some(tungstenite::Error::Capacity(_)) => Some(1009),
+                            _ => None,
+                        };
+                        if let Some(code) = code {
+                            let reason = match code {
+                                1007 => "a text message that is not UTF-8",
+                                1009 => "a message over 1 MiB",
+                                _ => "a frame the WebSocket protocol forbids",
+                            };
+                            let close = CloseFrame { code, reason: reason.into() };
+                            let _ = socket.send(WsMessage::Close(Some(close))).await;
+                            *why = Some(format!("closed with status {code} for {reason}: {error}"));
+                        } else {
+                            *why = Some(format!("a read failed: {error}"));
+                        }
+                        *ended = true;
+                    }
+                    Some(Ok(WsMessage::Close(_))) | None => *ended = true,
                 }
             },
         }
@@ -217,22 +271,6 @@ impl TlsListener {
     }
 }
 
-/// The address of a connection's peer, for the routes of either listener.
-#[derive(Clone, Copy, Debug)]
-pub struct Peer(pub SocketAddr);
-
-impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, TcpListener>> for Peer {
-    fn connect_info(stream: axum::serve::IncomingStream<'_, TcpListener>) -> Peer {
-        Peer(*stream.remote_addr())
-    }
-}
-
-impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, TlsListener>> for Peer {
-    fn connect_info(stream: axum::serve::IncomingStream<'_, TlsListener>) -> Peer {
-        Peer(*stream.remote_addr())
-    }
-}
-
 impl axum::serve::Listener for TlsListener {
     type Io = TlsStream<TcpStream>;
     type Addr = SocketAddr;
@@ -247,5 +285,49 @@ impl axum::serve::Listener for TlsListener {
 
     fn local_addr(&self) -> io::Result<Self::Addr> {
         Ok(self.local)
+    }
+}
+
+/// Serves `router` (the page and `/socket`) over HTTP/1.1 on the connections `listener` accepts,
+/// each request with its peer's address (`ConnectInfo<SocketAddr>`), until `stop` turns true;
+/// then each connection finishes the request it is answering and closes (an upgraded WebSocket is
+/// its connection task's, which says goodbye itself). A client has `header_time` to send a
+/// request's headers, from its connection's start or its last answer, else its connection is
+/// closed: axum's `serve` sets hyper no timer, so a half-sent request was held for ever. HTTP/1.1
+/// alone, as go-kgp serves it: hyper's automatic HTTP/2 detection would wait for the first bytes
+/// with no time limit.
+pub async fn serve_http<L>(mut listener: L, router: Router, header_time: Duration, mut stop: watch::Receiver<bool>)
+where
+    L: axum::serve::Listener<Addr = SocketAddr>,
+{
+    use tower::ServiceExt;
+    loop {
+        let (io, peer) = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = stop.wait_for(|s| *s) => return,
+        };
+        let service = TowerToHyperService::new(router.clone().map_request(
+            move |mut request: axum::http::Request<hyper::body::Incoming>| {
+                request.extensions_mut().insert(ConnectInfo(peer));
+                request
+            },
+        ));
+        let mut stop = stop.clone();
+        tokio::spawn(async move {
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_time)
+                .serve_connection(TokioIo::new(io), service)
+                .with_upgrades();
+            let mut connection = std::pin::pin!(connection);
+            let stopped = tokio::select! {
+                _ = connection.as_mut() => false,
+                stopping = stop.wait_for(|s| *s) => stopping.is_ok(),
+            };
+            if stopped {
+                connection.as_mut().graceful_shutdown();
+                let _ = connection.await;
+            }
+        });
     }
 }

@@ -1,6 +1,9 @@
 //! The server over WebSocket, plain and behind TLS with a certificate made here: go-kgp's
 //! framing (one line a message from the server, the client's messages joined however they are
-//! cut), a binary message refused, other paths not found, a failed handshake that stops nothing.
+//! cut), a binary message refused, other paths not found, a failed handshake that stops nothing;
+//! close frames with the status of what a raw client did wrong (1002, 1007); a half-sent HTTP
+//! request closed after the header time; a client that stops reading dropped, and the log saying
+//! why; the page's JSON with each key once.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -138,5 +141,223 @@ async fn websocket_refuses_binary_messages_and_other_paths() {
     let (mut socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/socket")).await.unwrap();
     let received = play(&mut socket).await;
     assert!(received.iter().any(|l| l.contains("state <6,")), "{received:?}");
+    server.shutdown().await;
+}
+
+/// Sends `request` on a new connection to `address` and returns all it reads until the server
+/// closes.
+async fn http(address: std::net::SocketAddr, request: &str) -> String {
+    use tokio::io::AsyncWriteExt;
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut back = Vec::new();
+    tokio::time::timeout(HANG, stream.read_to_end(&mut back)).await.expect("no hang").unwrap();
+    String::from_utf8_lossy(&back).into_owned()
+}
+
+/// A JSON value read with a check that no object has a key twice (serde_json's own values keep
+/// the last, so a reader in JavaScript or Python would silently lose the first).
+struct UniqueKeys;
+
+impl<'de> serde::Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<UniqueKeys, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = UniqueKeys;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("JSON")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<UniqueKeys, A::Error> {
+                let mut seen = std::collections::HashSet::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if !seen.insert(key.clone()) {
+                        return Err(serde::de::Error::custom(format!("the key {key:?} twice")));
+                    }
+                    map.next_value::<UniqueKeys>()?;
+                }
+                Ok(UniqueKeys)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<UniqueKeys, A::Error> {
+                while seq.next_element::<UniqueKeys>()?.is_some() {}
+                Ok(UniqueKeys)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<UniqueKeys, E> {
+                Ok(UniqueKeys)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<UniqueKeys, E> {
+                Ok(UniqueKeys)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<UniqueKeys, E> {
+                Ok(UniqueKeys)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<UniqueKeys, E> {
+                Ok(UniqueKeys)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<UniqueKeys, E> {
+                Ok(UniqueKeys)
+            }
+            fn visit_unit<E>(self) -> Result<UniqueKeys, E> {
+                Ok(UniqueKeys)
+            }
+        }
+        deserializer.deserialize_any(Visit)
+    }
+}
+
+#[tokio::test]
+async fn the_pages_json_has_each_key_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (events, _log) = mpsc::unbounded_channel();
+    let server = Server::start(config(&dir), events).await.unwrap();
+    let address = server.websocket_address().unwrap();
+    let (mut socket, _) = tokio_tungstenite::connect_async(format!("ws://{address}/socket")).await.unwrap();
+    play(&mut socket).await;
+    for path in ["/api/games/1", "/api/games", "/api/standings", "/api/tournaments", "/api/agents"] {
+        let answer = http(address, &format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).await;
+        let (head, body) = answer.split_once("\r\n\r\n").expect("an HTTP answer");
+        assert!(head.starts_with("HTTP/1.1 200"), "{path}: {head}");
+        if let Err(e) = serde_json::from_str::<UniqueKeys>(body) {
+            panic!("{path}: {e}: {body}");
+        }
+    }
+    // The count of moves and the moves themselves, under keys of their own.
+    let answer = http(address, "GET /api/games/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
+    let game: serde_json::Value = serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).unwrap();
+    let count = game["move_count"].as_u64().expect("move_count, a number");
+    assert_eq!(game["moves"].as_array().expect("moves, a list").len() as u64, count);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_half_sent_request_is_closed_after_the_header_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config(&dir);
+    config.header_time = Duration::from_millis(300);
+    let (events, _log) = mpsc::unbounded_channel();
+    let server = Server::start(config, events).await.unwrap();
+    let address = server.websocket_address().unwrap();
+    let started = std::time::Instant::now();
+    // Half a request, and a connection that sends nothing at all: both closed, neither answered
+    // with a page.
+    let (half, silent) =
+        tokio::join!(http(address, "GET / HTTP/1.1\r\nHost: x\r\nUser-Agent: slow"), http(address, ""));
+    assert!(!half.contains("200 OK") && !silent.contains("200 OK"), "{half:?} {silent:?}");
+    assert!(started.elapsed() < Duration::from_secs(20), "closed after {:?}", started.elapsed());
+    // A whole request is answered as before.
+    let page = http(address, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    server.shutdown().await;
+}
+
+/// Opens a WebSocket to `/socket` by hand, sends `frame` (raw bytes) after the greeting, and
+/// returns the status of the close frame the server sends back, if any.
+async fn close_code_for(address: std::net::SocketAddr, frame: &[u8]) -> Option<u16> {
+    use tokio::io::AsyncWriteExt;
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    let upgrade = "GET /socket HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+                   Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+    stream.write_all(upgrade.as_bytes()).await.unwrap();
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8];
+        tokio::time::timeout(HANG, stream.read_exact(&mut byte)).await.expect("no hang").unwrap();
+        head.push(byte[0]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 101"), "{}", String::from_utf8_lossy(&head));
+    stream.write_all(frame).await.unwrap();
+    let mut back = Vec::new();
+    let _ = tokio::time::timeout(HANG, stream.read_to_end(&mut back)).await.expect("the server closes");
+    // The server's frames: unmasked, lengths of 7 bits or 16.
+    let mut at = 0;
+    while at + 2 <= back.len() {
+        let opcode = back[at] & 0x0f;
+        let (length, start) = match back[at + 1] & 0x7f {
+            126 => (usize::from(u16::from_be_bytes([back[at + 2], back[at + 3]])), at + 4),
+            n => (usize::from(n), at + 2),
+        };
+        if opcode == 8 && length >= 2 {
+            return Some(u16::from_be_bytes([back[start], back[start + 1]]));
+        }
+        at = start + length;
+    }
+    None
+}
+
+/// A client's frame: FIN, `opcode`, and `payload` masked with `mask` (none: unmasked).
+fn frame(opcode: u8, payload: &[u8], mask: Option<[u8; 4]>) -> Vec<u8> {
+    let mut bytes = vec![0x80 | opcode, payload.len() as u8 | if mask.is_some() { 0x80 } else { 0 }];
+    match mask {
+        Some(mask) => {
+            bytes.extend_from_slice(&mask);
+            bytes.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+        }
+        None => bytes.extend_from_slice(payload),
+    }
+    bytes
+}
+
+#[tokio::test]
+async fn websocket_close_frames_say_what_the_client_did_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let (events, mut log) = mpsc::unbounded_channel();
+    let server = Server::start(config(&dir), events).await.unwrap();
+    let address = server.websocket_address().unwrap();
+    let mask = Some([1, 2, 3, 4]);
+    // A text message that is not UTF-8: 1007.
+    assert_eq!(close_code_for(address, &frame(1, b"1 mode \xff\xfe\r\n", mask)).await, Some(1007));
+    // A frame a client sent unmasked: 1002.
+    assert_eq!(close_code_for(address, &frame(1, b"1 mode freeplay\r\n", None)).await, Some(1002));
+    // Reserved opcodes, a data one and a control one: 1002.
+    assert_eq!(close_code_for(address, &frame(3, b"hello", mask)).await, Some(1002));
+    assert_eq!(close_code_for(address, &frame(0xb, b"", mask)).await, Some(1002));
+    server.shutdown().await;
+    let mut closed = Vec::new();
+    while let Ok(event) = log.try_recv() {
+        if let Event::Connection { text, .. } = event {
+            if text.starts_with("closed: ") {
+                closed.push(text);
+            }
+        }
+    }
+    // The log says why, not only that the connection ended.
+    assert_eq!(closed.iter().filter(|t| t.contains("status 1007")).count(), 1, "{closed:#?}");
+    assert_eq!(closed.iter().filter(|t| t.contains("status 1002")).count(), 3, "{closed:#?}");
+}
+
+#[tokio::test]
+async fn a_client_that_stops_reading_is_dropped_and_the_log_says_why() {
+    use tokio::io::AsyncWriteExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = config(&dir);
+    config.websocket = None;
+    config.tcp = Some(([127, 0, 0, 1], 0).into());
+    config.write_wait = Duration::from_millis(300);
+    let (events, mut log) = mpsc::unbounded_channel();
+    let server = Server::start(config, events).await.unwrap();
+    let address = server.tcp_address().unwrap();
+    // A small window, so that the server's writes wait soon.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let stream = socket.connect(address).await.unwrap();
+    let (_reader, mut writer) = stream.into_split();
+    // Lines that each get an error back, sent until the server stops reading them; none of the
+    // answers is read.
+    let sending = tokio::spawn(async move {
+        let lines = "1 nonsense\r\n".repeat(1000);
+        while writer.write_all(lines.as_bytes()).await.is_ok() {}
+    });
+    let why = tokio::time::timeout(HANG, async {
+        loop {
+            match log.recv().await {
+                Some(Event::Connection { text, .. }) if text.starts_with("closed: ") => return text,
+                Some(_) => {}
+                None => panic!("the log ended"),
+            }
+        }
+    })
+    .await
+    .expect("the client is dropped");
+    assert!(why.contains("it stopped reading: a write waited 300ms for it"), "{why}");
+    sending.abort();
     server.shutdown().await;
 }

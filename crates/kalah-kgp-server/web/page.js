@@ -90,7 +90,7 @@ async function showGames() {
     cell(tr, game.south);
     cell(tr, game.north);
     cell(tr, result(game));
-    cell(tr, game.moves, 'number');
+    cell(tr, game.move_count, 'number');
     cell(tr, game.rules.replace(/^kalah\((\d+),(\d+)\).*$/, '$1,$2'));
     cell(tr, game.tournament ?? '');
     tr.addEventListener('click', () => openGame(game.id));
