@@ -141,7 +141,9 @@ fn plan(args: PlanArgs) -> Result<()> {
     let beta = estimate.score.nearest_seeds().0;
     let manifest = tree.plan(beta);
     files::replace(&args.out, &MANIFEST, manifest.write().as_bytes()).map_err(|e| e.into_error(PLAN_OUT))?;
-    println!(
+    // Not println!, which panics on a closed pipe: `main` ends quietly on one.
+    writeln!(
+        std::io::stdout(),
         "{}: {} tasks of {rules}, {position}, {} sowings deep (tree {}); round 1 asks whether it is worth at least {beta:+} to {}; results go to {}",
         args.out.display(),
         manifest.tasks.len(),
@@ -149,7 +151,7 @@ fn plan(args: PlanArgs) -> Result<()> {
         tree.id(),
         position.mover(),
         results_dir(&args.out, None, &tree).display()
-    );
+    )?;
     Ok(())
 }
 
@@ -225,7 +227,7 @@ fn task(args: TaskArgs) -> Result<()> {
     let dir = results_dir(&args.files.manifest, args.files.results.as_deref(), tree);
     let path = result_path(&dir, &job);
     if let Some(answer) = read_result(tree, &path)? {
-        println!("task {index} (leaf {}): already answered, {}", job.leaf, bounds_text(&answer));
+        writeln!(std::io::stdout(), "task {index} (leaf {}): already answered, {}", job.leaf, bounds_text(&answer))?;
         return Ok(());
     }
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -270,7 +272,8 @@ fn task(args: TaskArgs) -> Result<()> {
             if let Err(e) = remove_checkpoint(&file) {
                 eprintln!("kalah: the checkpoint was not removed: {e}");
             }
-            println!(
+            writeln!(
+                std::io::stdout(),
                 "task {index} (leaf {}: at least {:+} for {}?): {}, {} nodes, {:.2} s",
                 job.leaf,
                 job.at_least,
@@ -278,7 +281,7 @@ fn task(args: TaskArgs) -> Result<()> {
                 bounds_text(&answer),
                 answer.nodes,
                 answer.seconds
-            );
+            )?;
             Ok(())
         }
         Err(stopped) => {

@@ -1,7 +1,8 @@
 //! `kalah kgp serve`: a KGP server for practice ([`kalah_kgp_server`]): flags, the server, its
 //! log on standard output, Ctrl-C to stop; `kalah kgp tournament`: the same server playing a round
 //! robin, its table printed at the end; `kalah kgp games`, `kalah kgp record` and
-//! `kalah kgp standings` read what they stored.
+//! `kalah kgp standings` read what they stored. The log's lines begin with their UTC time; a
+//! closed standard output (`| head`) ends a listing quietly (status 0) and never stops a server.
 //!
 //! `kalah kgp` keeps its client: `serve`, `tournament`, `games`, `record` and `standings` are
 //! sub-commands of `kgp` that conflict with the client's arguments, so `kalah kgp HOST` connects
@@ -203,13 +204,17 @@ fn reader(db: Option<PathBuf>) -> Result<Reader> {
 
 fn games(args: GamesArgs) -> Result<()> {
     let games = reader(args.db)?.games(args.agent.as_deref(), None).map_err(|e| bad(e.to_string()))?;
-    println!("{:>6}  {:<15} {:>5}  {:<20} {:<20} rules", "game", "state", "moves", "south", "north");
+    // Written with `?`, not println!, which panics on a closed pipe: `main` ends quietly on one.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{:>6}  {:<15} {:>5}  {:<20} {:<20} rules", "game", "state", "moves", "south", "north")?;
     for game in games {
-        println!(
+        writeln!(
+            out,
             "{:>6}  {:<15} {:>5}  {:<20} {:<20} {}",
             game.id, game.state, game.moves, game.south, game.north, game.rules
-        );
+        )?;
     }
+    out.flush()?;
     Ok(())
 }
 
@@ -217,7 +222,9 @@ fn record(args: RecordArgs) -> Result<()> {
     let id = args.id;
     match reader(args.db)?.record(id).map_err(|e| bad(e.to_string()))? {
         Some(record) => {
-            print!("{record}");
+            let mut out = std::io::stdout().lock();
+            write!(out, "{record}")?;
+            out.flush()?;
             Ok(())
         }
         None => Err(bad(format!("there is no game {id} in the database: kalah kgp games lists them"))),
@@ -357,7 +364,7 @@ fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
         let db = config.db.clone();
         let interrupted = crate::serve::interrupted().context("cannot listen for Ctrl-C")?;
         let server = Server::start(config, events).await.map_err(|e| bad(e.to_string()))?;
-        println!("{name}: games are stored in {} (Ctrl-C stops)", db.display());
+        log_line(name, format_args!("games are stored in {} (Ctrl-C stops)", db.display()));
         let (over, mut ended) = tokio::sync::mpsc::unbounded_channel();
         // The printer is told to finish once the server has stopped: it prints every event still
         // queued first, so that the last games' ends are not lost.
@@ -367,8 +374,7 @@ fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
                 let db = db.clone();
                 let over = over.clone();
                 async move {
-                    // A log whose reader has gone (a closed pipe) does not stop the server.
-                    let _ = writeln!(std::io::stdout(), "{name}: {event}");
+                    log_line(name, format_args!("{event}"));
                     if let Event::TournamentOver(id) = event {
                         let table = tokio::task::spawn_blocking(move || {
                             Reader::open(&db)
@@ -376,11 +382,15 @@ fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
                                 .map(|games| Standings::from_games(&games))
                         })
                         .await;
-                        let _ = match table {
-                            Ok(Ok(table)) => write!(std::io::stdout(), "{table}"),
-                            Ok(Err(error)) => writeln!(std::io::stdout(), "{name}: the table cannot be read: {error}"),
-                            Err(error) => writeln!(std::io::stdout(), "{name}: the table cannot be read: {error}"),
-                        };
+                        match table {
+                            // The table is the tournament's result, not a line of the log: no time.
+                            // A reader that has gone (a closed pipe) does not stop the server.
+                            Ok(Ok(table)) => {
+                                let _ = write!(std::io::stdout(), "{table}");
+                            }
+                            Ok(Err(error)) => log_line(name, format_args!("the table cannot be read: {error}")),
+                            Err(error) => log_line(name, format_args!("the table cannot be read: {error}")),
+                        }
                         let _ = over.send(());
                     }
                 }
@@ -405,13 +415,26 @@ fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
             () = interrupted => {}
             Some(()) = ended.recv(), if stop_at_end => {}
         }
-        println!("{name}: stopping: goodbye to every connection");
+        log_line(name, format_args!("stopping: goodbye to every connection"));
         server.shutdown().await;
         let _ = flush.send(());
         let _ = printer.await;
-        println!("{name}: stopped");
+        log_line(name, format_args!("stopped"));
         Ok(())
     })
+}
+
+/// Prints a line of the server's log: its UTC time (RFC 3339, to the second), the command's name
+/// and `text`. A log whose reader has gone (a closed pipe) does not stop the server: the line is
+/// lost, nothing else.
+fn log_line(name: &str, text: std::fmt::Arguments<'_>) {
+    let _ = writeln!(std::io::stdout(), "{} {name}: {text}", utc_now());
+}
+
+/// The time now in UTC, as RFC 3339 writes it to the second: `2026-11-27T17:10:03Z`.
+fn utc_now() -> String {
+    let format = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
+    time::OffsetDateTime::now_utc().format(&format).unwrap_or_default()
 }
 
 fn standings(args: StandingsArgs) -> Result<()> {
@@ -432,9 +455,13 @@ fn standings(args: StandingsArgs) -> Result<()> {
                 "there is no tournament {id} in the database: kalah kgp standings --all covers every game"
             )));
         }
-        println!("tournament {id}:");
     }
     let games = reader.games(None, tournament).map_err(|e| bad(e.to_string()))?;
-    print!("{}", Standings::from_games(&games));
+    let mut out = std::io::stdout().lock();
+    if let Some(id) = tournament {
+        writeln!(out, "tournament {id}:")?;
+    }
+    write!(out, "{}", Standings::from_games(&games))?;
+    out.flush()?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `kalah serve`: the browser game ([`kalah_web`]) on a local port.
 
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -200,7 +201,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
             Some(url) => format!("{} (served at {scheme}://{bound}/)", url.page()),
             None => page_address(scheme, bound),
         };
-        println!("kalah serve: play at {at} (Ctrl-C stops); games are kept in {db}");
+        // Not println!, which panics on a closed pipe; a log nobody reads does not stop the server.
+        let _ = writeln!(std::io::stdout(), "kalah serve: play at {at} (Ctrl-C stops); games are kept in {db}");
         let printing = std::thread::spawn(move || print_reports(reported, access_log));
         #[cfg(unix)]
         if let Some(certificates) = tls {
@@ -252,7 +254,6 @@ enum AccessLog {
 /// Prints what the server reports until it stops: the access log's lines where `--access-log`
 /// says, and every certificate renewal on standard output (a failed one on standard error).
 fn print_reports(mut reported: tokio::sync::mpsc::UnboundedReceiver<Report>, log: Option<AccessLog>) {
-    use std::io::Write;
     let mut file = match log {
         Some(AccessLog::File(file)) => Some(std::io::LineWriter::new(file)),
         _ => None,
@@ -269,7 +270,7 @@ fn print_reports(mut reported: tokio::sync::mpsc::UnboundedReceiver<Report>, log
                 };
             }
             Report::Certificate(Refreshed::Reloaded) => {
-                println!("kalah serve: the certificate changed: serving the new one");
+                let _ = writeln!(std::io::stdout(), "kalah serve: the certificate changed: serving the new one");
             }
             Report::Certificate(Refreshed::Failed(e)) => {
                 eprintln!(
@@ -288,7 +289,9 @@ fn reload_on_hangup(certificates: std::sync::Arc<Certificates>) -> std::io::Resu
     tokio::spawn(async move {
         while hangups.recv().await.is_some() {
             match certificates.reload() {
-                Ok(()) => println!("kalah serve: SIGHUP: the certificate was read again"),
+                Ok(()) => {
+                    let _ = writeln!(std::io::stdout(), "kalah serve: SIGHUP: the certificate was read again");
+                }
                 Err(e) => {
                     eprintln!("kalah serve: SIGHUP: cannot read the certificate ({e}): still serving the earlier one")
                 }
@@ -400,6 +403,6 @@ pub fn backup(args: BackupArgs) -> Result<()> {
     let kind = Kind::new_only("a backup");
     crate::files::create(&args.file, &kind, |temporary| kalah_web::store::backup(&source, temporary))
         .map_err(|e| e.into_error("kalah serve backup writes a new file: give another FILE"))?;
-    println!("kalah serve backup: {} copied to {}", source.display(), args.file.display());
+    writeln!(std::io::stdout(), "kalah serve backup: {} copied to {}", source.display(), args.file.display())?;
     Ok(())
 }

@@ -453,3 +453,64 @@ fn kalahs_client_plays_over_tls_with_the_servers_own_certificate() {
     served.wait_for("TLS handshake with");
     served.stop();
 }
+
+/// Runs `kalah ARGS` with its standard output a socket whose other end is closed before it starts
+/// (the reader gone, as `| head` leaves it after its lines: every write fails with a broken
+/// pipe), and returns its exit status and standard error.
+#[cfg(unix)]
+fn with_closed_output(args: &[&std::ffi::OsStr]) -> (Option<i32>, String) {
+    let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+    drop(ours);
+    let out = kalah()
+        .args(args)
+        .stdout(Stdio::from(std::os::fd::OwnedFd::from(theirs)))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[cfg(unix)]
+#[test]
+fn every_printing_command_survives_a_closed_pipe_and_the_log_has_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db(&dir);
+    let tournament = ["kgp", "tournament", "--tcp", "off", "--websocket", "off", "--bot", "random", "--bot", "greedy"];
+    let os = |words: &[&str]| -> Vec<std::ffi::OsString> {
+        words.iter().map(Into::into).chain([db.clone().into_os_string()]).collect()
+    };
+    // The tournament's log and table, then the listings of what it stored, each with no reader:
+    // status 0, no panic, no "Broken pipe".
+    for words in [
+        &[&tournament[..], &["--db"]].concat()[..],
+        &["kgp", "games", "--db"],
+        &["kgp", "standings", "--db"],
+        &["kgp", "standings", "--all", "--db"],
+        &["kgp", "record", "1", "--db"],
+    ] {
+        let args = os(words);
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        let (status, err) = with_closed_output(&args);
+        assert!(status == Some(0) && err.is_empty(), "kalah {words:?}: {status:?} {err}");
+    }
+    // The other commands that print a page or a listing.
+    for words in [&["man"][..], &["man", "kgp"], &["completions", "bash"], &["--help"], &["kgp", "--help"]] {
+        let args: Vec<&std::ffi::OsStr> = words.iter().map(std::ffi::OsStr::new).collect();
+        let (status, err) = with_closed_output(&args);
+        assert!(status == Some(0) && err.is_empty(), "kalah {words:?}: {status:?} {err}");
+    }
+    // The log, read: each of its lines begins with its UTC time (RFC 3339, to the second); the
+    // table is not the log's.
+    let out = kalah().args(os(&[&tournament[..], &["--db"]].concat())).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let log: Vec<&str> = text.lines().filter(|l| l.contains("kalah kgp tournament: ")).collect();
+    assert!(log.len() >= 4, "{text}");
+    for line in &log {
+        let (time, rest) = line.split_once(' ').unwrap();
+        let digits: String = time.chars().map(|c| if c.is_ascii_digit() { '0' } else { c }).collect();
+        assert_eq!(digits, "0000-00-00T00:00:00Z", "{line}");
+        assert!(rest.starts_with("kalah kgp tournament: "), "{line}");
+    }
+    assert!(text.lines().any(|l| l.starts_with("rank  agent")), "{text}");
+}
