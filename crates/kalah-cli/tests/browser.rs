@@ -21,7 +21,7 @@
 //! the test fails and says how to install them. With `KALAH_SCREENSHOT=1` it also plays a few
 //! moves of Kalah(6,4) and writes the screenshots of the README and docs/web.md: docs/serve.png,
 //! serve-dark.png (the dark theme), serve-phone.png (390 pixels wide) and serve-phone-12.png
-//! (Kalah(12,4) on the same phone).
+//! (Kalah(12,4) on the same phone); and the KGP server's replay, docs/kgp-replay.png (1280 × 800).
 
 mod common;
 
@@ -1987,6 +1987,40 @@ async fn the_kgp_servers_page_shows_the_games_the_table_and_a_replay() {
     client.find(Locator::Id("forward")).await.unwrap().click().await.expect("one move on");
     assert!(text(&client, "#replay-status").await.starts_with("After 1 of "));
     assert_eq!(client.find_all(Locator::Css("#board .pit.from")).await.unwrap().len(), 1, "the house sown from");
+    // The moves are readable on a desktop and on a phone: no move's number over another move (a
+    // list item's marker in a flex row sat over the move before it), none outside its own move,
+    // no move's text out of its box, and the list no wider than the page.
+    let overlaps = r#"
+        const items = [...document.querySelectorAll('#moves li')];
+        const boxes = items.map(li => li.getBoundingClientRect());
+        const over = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+        const bad = [];
+        items.forEach((li, i) => {
+          const number = li.querySelector('.ply').getBoundingClientRect();
+          const inside = number.width > 0 && number.left >= boxes[i].left - 0.5 && number.right <= boxes[i].right + 0.5
+            && number.top >= boxes[i].top - 0.5 && number.bottom <= boxes[i].bottom + 0.5;
+          if (!inside) bad.push(`number ${i + 1} outside its move`);
+          if (li.scrollWidth > li.clientWidth + 1) bad.push(`move ${i + 1} wider than its box`);
+          boxes.forEach((box, j) => { if (j !== i && over(number, box)) bad.push(`number ${i + 1} over move ${j + 1}`); });
+        });
+        if (document.documentElement.scrollWidth > window.innerWidth + 1) bad.push('the page is wider than the window');
+        return `${items.length} moves: ${bad.slice(0, 5).join(', ') || 'readable'}`;
+    "#;
+    for (width, height) in [(1280, 800), (390, 844)] {
+        client.set_window_size(width, height).await.expect("a window's size");
+        let found = script(&client, overlaps).await;
+        assert!(found.ends_with(": readable") && !found.starts_with("0 "), "at {width} × {height}: {found}");
+    }
+    if std::env::var_os("KALAH_SCREENSHOT").is_some_and(|v| v == "1") {
+        // docs/kgp-replay.png, the replay at 1280 × 800 on its tenth move.
+        client.set_window_size(1280, 800).await.expect("a desktop's size");
+        script(&client, "document.querySelectorAll('#moves li')[9].click(); document.getElementById('replay').scrollIntoView(); return 'ok'").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let png = client.screenshot().await.expect("a screenshot");
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+        std::fs::write(docs.join("kgp-replay.png"), png).expect("docs/kgp-replay.png is written");
+    }
+    client.set_window_size(1100, 760).await.expect("back to the first size");
     // The record to download: kalah's record format, with the players' tags.
     let href = client.find(Locator::Id("download")).await.unwrap().attr("href").await.unwrap().expect("a link");
     assert!(href.contains("/api/games/") && href.ends_with("/record"), "{href}");

@@ -113,7 +113,13 @@ async function openGame(id) {
   list.replaceChildren();
   for (const move of replay.moves) {
     const li = document.createElement('li');
-    li.textContent = `${move.side} ${move.house}${move.how === 'agent' || move.how === 'bot' || move.how === 'program' ? '' : ` (${move.how})`}`;
+    // The number in a box of its own, so that the layout (and the browser test) can place it.
+    const number = document.createElement('span');
+    number.className = 'ply';
+    number.textContent = `${move.ply}.`;
+    const what = document.createElement('span');
+    what.textContent = `${move.side} ${move.house}${move.how === 'agent' || move.how === 'bot' || move.how === 'program' ? '' : ` (${move.how})`}`;
+    li.append(number, what);
     li.title = `${move.millis} ms${move.comment ? `: ${move.comment}` : ''}`;
     li.addEventListener('click', () => step(move.ply));
     list.append(li);
