@@ -51,6 +51,8 @@ pub struct Layout {
     houses: u8,
     /// Each side is a word of its own and a move sows a single lap: [`Layout::sow`]'s fast path.
     narrow: bool,
+    /// The bytes of a word that are the mover's houses (all of them from 8 houses on).
+    mask: u64,
     capture: Capture,
     end: GameEnd,
     leftover: Leftover,
@@ -96,6 +98,7 @@ impl Layout {
             variant,
             houses: rules.houses(),
             narrow,
+            mask: first_bytes(u64::MAX, usize::from(rules.houses())),
             capture: rules.capture,
             end: rules.end,
             leftover: rules.leftover,
@@ -181,8 +184,8 @@ impl Layout {
     fn split(&self, w0: u64, w1: u64) -> (u64, u64) {
         let m = self.houses() as u32;
         let s = 8 * (m + 1);
-        let mine = first_bytes(w0, self.houses());
-        let theirs = first_bytes(w0 >> (s - 1) >> 1 | w1 << (64 - s), self.houses());
+        let mine = w0 & self.mask;
+        let theirs = (w0 >> (s - 1) >> 1 | w1 << (64 - s)) & self.mask;
         (mine, theirs)
     }
 
@@ -196,7 +199,7 @@ impl Layout {
     #[inline]
     pub fn count_moves(&self, board: &Board) -> u32 {
         let m = self.houses();
-        let low = nonzero(first_bytes(board.words[0], m));
+        let low = nonzero(board.words[0] & self.mask);
         let count = |nonzero: u64| ((nonzero >> 7).wrapping_mul(ONES) >> 56) as u32;
         if m <= 8 {
             count(low)
@@ -211,7 +214,7 @@ impl Layout {
         // Gathers bit 8k + 7 into bit 56 + k: the shifts 56 - 7k never meet.
         let gather = |nonzero: u64| ((nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
         let m = self.houses();
-        let low = gather(nonzero(first_bytes(board.words[0], m)));
+        let low = gather(nonzero(board.words[0] & self.mask));
         if m <= 8 {
             low
         } else {
@@ -297,7 +300,7 @@ impl Layout {
         }
         // Take the store out: what is left on the mover's word are its houses.
         gain += byte(mine, m & 7);
-        mine = first_bytes(mine, m);
+        mine &= self.mask;
         let seeds = left - gain;
         let own = (mine.wrapping_mul(ONES) >> 56) as u32;
         let other = seeds - own;

@@ -444,7 +444,7 @@ struct Kid {
     /// Seeds in the child's houses.
     seeds: u32,
     /// The mover's house sown (0-based).
-    house: usize,
+    house: u8,
     /// The same player moves again.
     again: bool,
 }
@@ -697,13 +697,12 @@ impl Prover<'_> {
         // database's children among them (`kids.held[..held]`).
         let (mut n, mut held) = (0, 0);
         let kids = &mut self.kids[depth];
-        let moves = layout.moves(board);
+        let mut moves = layout.moves(board);
         // Houses nearest the store first: of two moves that give another turn, the nearer one
         // leaves the other's count as it is.
-        for house in (0..layout.houses()).rev() {
-            if moves >> house & 1 == 0 {
-                continue;
-            }
+        while moves != 0 {
+            let house = (31 - moves.leading_zeros()) as usize;
+            moves ^= 1 << house;
             let step = layout.sow(board, house, left as u32);
             if step.over {
                 // A finished game is worth what the move gained: no search.
@@ -717,8 +716,16 @@ impl Prover<'_> {
             }
             let i = n + held;
             if step.seeds <= self.oracle_seeds {
-                if let Some(ticket) = self.oracle.and_then(|o| o.prefetch_board(&layout.cells(&step.board), step.seeds)) {
-                    kids.list[i] = Kid { board: step.board, key: ticket, gain: step.gain, seeds: step.seeds, house, again: step.again };
+                if let Some(ticket) = self.oracle.and_then(|o| o.prefetch_board(&layout.cells(&step.board), step.seeds))
+                {
+                    kids.list[i] = Kid {
+                        board: step.board,
+                        key: ticket,
+                        gain: step.gain,
+                        seeds: step.seeds,
+                        house: house as u8,
+                        again: step.again,
+                    };
                     kids.held[held] = i as u8;
                     held += 1;
                     continue;
@@ -734,8 +741,14 @@ impl Prover<'_> {
             } else {
                 order::fastest(step.gain * SEED, layout.count_moves(&step.board))
             };
-            kids.list[i] =
-                Kid { board: step.board, key: child_key, gain: step.gain, seeds: step.seeds, house, again: step.again };
+            kids.list[i] = Kid {
+                board: step.board,
+                key: child_key,
+                gain: step.gain,
+                seeds: step.seeds,
+                house: house as u8,
+                again: step.again,
+            };
             let mut j = n;
             while j > 0 && kids.order[j - 1].0 < order {
                 kids.order[j] = kids.order[j - 1];
@@ -752,7 +765,7 @@ impl Prover<'_> {
                 let value = if kid.again { kid.gain + value } else { kid.gain - value };
                 if value >= beta {
                     lower = lower.max(value);
-                    self.store(key, lower, upper, Some(Move::from_index(kid.house)), started);
+                    self.store(key, lower, upper, Some(Move::from_index(usize::from(kid.house))), started);
                     return value;
                 }
                 best = best.max(value);
@@ -770,7 +783,7 @@ impl Prover<'_> {
                 };
                 if floor >= beta {
                     lower = lower.max(floor);
-                    let house = kid.house;
+                    let house = usize::from(kid.house);
                     self.store(key, lower, upper, Some(Move::from_index(house)), started);
                     return floor;
                 }
@@ -804,14 +817,7 @@ impl Prover<'_> {
                         + self.test_board(layout, &kid.board, kid.seeds as i32, kid.key, beta - kid.gain, depth + 1)
                 } else {
                     kid.gain
-                        - self.test_board(
-                            layout,
-                            &kid.board,
-                            kid.seeds as i32,
-                            kid.key,
-                            kid.gain - beta + 1,
-                            depth + 1,
-                        )
+                        - self.test_board(layout, &kid.board, kid.seeds as i32, kid.key, kid.gain - beta + 1, depth + 1)
                 };
                 if self.halted() {
                     if share {
@@ -822,7 +828,7 @@ impl Prover<'_> {
                 best = best.max(value);
                 if value >= beta {
                     lower = lower.max(value);
-                    self.store(key, lower, upper, Some(Move::from_index(kid.house)), started);
+                    self.store(key, lower, upper, Some(Move::from_index(usize::from(kid.house))), started);
                     if share {
                         self.busy.leave(key);
                     }
