@@ -110,7 +110,11 @@ impl ProofTable {
     /// Looks `key` up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Proof> {
-        self.slots_of(key).iter().find_map(|slot| read_slot(slot, key).and_then(ProofTable::unpack))
+        // The first slot that holds the key, its data checked and unpacked once: every word in
+        // the table is one `pack` wrote, so a second slot of the same key (two threads storing
+        // it at once) would not have answered otherwise.
+        let data = self.slots_of(key).iter().find_map(|slot| read_slot(slot, key))?;
+        ProofTable::unpack(data)
     }
 
     /// Stores `proof` for `key`, in its own slot if it has one, else in place of the cheapest.
@@ -127,7 +131,7 @@ impl ProofTable {
             }
             // What the entry cost to prove, read without unpacking it (an empty slot: 0). Every
             // tagged word in the table is one `pack` wrote (imports are checked), so the tag alone
-            // tells a filled slot: the full check of `well_formed` had been a fifth of a store.
+            // tells a filled slot, without `well_formed`'s full check.
             let cost = if data >> 42 == 1 { ((data >> 36) & 63) + 1 } else { 0 };
             if cost < cheapest {
                 cheapest = cost;
