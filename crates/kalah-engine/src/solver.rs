@@ -319,6 +319,7 @@ impl Solver {
             stop,
             watch,
             quit: None,
+            stopping: false,
             nodes,
             local: 0,
             busy: &self.busy,
@@ -418,6 +419,10 @@ struct Prover<'a> {
     watch: &'a Watch<'a>,
     /// A helper's signal that the main thread is done with this proof.
     quit: Option<&'a AtomicBool>,
+    /// The stop and quit flags as the last flush read them: every node asks, and a field of
+    /// its own spares it two atomic loads; another thread's stop or quit is seen within
+    /// [`CHECK_EVERY`] nodes, as the solve's budget is.
+    stopping: bool,
     nodes: &'a AtomicU64,
     local: u64,
     /// The solver's table of nodes being searched (empty with one thread).
@@ -429,7 +434,7 @@ struct Prover<'a> {
     /// not offered to it.
     oracle_seeds: u32,
     /// The children of the byte board's nodes under search, one list a depth: a node fills its
-    /// own without laying down a new list each time (zeroing one had cost more than its sowings).
+    /// own instead of zeroing a new list on the stack each time.
     kids: Vec<Kids>,
 }
 
@@ -506,11 +511,13 @@ impl Prover<'_> {
         if self.watch.expired(nodes) {
             self.stop.store(true, Ordering::Relaxed);
         }
+        self.stopping = self.stop.load(Ordering::Relaxed) || self.quit.is_some_and(|q| q.load(Ordering::Relaxed));
     }
 
+    /// Tells whether the proof must end: the flags as the last [`Prover::flush`] read them.
     #[inline]
     fn halted(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.quit.is_some_and(|q| q.load(Ordering::Relaxed))
+        self.stopping
     }
 
     /// The null-window proof: returns a value `v` with `v >= beta` meaning "the value is at least
