@@ -807,16 +807,17 @@ impl Prover<'_> {
             self.busy.enter(key);
         }
         // As in `test`: a child another thread is searching now waits for a second pass.
-        let mut deferred = [false; 12];
+        // Bit i: the i-th child in search order waits for the second pass.
+        let mut deferred = 0u16;
         for pass in 0..2 {
             for i in 0..n {
-                if pass == 1 && !deferred[i] {
+                if pass == 1 && deferred >> i & 1 == 0 {
                     continue;
                 }
                 // A copy: the search below reuses the lists of the depths under this one.
                 let kid = self.kids[depth].list[usize::from(self.kids[depth].order[i].1)];
                 if pass == 0 && share && i > 0 && self.busy.contains(kid.key) {
-                    deferred[i] = true;
+                    deferred |= 1 << i;
                     continue;
                 }
                 let value = if kid.again {
@@ -842,7 +843,7 @@ impl Prover<'_> {
                     return value;
                 }
             }
-            if !share || !deferred.contains(&true) {
+            if !share || deferred == 0 {
                 break;
             }
         }
