@@ -99,33 +99,46 @@ impl ProofTable {
         Some(Proof { lower, upper, best, work: ((data >> 36) & 63) as u8 })
     }
 
+    /// Returns the slots of `key`'s bucket: one slice, checked once, that the loops below go
+    /// through without a check a slot.
+    #[inline]
+    fn slots_of(&self, key: u64) -> &[Slot; WAYS] {
+        let first = self.bucket(key);
+        self.slots[first..first + WAYS].try_into().expect("a bucket is WAYS slots")
+    }
+
     /// Looks `key` up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Proof> {
-        let bucket = self.bucket(key);
-        self.slots[bucket..bucket + WAYS].iter().find_map(|slot| read_slot(slot, key).and_then(ProofTable::unpack))
+        // The first slot that holds the key, its data checked and unpacked once: every word in
+        // the table is one `pack` wrote, so a second slot of the same key (two threads storing
+        // it at once) would not have answered otherwise.
+        let data = self.slots_of(key).iter().find_map(|slot| read_slot(slot, key))?;
+        ProofTable::unpack(data)
     }
 
     /// Stores `proof` for `key`, in its own slot if it has one, else in place of the cheapest.
     #[inline]
     pub fn store(&self, key: u64, proof: Proof) {
-        let bucket = self.bucket(key);
-        let mut victim = bucket;
-        let mut cheapest = u16::MAX;
-        for i in bucket..bucket + WAYS {
-            if read_slot(&self.slots[i], key).is_some() {
+        let slots = self.slots_of(key);
+        let mut victim = 0;
+        let mut cheapest = u64::MAX;
+        for (i, slot) in slots.iter().enumerate() {
+            let data = slot[1].load(Ordering::Relaxed);
+            if slot[0].load(Ordering::Relaxed) ^ data == key {
                 victim = i;
                 break;
             }
-            // What the entry cost to prove, read without unpacking it (an empty or torn slot: 0).
-            let data = self.slots[i][1].load(Ordering::Relaxed);
-            let cost = if ProofTable::well_formed(data) { ((data >> 36) & 63) as u16 + 1 } else { 0 };
+            // What the entry cost to prove, read without unpacking it (an empty slot: 0). Every
+            // tagged word in the table is one `pack` wrote (imports are checked), so the tag alone
+            // tells a filled slot, without `well_formed`'s full check.
+            let cost = if data >> 42 == 1 { ((data >> 36) & 63) + 1 } else { 0 };
             if cost < cheapest {
                 cheapest = cost;
                 victim = i;
             }
         }
-        write_slot(&self.slots[victim], key, ProofTable::pack(&proof));
+        write_slot(&slots[victim & (WAYS - 1)], key, ProofTable::pack(&proof));
     }
 
     /// Calls `f` with every filled slot as (key word, data word), to save the table.

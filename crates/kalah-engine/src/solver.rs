@@ -44,7 +44,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 use kalah_rules::{Move, Position, Rules};
 
-use crate::board::{Board, Layout, Step};
+use crate::board::{Board, Layout};
 use crate::busy::Busy;
 use crate::eval::{evaluate, Weights, SEED};
 use crate::order;
@@ -319,12 +319,14 @@ impl Solver {
             stop,
             watch,
             quit: None,
+            stopping: false,
             nodes,
             local: 0,
             busy: &self.busy,
             root_best: None,
             layout: None,
             oracle_seeds: self.engine.options().oracle.as_ref().map_or(0, |o| o.board_seeds()),
+            kids: vec![Kids::BLANK; 64],
         }
     }
 
@@ -417,6 +419,10 @@ struct Prover<'a> {
     watch: &'a Watch<'a>,
     /// A helper's signal that the main thread is done with this proof.
     quit: Option<&'a AtomicBool>,
+    /// The stop and quit flags as the last flush read them: every node asks, and a field of
+    /// its own spares it two atomic loads; another thread's stop or quit is seen within
+    /// [`CHECK_EVERY`] nodes, as the solve's budget is.
+    stopping: bool,
     nodes: &'a AtomicU64,
     local: u64,
     /// The solver's table of nodes being searched (empty with one thread).
@@ -427,6 +433,44 @@ struct Prover<'a> {
     /// The most seeds of a position the oracle may hold (0 without one): larger byte boards are
     /// not offered to it.
     oracle_seeds: u32,
+    /// The children of the byte board's nodes under search, one list a depth: a node fills its
+    /// own instead of zeroing a new list on the stack each time.
+    kids: Vec<Kids>,
+}
+
+/// A child on the byte board, as its node's move generation leaves it for the search.
+#[derive(Clone, Copy)]
+struct Kid {
+    board: Board,
+    /// The child's table key, or for a child the database holds its ticket.
+    key: u64,
+    /// What the move puts in the mover's store (relative to the opponent's).
+    gain: i32,
+    /// Seeds in the child's houses.
+    seeds: u32,
+    /// The mover's house sown (0-based).
+    house: u8,
+    /// The same player moves again.
+    again: bool,
+}
+
+/// The children of one node on the byte board.
+#[derive(Clone, Copy)]
+struct Kids {
+    /// The children sown, in the order they were sown.
+    list: [Kid; 12],
+    /// The children to search, in search order: (order, index in `list`).
+    order: [(i32, u8); 12],
+    /// The children the database holds, by index in `list`.
+    held: [u8; 12],
+}
+
+impl Kids {
+    const BLANK: Kids = Kids {
+        list: [Kid { board: Board::EMPTY, key: 0, gain: 0, seeds: 0, house: 0, again: false }; 12],
+        order: [(0, 0); 12],
+        held: [0; 12],
+    };
 }
 
 /// A child in the move list.
@@ -452,7 +496,7 @@ impl Prover<'_> {
     #[inline]
     fn key(&self, position: &Position) -> u64 {
         if let Some(layout) = &self.layout {
-            layout.board(position).key()
+            layout.key(&layout.board(position))
         } else if self.rules.majority_ends {
             position.key()
         } else {
@@ -467,11 +511,13 @@ impl Prover<'_> {
         if self.watch.expired(nodes) {
             self.stop.store(true, Ordering::Relaxed);
         }
+        self.stopping = self.stop.load(Ordering::Relaxed) || self.quit.is_some_and(|q| q.load(Ordering::Relaxed));
     }
 
+    /// Tells whether the proof must end: the flags as the last [`Prover::flush`] read them.
     #[inline]
     fn halted(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.quit.is_some_and(|q| q.load(Ordering::Relaxed))
+        self.stopping
     }
 
     /// The null-window proof: returns a value `v` with `v >= beta` meaning "the value is at least
@@ -609,7 +655,7 @@ impl Prover<'_> {
         match self.layout {
             Some(layout) => {
                 let board = layout.board(position);
-                self.test_board(&layout, &board, board.seeds(), key, beta)
+                self.test_board(&layout, &board, board.seeds(), key, beta, 0)
             }
             None => self.test(position, key, beta, ply),
         }
@@ -619,8 +665,9 @@ impl Prover<'_> {
     /// board plays: no heuristic hints, no evaluation; finished games and database positions
     /// first (read, not searched), then moves that give another turn, then the others by what
     /// they put in the store less half a seed for each reply they leave. Keys agree with
-    /// [`Prover::key`]; `left` is the seeds in the board's houses (the sowing counts them).
-    fn test_board(&mut self, layout: &Layout, board: &Board, left: i32, key: u64, beta: i32) -> i32 {
+    /// [`Prover::key`]; `left` is the seeds in the board's houses (the sowing counts them), and
+    /// `depth` the node's distance from the first board node, which picks its list of children.
+    fn test_board(&mut self, layout: &Layout, board: &Board, left: i32, key: u64, beta: i32, depth: usize) -> i32 {
         self.local += 1;
         if self.local >= CHECK_EVERY {
             self.flush();
@@ -636,7 +683,7 @@ impl Prover<'_> {
         }
         let entry = self.proofs.probe(key);
         let (mut lower, mut upper) = (-left, left);
-        let mut first = None;
+        let mut first = usize::MAX;
         if let Some(e) = entry {
             lower = lower.max(i32::from(e.lower));
             upper = upper.min(i32::from(e.upper));
@@ -646,23 +693,24 @@ impl Prover<'_> {
             if upper < beta {
                 return upper;
             }
-            first = e.best.map(Move::index);
+            first = e.best.map_or(usize::MAX, Move::index);
         }
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
-        // Children in search order: (order, house, key, step), sorted by insertion as they come.
-        let mut list = [(0, 0, 0, Step::BLANK); 12];
-        let mut n = 0;
-        // Children the database holds: (house, gain, again, ticket), read once all are asked for.
-        let mut stored = [(0, 0, false, 0); 12];
-        let mut held = 0;
+        if depth >= self.kids.len() {
+            self.kids.resize(depth + 1, Kids::BLANK);
+        }
+        // Children to search, sorted by insertion as they come (`kids.order[..n]`), and the
+        // database's children among them (`kids.held[..held]`).
+        let (mut n, mut held) = (0, 0);
+        let kids = &mut self.kids[depth];
+        let mut moves = layout.moves(board);
         // Houses nearest the store first: of two moves that give another turn, the nearer one
         // leaves the other's count as it is.
-        for house in (0..layout.houses()).rev() {
-            if board.house(house) == 0 {
-                continue;
-            }
-            let step = layout.play(board, house);
+        while moves != 0 {
+            let house = (31 - moves.leading_zeros()) as usize;
+            moves ^= 1 << house;
+            let step = layout.sow(board, house, left as u32);
             if step.over {
                 // A finished game is worth what the move gained: no search.
                 if step.gain >= beta {
@@ -673,39 +721,58 @@ impl Prover<'_> {
                 best = best.max(step.gain);
                 continue;
             }
+            let i = n + held;
             if step.seeds <= self.oracle_seeds {
-                if let Some(ticket) = self.oracle.and_then(|o| o.prefetch_board(step.board.cells(), step.seeds)) {
-                    stored[held] = (house, step.gain, step.again, ticket);
+                if let Some(ticket) = self.oracle.and_then(|o| o.prefetch_board(&layout.cells(&step.board), step.seeds))
+                {
+                    kids.list[i] = Kid {
+                        board: step.board,
+                        key: ticket,
+                        gain: step.gain,
+                        seeds: step.seeds,
+                        house: house as u8,
+                        again: step.again,
+                    };
+                    kids.held[held] = i as u8;
                     held += 1;
                     continue;
                 }
             }
             // Asked for now, the children's entries arrive while the others are sown.
-            let child_key = step.board.key();
+            let child_key = layout.key(&step.board);
             self.proofs.prefetch(child_key);
-            let order = if Some(house) == first {
+            let order = if house == first {
                 order::TABLE_MOVE
             } else if step.again {
                 order::again(step.gain)
             } else {
                 order::fastest(step.gain * SEED, layout.count_moves(&step.board))
             };
+            kids.list[i] = Kid {
+                board: step.board,
+                key: child_key,
+                gain: step.gain,
+                seeds: step.seeds,
+                house: house as u8,
+                again: step.again,
+            };
             let mut j = n;
-            while j > 0 && list[j - 1].0 < order {
-                list[j] = list[j - 1];
+            while j > 0 && kids.order[j - 1].0 < order {
+                kids.order[j] = kids.order[j - 1];
                 j -= 1;
             }
-            list[j] = (order, house, child_key, step);
+            kids.order[j] = (order, i as u8);
             n += 1;
         }
         // A database position is worth what the database says: no search, as a finished game.
         if let Some(oracle) = self.oracle {
-            for &(house, gain, again, ticket) in &stored[..held] {
-                let value = oracle.read(ticket);
-                let value = if again { gain + value } else { gain - value };
+            for k in 0..held {
+                let kid = self.kids[depth].list[usize::from(self.kids[depth].held[k])];
+                let value = oracle.read(kid.key);
+                let value = if kid.again { kid.gain + value } else { kid.gain - value };
                 if value >= beta {
                     lower = lower.max(value);
-                    self.store(key, lower, upper, Some(Move::from_index(house)), started);
+                    self.store(key, lower, upper, Some(Move::from_index(usize::from(kid.house))), started);
                     return value;
                 }
                 best = best.max(value);
@@ -714,14 +781,16 @@ impl Prover<'_> {
         // Enhanced transposition cut-off, as in `test`.
         if left >= BOARD_ETC_SEEDS {
             let mut reach_all = best;
-            for &(_, house, child_key, step) in &list[..n] {
-                let (floor, reach) = match self.proofs.probe(child_key) {
-                    Some(e) if step.again => (step.gain + i32::from(e.lower), step.gain + i32::from(e.upper)),
-                    Some(e) => (step.gain - i32::from(e.upper), step.gain - i32::from(e.lower)),
-                    None => (i32::MIN, step.gain + step.seeds as i32),
+            for k in 0..n {
+                let kid = &self.kids[depth].list[usize::from(self.kids[depth].order[k].1)];
+                let (floor, reach) = match self.proofs.probe(kid.key) {
+                    Some(e) if kid.again => (kid.gain + i32::from(e.lower), kid.gain + i32::from(e.upper)),
+                    Some(e) => (kid.gain - i32::from(e.upper), kid.gain - i32::from(e.lower)),
+                    None => (i32::MIN, kid.gain + kid.seeds as i32),
                 };
                 if floor >= beta {
                     lower = lower.max(floor);
+                    let house = usize::from(kid.house);
                     self.store(key, lower, upper, Some(Move::from_index(house)), started);
                     return floor;
                 }
@@ -738,20 +807,25 @@ impl Prover<'_> {
             self.busy.enter(key);
         }
         // As in `test`: a child another thread is searching now waits for a second pass.
-        let mut deferred = [false; 12];
+        // Bit i: the i-th child in search order waits for the second pass.
+        let mut deferred = 0u16;
         for pass in 0..2 {
-            for (i, &(_, house, child_key, step)) in list[..n].iter().enumerate() {
-                if pass == 1 && !deferred[i] {
+            for i in 0..n {
+                if pass == 1 && deferred >> i & 1 == 0 {
                     continue;
                 }
-                if pass == 0 && share && i > 0 && self.busy.contains(child_key) {
-                    deferred[i] = true;
+                // A copy: the search below reuses the lists of the depths under this one.
+                let kid = self.kids[depth].list[usize::from(self.kids[depth].order[i].1)];
+                if pass == 0 && share && i > 0 && self.busy.contains(kid.key) {
+                    deferred |= 1 << i;
                     continue;
                 }
-                let value = if step.again {
-                    step.gain + self.test_board(layout, &step.board, step.seeds as i32, child_key, beta - step.gain)
+                let value = if kid.again {
+                    kid.gain
+                        + self.test_board(layout, &kid.board, kid.seeds as i32, kid.key, beta - kid.gain, depth + 1)
                 } else {
-                    step.gain - self.test_board(layout, &step.board, step.seeds as i32, child_key, step.gain - beta + 1)
+                    kid.gain
+                        - self.test_board(layout, &kid.board, kid.seeds as i32, kid.key, kid.gain - beta + 1, depth + 1)
                 };
                 if self.halted() {
                     if share {
@@ -762,14 +836,14 @@ impl Prover<'_> {
                 best = best.max(value);
                 if value >= beta {
                     lower = lower.max(value);
-                    self.store(key, lower, upper, Some(Move::from_index(house)), started);
+                    self.store(key, lower, upper, Some(Move::from_index(usize::from(kid.house))), started);
                     if share {
                         self.busy.leave(key);
                     }
                     return value;
                 }
             }
-            if !share || !deferred.contains(&true) {
+            if !share || deferred == 0 {
                 break;
             }
         }
