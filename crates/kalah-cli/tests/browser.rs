@@ -2121,7 +2121,7 @@ fn start_nginx(folder: &Path, port: u16, http_port: u16, kalah: u16) -> Running 
 /// Two friends play a game over HTTPS through nginx, which rewrites the Host (it sends its
 /// upstream's, 127.0.0.1:PORT) and says who the client is in X-Forwarded-For: the page's writes
 /// pass the origin check because kalah knows its public address (`--public-url`), the
-/// invitation is built on that address, the limits of new games and of live channels apply to
+/// invitation is built on that address (also on a page opened at kalah's own address), the limits of new games and of live channels apply to
 /// each client nginx names (clients on 127.0.0.2 and 127.0.0.3, which no header they send can
 /// disguise), and neither nginx's log nor kalah's access log holds a seat's token.
 #[tokio::test]
@@ -2142,7 +2142,7 @@ async fn friends_play_over_https_through_nginx_and_each_client_has_its_own_share
         "--access-log",
         "access.log",
         "--client-games",
-        "2",
+        "4",
         "--client-channels",
         "4",
     ];
@@ -2183,7 +2183,14 @@ async fn friends_play_over_https_through_nginx_and_each_client_has_its_own_share
         }
     }
     assert!(text(&b, "#status").await.starts_with("Game over"));
-    // New games: two a minute for each client nginx names, whatever it claims to be.
+    // Opened at the address only this machine knows, the page still invites on the public one.
+    a.goto(&format!("http://127.0.0.1:{kalah_port}/")).await.expect("the page opens directly");
+    idle(&a).await;
+    new_game(&a, "3", "2", "friend").await;
+    let direct = script(&a, "return document.getElementById('invite-link').value").await;
+    assert!(direct.starts_with(&format!("{public}/?game=")), "the invitation is on the public address: {direct}");
+    // New games: four a minute for each client nginx names, whatever it claims to be (the
+    // browsers' four were theirs: each page's first game and each friend game).
     let games = format!("{public}/api/games");
     let create = |from: &str, extra: &[&str]| {
         let mut args =
@@ -2192,14 +2199,15 @@ async fn friends_play_over_https_through_nginx_and_each_client_has_its_own_share
         args.push(&games);
         curl(dir, from, &args)
     };
-    assert_eq!(create("127.0.0.2", &[]).0, 201);
-    assert_eq!(create("127.0.0.2", &[]).0, 201);
+    for _ in 0..4 {
+        assert_eq!(create("127.0.0.2", &[]).0, 201);
+    }
     let (status, body) = create("127.0.0.2", &[]);
     assert_eq!(status, 429, "{body}");
-    assert!(body.contains("at most 2 a minute from one address"), "{body}");
-    assert_eq!(create("127.0.0.3", &["-H", "X-Forwarded-For: 127.0.0.9"]).0, 201, "another client has its own");
-    let (status, _) = create("127.0.0.3", &["-H", "X-Forwarded-For: 127.0.0.9"]);
-    assert_eq!(status, 201);
+    assert!(body.contains("at most 4 a minute from one address"), "{body}");
+    for _ in 0..4 {
+        assert_eq!(create("127.0.0.3", &["-H", "X-Forwarded-For: 127.0.0.9"]).0, 201, "another client has its own");
+    }
     assert_eq!(create("127.0.0.3", &["-H", "X-Forwarded-For: 127.0.0.9"]).0, 429, "a made-up hop changes nothing");
     // Live channels: four for a client, the fifth refused while they are open.
     let live = format!("{public}/api/games/{id}/live");

@@ -1008,7 +1008,7 @@ function link() {
   const params = new URLSearchParams({
     rules: game.rules, position: game.position, south: game.players.south, north: game.players.north,
   });
-  const url = `${location.origin}${location.pathname}?${params}`;
+  const url = `${friends.pageAddress()}?${params}`;
   const input = $('link-text');
   input.hidden = false;
   input.value = url;

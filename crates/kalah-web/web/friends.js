@@ -20,6 +20,14 @@ let told = null;
 const DOWN = 'The server does not answer: the page reconnects by itself when it is back.';
 const ALSO = 'You are also playing this game on another device or tab.';
 
+// The page's address that links are built on: the server's public address (`kalah serve
+// --public-url`, given as the page's canonical link) when it has one, which a friend can open
+// even when this page was opened at an address only this machine knows; else this page's own.
+export function pageAddress() {
+  const canonical = document.querySelector('link[rel="canonical"]');
+  return canonical ? canonical.href : `${location.origin}${location.pathname}`;
+}
+
 // The token this browser holds for game `id`, if any.
 function token(id) {
   return localStorage.getItem(key(id));
@@ -216,7 +224,7 @@ function drawLinks(state, side) {
   const links = document.getElementById('friends-links');
   const invite = state.friends ? localStorage.getItem(`${key(state.id)}-invite`) : null;
   const held = token(state.id);
-  const watch = `${location.origin}${location.pathname}?game=${state.id}`;
+  const watch = `${pageAddress()}?game=${state.id}`;
   const waiting = state.friends ? invitation(state) : null;
   // Drawn again only when what it shows changes, so that a folded list opened stays open.
   const shape = JSON.stringify([state.id, invite, held, !!state.result, !!waiting, side]);
