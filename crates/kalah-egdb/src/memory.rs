@@ -16,12 +16,27 @@ use std::sync::atomic::AtomicU64;
 /// from the kernel, already zero), so setting a table up costs nothing, and each page is zeroed
 /// once, by the kernel, when a search first touches it. Writing the zeros here, as before, had
 /// cost more system time than a small solve in a large table.
+#[allow(unsafe_code)]
 pub fn zeroed_slots(entries: usize) -> Vec<[AtomicU64; 2]> {
-    // `vec![[0u64; 2]; n]` is a zeroed allocation, which the kernel backs lazily; the map to
-    // atomics of the same layout collects in place and compiles to nothing (from opt-level 1
-    // on: `zeroing_touches_no_page` checks it), so no page is touched.
-    let slots: Vec<[AtomicU64; 2]> =
-        vec![[0u64; 2]; entries].into_iter().map(|[key, data]| [AtomicU64::new(key), AtomicU64::new(data)]).collect();
+    if entries == 0 {
+        return Vec::new();
+    }
+    // A zeroed allocation, which the kernel backs lazily: built from safe parts (a `vec![[0u64;
+    // 2]; n]` mapped to atomics in place), the map touched every page unless the optimiser
+    // removed it, which it did not in every build (`zeroing_touches_no_page`).
+    let layout = std::alloc::Layout::array::<[AtomicU64; 2]>(entries).expect("a table that fits the address space");
+    // SAFETY: the layout is not empty (entries > 0); all-zero bytes are a valid `[AtomicU64; 2]`
+    // (an `AtomicU64` has the representation of a `u64`); the pointer is checked for null, comes
+    // from the global allocator with the array layout of `entries` slots, which is the layout a
+    // `Vec<[AtomicU64; 2]>` of capacity `entries` frees with, and all `entries` slots are
+    // initialised (zero).
+    let slots = unsafe {
+        let start = std::alloc::alloc_zeroed(layout).cast::<[AtomicU64; 2]>();
+        if start.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(start, entries, entries)
+    };
     advise_huge_pages(slots.as_ptr() as usize, slots.capacity() * std::mem::size_of::<[AtomicU64; 2]>());
     slots
 }
