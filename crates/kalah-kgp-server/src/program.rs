@@ -420,4 +420,41 @@ mod tests {
         assert_eq!((chosen.how, chosen.lost), ("random", Some(Lost::Start)));
         assert!(chosen.trouble.unwrap().starts_with("missing could not be started: "));
     }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_move_lost_says_why_and_the_move_ends_with_the_program_not_its_children() {
+        let rules = Rules::preset("kgp", 6, 6).unwrap();
+        let shell = |script: &str| Program {
+            id: 1,
+            name: "sh".into(),
+            argv: ["sh", "-c", script].map(String::from).to_vec(),
+            limits: Limits { memory: Some(256 << 20), cpu: Some(60) },
+        };
+        let start = Position::start(&rules);
+        // Each long by construction: only the program's end, not its time, ends the move.
+        let time = Duration::from_secs(600);
+        for (script, lost, says) in [
+            ("echo 7 x; echo 12", Lost::Illegal, "wrote no legal house (\"7 x\\n12\")"),
+            ("exit 0", Lost::Nothing, "wrote no house"),
+            ("exit 3", Lost::Crash, "exited with status 3 without a legal house (a crash, or an allocation over its memory limit of 256 MiB)"),
+            ("kill -SEGV $$", Lost::Crash, "was killed by signal 11"),
+            ("kill -XCPU $$", Lost::Cpu, "its CPU time (60 s) ran out"),
+        ] {
+            let chosen = shell(script).choose(start, rules, time).await;
+            assert_eq!((chosen.how, chosen.lost), ("random", Some(lost)), "{script}");
+            let trouble = chosen.trouble.unwrap();
+            assert!(trouble.contains(says) && trouble.ends_with("a random move was played"), "{trouble}");
+        }
+        // A child that holds the output open does not hold the move: it ends with the shell.
+        let started = std::time::Instant::now();
+        let chosen = shell("sleep 600 & echo 3").choose(start, rules, time).await;
+        assert_eq!((chosen.mv, chosen.how), (Move::from_index(3), "program"));
+        assert!(started.elapsed() < Duration::from_secs(300), "{:?}", started.elapsed());
+        // Out of time: killed, and what it wrote before counts for nothing when none was legal.
+        let chosen = shell("echo 9; exec sleep 600").choose(start, rules, Duration::from_millis(300)).await;
+        assert_eq!(chosen.lost, Some(Lost::Illegal));
+        let chosen = shell("exec sleep 600").choose(start, rules, Duration::from_millis(300)).await;
+        assert_eq!(chosen.lost, Some(Lost::Time));
+    }
 }
