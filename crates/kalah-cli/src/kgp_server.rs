@@ -376,8 +376,10 @@ fn tournament(args: TournamentArgs) -> Result<()> {
     if args.program_memory > 1 << 30 {
         return Err(bad(format!("--program-memory {} is out of range: 0 to {} MiB", args.program_memory, 1u64 << 30)));
     }
-    let limits =
-        Limits { memory: (args.program_memory > 0).then(|| args.program_memory << 20), cpu: (cpu > 0).then_some(cpu) };
+    let limits = Limits {
+        memory: (args.program_memory > 0).then_some(args.program_memory << 20),
+        cpu: (cpu > 0).then_some(cpu),
+    };
     let mut names: Vec<String> =
         bots.iter().map(ToString::to_string).chain(programs.iter().map(|p| p.join(" "))).collect();
     names.sort();

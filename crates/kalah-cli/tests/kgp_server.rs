@@ -579,9 +579,14 @@ fn python_until(address: SocketAddr, options: &[&str], line: &str) -> Child {
         }
     });
     loop {
-        let seen = lines.recv_timeout(HANG).unwrap_or_else(|_| panic!("the client printed no {line:?}"));
-        if seen == line {
-            return child;
+        match lines.recv_timeout(HANG) {
+            Ok(seen) if seen == line => return child,
+            Ok(_) => {}
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("the client printed no {line:?}");
+            }
         }
     }
 }
