@@ -313,6 +313,15 @@ fn a_tournament_without_two_entrants_or_with_one_twice_is_refused() {
         (&["--bot", "random", "--bot", "carol"][..], "is not a bot"),
         (&["--bot", "random", "--program", "a 'b"][..], "unclosed quote"),
         (&["--bot", "random", "--agents", "1", "--rounds", "0"][..], "--rounds 0 plays nothing"),
+        (&["--bot", "random", "--bot", "greedy", "--cut", "2"][..], "--cut chooses who goes on between stages"),
+        (
+            &["--bot", "random", "--bot", "greedy", "--stage", "6,6", "--stage", "8,8", "--cut", "best"][..],
+            "is not a cut",
+        ),
+        (&["--bot", "random", "--bot", "greedy", "--stage", "5,5"][..], "--stage: \"5,5\" is not a board"),
+        (&["--bot", "random", "--bot", "greedy", "--stage", "6,6", "--board", "8,8"][..], "cannot be used with"),
+        (&["--bot", "random", "--bot", "greedy", "--sanity-games", "2"][..], "--sanity"),
+        (&["--bot", "random", "--bot", "greedy", "--sanity", "--sanity-games", "0"][..], "--sanity-games 0 plays no"),
     ] {
         let out =
             kalah().args(["kgp", "tournament", "--tcp", "off", "--websocket", "off"]).args(flags).output().unwrap();
