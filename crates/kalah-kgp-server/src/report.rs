@@ -203,3 +203,115 @@ impl fmt::Display for Report {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{AgentKey, GameEnd, GameState, MoveRow, Store};
+
+    fn key(name: &str) -> AgentKey {
+        AgentKey { token: None, bot: false, name: name.into(), authors: None, description: None }
+    }
+
+    #[tokio::test]
+    async fn the_report_counts_forfeits_illegal_and_random_moves_and_ranks_by_the_stage_reached() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("kgp.sqlite");
+        let store = Store::open(&path).unwrap();
+        let [ann, bob, cat, random] = [
+            store.agent(key("ann")).await.unwrap(),
+            store.agent(key("bob")).await.unwrap(),
+            store.agent(key("cat")).await.unwrap(),
+            store.agent(AgentKey { bot: true, ..key("random") }).await.unwrap(),
+        ];
+        let t = store.tournament("6,6 8,8".into(), 1).await.unwrap();
+        let rule = Some("the best 2 by points go on".to_string());
+        store.stage(t, 0, "sanity", "6,6".into(), Some("sanity".into()), vec![ann, bob, cat]).await.unwrap();
+        store.went_on(t, 0, vec![ann, bob, cat]).await.unwrap();
+        store.stage(t, 1, "round-robin", "6,6".into(), rule, vec![ann, bob, cat]).await.unwrap();
+        store.went_on(t, 1, vec![bob, cat]).await.unwrap();
+        store.stage(t, 2, "round-robin", "8,8".into(), None, vec![bob, cat]).await.unwrap();
+        // A move: its side, how it was chosen, why it was random, its time.
+        type Move = (&'static str, &'static str, Option<&'static str>, u64);
+        // A game: South, North, its stage, its end and why it was given up, its moves.
+        type Played = (i64, i64, u32, GameState, Option<&'static str>, &'static [Move]);
+        let games: [Played; 7] = [
+            (ann, random, 0, GameState::SouthWon, None, &[("south", "agent", None, 40)]),
+            (bob, random, 0, GameState::SouthWon, None, &[("south", "program", None, 10)]),
+            (cat, random, 0, GameState::SouthWon, None, &[]),
+            // Stage 1: ann wins both of its games, but is cut below (by the rule stored).
+            (
+                ann,
+                bob,
+                1,
+                GameState::SouthWon,
+                None,
+                &[("south", "random", Some("time"), 5000), ("north", "program", None, 7)],
+            ),
+            (cat, ann, 1, GameState::SouthResigned, Some("illegal"), &[("south", "agent", None, 3)]),
+            (bob, cat, 1, GameState::SouthResigned, Some("grace"), &[("south", "random", Some("illegal"), 9)]),
+            // Played again after ann left it: its moves do not count.
+            (ann, cat, 1, GameState::Aborted, None, &[("south", "random", Some("time"), 1)]),
+        ];
+        for (south, north, stage, state, cause, moves) in games {
+            let game = store.start(south, north, "kalah(6,6) kgp".into(), "*".into(), Some((t, stage))).await.unwrap();
+            for (ply, (side, how, why, millis)) in moves.iter().enumerate() {
+                let row = MoveRow {
+                    game,
+                    ply: ply as u32 + 1,
+                    side,
+                    house: 1,
+                    how,
+                    comment: None,
+                    millis: *millis,
+                    why: *why,
+                    record: "*".into(),
+                };
+                store.record_move(row).await.unwrap();
+            }
+            store.end(GameEnd { game, state, reason: None, cause, stores: None, record: "*".into() }).await.unwrap();
+        }
+        let g = store.start(bob, cat, "kalah(8,8) kgp".into(), "*".into(), Some((t, 2))).await.unwrap();
+        store
+            .end(GameEnd {
+                game: g,
+                state: GameState::Draw,
+                reason: None,
+                cause: None,
+                stores: Some((48, 48)),
+                record: "*".into(),
+            })
+            .await
+            .unwrap();
+        drop(store);
+        let report = Report::read(&Reader::open(&path).unwrap(), t).unwrap().unwrap();
+        assert!(Report::read(&Reader::open(&path).unwrap(), t + 1).unwrap().is_none());
+        assert_eq!(report.stages.len(), 3);
+        // The stage reached first: bob and cat (stage 2) before ann, who won more.
+        let names: Vec<&str> = report.table.rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["cat", "bob", "ann"]);
+        // Without the sanity check's games: ann played 2 games of stage 1 that count.
+        assert_eq!(report.table.rows[2].tally.games(), 2);
+        let line = |name: &str| report.agents.iter().find(|a| a.name == name).unwrap().clone();
+        let ann = line("ann");
+        assert_eq!((ann.games, ann.forfeits, ann.illegal, ann.random, ann.moves), (3, 0, 0, 1, 2));
+        assert_eq!((ann.millis, ann.longest), (5040, 5000));
+        let cat = line("cat");
+        // Its illegal move gave a game up.
+        assert_eq!((cat.games, cat.forfeits, cat.illegal, cat.random), (4, 1, 1, 0));
+        let bob = line("bob");
+        // Gone past the grace once, and one program turn with only illegal houses.
+        assert_eq!((bob.games, bob.forfeits, bob.illegal, bob.random, bob.moves), (4, 1, 1, 1, 3));
+        let text = report.to_string();
+        for part in [
+            "stage 0, the sanity check: random on 6,6, moving first:",
+            "stage 1, a round robin on 6,6:",
+            "the cut: the best 2 by points go on\n  went on: bob, cat\n  dropped: ann\n",
+            "stage 2, a round robin on 8,8:",
+            "final table (by the last stage reached, then points):",
+            "ann        3         0        0       1      2      5.0 s     5.0 s",
+        ] {
+            assert!(text.contains(part), "{part:?} in\n{text}");
+        }
+    }
+}
