@@ -144,7 +144,7 @@ pub(crate) async fn forfeit(
             .await?;
         shared.report(Event::Game {
             id,
-            text: format!("{south_name} (south) against {north_name} (north), {rules}: {}: {reason}", state.word()),
+            text: format!("{south_name} (south) against {north_name} (north), {rules}, not played: {reason}"),
         });
         Ok::<_, crate::StoreError>(state)
     };
