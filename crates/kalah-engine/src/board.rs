@@ -158,6 +158,12 @@ impl Layout {
     /// same houses seen from the mover whichever player that is.
     #[inline]
     pub fn key(&self, board: &Board) -> u64 {
+        if self.narrow {
+            // The two side words as they are: two folded 128-bit products (wyhash's mix), a
+            // fifth of the instructions of the cells put in sowing order and mixed word by word.
+            let [mine, theirs, ..] = board.words;
+            return fold(fold(mine ^ 0x2D35_8DCC_AA6C_78A5, theirs ^ 0x8BB8_4B93_962E_ACC9) ^ 0x4B33_A62E_D433_D4A3, 0x4D5A_2DA5_1DE1_AA47);
+        }
         let [w0, w1, w2, w3] = self.sowing_order(board);
         // The last cell (the first byte of the last word) can only hold seeds on a board of
         // 12 houses a side.
@@ -258,7 +264,7 @@ impl Layout {
     /// cells (houses and store), a run of the opponent's houses and, past them, a run of the
     /// mover's houses again; each run is a word of ones added at once (no sum exceeds 255, so
     /// nothing carries between bytes).
-    #[inline]
+    #[inline(always)]
     fn sow_narrow(&self, board: &Board, house: usize, left: u32) -> Step {
         let m = self.houses();
         let ring = 2 * m + 1;
@@ -384,6 +390,14 @@ fn byte_sum(w: u64) -> u32 {
     const EVEN: u64 = 0x00FF_00FF_00FF_00FF;
     let pairs = (w & EVEN) + ((w >> 8) & EVEN);
     (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
+}
+
+/// Folds the 128-bit product of two words into one (wyhash's `mum`): each bit of the result
+/// depends on every bit of both.
+#[inline(always)]
+fn fold(a: u64, b: u64) -> u64 {
+    let product = u128::from(a) * u128::from(b);
+    product as u64 ^ (product >> 64) as u64
 }
 
 /// Spreads the bits of a word (the finaliser of SplitMix64).
