@@ -699,43 +699,56 @@ impl Prover<'_> {
         let mut best = i32::MIN;
         let share = self.busy.is_shared() && left >= SHARE_SEEDS;
         let mut moves = layout.moves(board);
-        // The table's move is searched first whatever the others are, and it proved a cut-off
-        // here before: in a small node, where no other thread takes part and no enhanced
-        // transposition cut-off looks at every child first, it is sown and searched before the
-        // others are sown, which a cut-off then spares.
-        if first < layout.houses() && !share && left < BOARD_ETC_SEEDS {
-            moves ^= 1 << first;
-            let step = layout.sow(board, first, left as u32);
-            let held = if step.over || step.seeds > self.oracle_seeds {
-                None
-            } else {
-                self.oracle.and_then(|o| o.prefetch_board(&layout.cells(&step.board), step.seeds).map(|t| o.read(t)))
-            };
-            let value = match held {
-                _ if step.over => step.gain,
-                Some(value) if step.again => step.gain + value,
-                Some(value) => step.gain - value,
-                None => {
-                    let child_key = layout.key(&step.board);
-                    let seeds = step.seeds as i32;
-                    if step.again {
-                        step.gain + self.test_board(layout, &step.board, seeds, child_key, beta - step.gain, depth + 1)
-                    } else {
-                        step.gain
-                            - self.test_board(layout, &step.board, seeds, child_key, step.gain - beta + 1, depth + 1)
+        // The move tried first, the table's or else the one nearest the store that gives another
+        // turn, is known without sowing: in a small node, where no other thread takes part and
+        // no enhanced transposition cut-off looks at every child first, it is sown and searched
+        // before the others are sown, which a cut-off then spares (Kalah(6,3): 2.22e9
+        // instructions before, 1.93e9 after; staging the other moves that give another turn
+        // too, 1.97e9).
+        if !share && left < BOARD_ETC_SEEDS {
+            let house = if first < layout.houses() { first } else { layout.first_again(board) };
+            if house < layout.houses() {
+                moves ^= 1 << house;
+                let step = layout.sow(board, house, left as u32);
+                let held = if step.over || step.seeds > self.oracle_seeds {
+                    None
+                } else {
+                    self.oracle
+                        .and_then(|o| o.prefetch_board(&layout.cells(&step.board), step.seeds).map(|t| o.read(t)))
+                };
+                let value = match held {
+                    _ if step.over => step.gain,
+                    Some(value) if step.again => step.gain + value,
+                    Some(value) => step.gain - value,
+                    None => {
+                        let child_key = layout.key(&step.board);
+                        let seeds = step.seeds as i32;
+                        if step.again {
+                            step.gain
+                                + self.test_board(layout, &step.board, seeds, child_key, beta - step.gain, depth + 1)
+                        } else {
+                            step.gain
+                                - self.test_board(
+                                    layout,
+                                    &step.board,
+                                    seeds,
+                                    child_key,
+                                    step.gain - beta + 1,
+                                    depth + 1,
+                                )
+                        }
                     }
+                };
+                if self.halted() {
+                    return 0;
                 }
-            };
-            if self.halted() {
-                return 0;
+                if value >= beta {
+                    lower = lower.max(value);
+                    self.store(key, lower, upper, Some(Move::from_index(house)), started);
+                    return value;
+                }
+                best = value;
             }
-            if value >= beta {
-                lower = lower.max(value);
-                self.store(key, lower, upper, Some(Move::from_index(first)), started);
-                return value;
-            }
-            best = value;
-            first = usize::MAX;
         }
         if depth >= self.kids.len() {
             self.kids.resize(depth + 1, Kids::BLANK);
