@@ -53,6 +53,8 @@ pub struct Layout {
     narrow: bool,
     /// The bytes of a word that are the mover's houses (all of them from 8 houses on).
     mask: u64,
+    /// Byte h is m - h for each house h: the seeds that end a house's sowing in the store.
+    again: u64,
     capture: Capture,
     end: GameEnd,
     leftover: Leftover,
@@ -99,6 +101,7 @@ impl Layout {
             houses: rules.houses(),
             narrow,
             mask: first_bytes(u64::MAX, usize::from(rules.houses())),
+            again: (0..rules.houses().min(8)).fold(0, |word, h| word | u64::from(rules.houses() - h) << (8 * h)),
             capture: rules.capture,
             end: rules.end,
             leftover: rules.leftover,
@@ -158,6 +161,15 @@ impl Layout {
     /// same houses seen from the mover whichever player that is.
     #[inline]
     pub fn key(&self, board: &Board) -> u64 {
+        if self.narrow {
+            // The two side words as they are: two folded 128-bit products (wyhash's mix), a
+            // fifth of the instructions of the cells put in sowing order and mixed word by word.
+            let [mine, theirs, ..] = board.words;
+            return fold(
+                fold(mine ^ 0x2D35_8DCC_AA6C_78A5, theirs ^ 0x8BB8_4B93_962E_ACC9) ^ 0x4B33_A62E_D433_D4A3,
+                0x4D5A_2DA5_1DE1_AA47,
+            );
+        }
         let [w0, w1, w2, w3] = self.sowing_order(board);
         // The last cell (the first byte of the last word) can only hold seeds on a board of
         // 12 houses a side.
@@ -208,11 +220,37 @@ impl Layout {
         }
     }
 
+    /// Returns the house nearest the store whose move gives another turn without a whole lap
+    /// (its seeds end in the store), or `usize::MAX` when there is none, when a house holds a lap
+    /// or more (such a move may come first in the proofs' order: it puts more in the store), or
+    /// on a board that is not narrow. It is the move the proofs try first when the table has
+    /// none, found without sowing.
+    #[inline]
+    pub fn first_again(&self, board: &Board) -> usize {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+        if !self.narrow {
+            return usize::MAX;
+        }
+        let mine = board.words[0];
+        // A byte above 2m holds a lap: its high bit after adding 127 - 2m to its low bits, or
+        // its own high bit (a byte of 128 or more).
+        let ring = 2 * self.houses as u64;
+        if (((mine & LOW) + (0x7F - ring) * ONES) | mine) & HIGH & self.mask != 0 {
+            return usize::MAX;
+        }
+        // House h ends in the store with m - h seeds: the bytes equal to `again`'s.
+        let again = !nonzero(mine ^ self.again) & HIGH & self.mask;
+        if again == 0 {
+            usize::MAX
+        } else {
+            (63 - again.leading_zeros() as usize) / 8
+        }
+    }
+
     /// Returns the mover's moves: bit h is set when the mover's house h (0-based) holds seeds.
     #[inline]
     pub fn moves(&self, board: &Board) -> u32 {
-        // Gathers bit 8k + 7 into bit 56 + k: the shifts 56 - 7k never meet.
-        let gather = |nonzero: u64| ((nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
         let m = self.houses();
         let low = gather(nonzero(board.words[0] & self.mask));
         if m <= 8 {
@@ -258,7 +296,7 @@ impl Layout {
     /// cells (houses and store), a run of the opponent's houses and, past them, a run of the
     /// mover's houses again; each run is a word of ones added at once (no sum exceeds 255, so
     /// nothing carries between bytes).
-    #[inline]
+    #[inline(always)]
     fn sow_narrow(&self, board: &Board, house: usize, left: u32) -> Step {
         let m = self.houses();
         let ring = 2 * m + 1;
@@ -351,6 +389,13 @@ fn first_bytes(w: u64, n: usize) -> u64 {
     }
 }
 
+/// Gathers the high bits of the bytes of `w` (its only bits set) into bits 0..8, byte k's in
+/// bit k: bit 8k + 7 goes to bit 56 + k, and the shifts 56 - 7k never meet.
+#[inline(always)]
+fn gather(high: u64) -> u32 {
+    ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+}
+
 /// Returns the high bit of each byte of `w` that is not zero.
 #[inline(always)]
 fn nonzero(w: u64) -> u64 {
@@ -384,6 +429,14 @@ fn byte_sum(w: u64) -> u32 {
     const EVEN: u64 = 0x00FF_00FF_00FF_00FF;
     let pairs = (w & EVEN) + ((w >> 8) & EVEN);
     (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
+}
+
+/// Folds the 128-bit product of two words into one (wyhash's `mum`): each bit of the result
+/// depends on every bit of both.
+#[inline(always)]
+fn fold(a: u64, b: u64) -> u64 {
+    let product = u128::from(a) * u128::from(b);
+    product as u64 ^ (product >> 64) as u64
 }
 
 /// Spreads the bits of a word (the finaliser of SplitMix64).

@@ -129,10 +129,11 @@ impl ProofTable {
                 victim = i;
                 break;
             }
-            // What the entry cost to prove, read without unpacking it (an empty slot: 0). Every
-            // tagged word in the table is one `pack` wrote (imports are checked), so the tag alone
-            // tells a filled slot, without `well_formed`'s full check.
-            let cost = if data >> 42 == 1 { ((data >> 36) & 63) + 1 } else { 0 };
+            // What the entry cost to prove, read without unpacking it: the tag above the work,
+            // so an empty slot (0) is the cheapest and a filled one (64 + its work) is ranked by
+            // its work. Every tagged word in the table is one `pack` wrote (imports are checked),
+            // with nothing above the tag, so no check of `well_formed` is needed.
+            let cost = data >> 36;
             if cost < cheapest {
                 cheapest = cost;
                 victim = i;

@@ -697,6 +697,59 @@ impl Prover<'_> {
         }
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
+        let share = self.busy.is_shared() && left >= SHARE_SEEDS;
+        let mut moves = layout.moves(board);
+        // The move tried first, the table's or else the one nearest the store that gives another
+        // turn, is known without sowing: where no other thread takes part, it is sown and
+        // searched before the others are sown (and before the enhanced transposition cut-off
+        // looks at them), which a cut-off then spares. Kalah(6,3): 2.22e9 instructions before;
+        // 1.93e9 in nodes of fewer than 16 seeds alone, 1.81e9 in all; staging the other moves
+        // that give another turn too cost more than it saved.
+        if !share {
+            let house = if first < layout.houses() { first } else { layout.first_again(board) };
+            if house < layout.houses() {
+                moves ^= 1 << house;
+                let step = layout.sow(board, house, left as u32);
+                let held = if step.over || step.seeds > self.oracle_seeds {
+                    None
+                } else {
+                    self.oracle
+                        .and_then(|o| o.prefetch_board(&layout.cells(&step.board), step.seeds).map(|t| o.read(t)))
+                };
+                let value = match held {
+                    _ if step.over => step.gain,
+                    Some(value) if step.again => step.gain + value,
+                    Some(value) => step.gain - value,
+                    None => {
+                        let child_key = layout.key(&step.board);
+                        let seeds = step.seeds as i32;
+                        if step.again {
+                            step.gain
+                                + self.test_board(layout, &step.board, seeds, child_key, beta - step.gain, depth + 1)
+                        } else {
+                            step.gain
+                                - self.test_board(
+                                    layout,
+                                    &step.board,
+                                    seeds,
+                                    child_key,
+                                    step.gain - beta + 1,
+                                    depth + 1,
+                                )
+                        }
+                    }
+                };
+                if self.halted() {
+                    return 0;
+                }
+                if value >= beta {
+                    lower = lower.max(value);
+                    self.store(key, lower, upper, Some(Move::from_index(house)), started);
+                    return value;
+                }
+                best = value;
+            }
+        }
         if depth >= self.kids.len() {
             self.kids.resize(depth + 1, Kids::BLANK);
         }
@@ -704,7 +757,6 @@ impl Prover<'_> {
         // database's children among them (`kids.held[..held]`).
         let (mut n, mut held) = (0, 0);
         let kids = &mut self.kids[depth];
-        let mut moves = layout.moves(board);
         // Houses nearest the store first: of two moves that give another turn, the nearer one
         // leaves the other's count as it is.
         while moves != 0 {
@@ -802,7 +854,6 @@ impl Prover<'_> {
                 return reach_all;
             }
         }
-        let share = self.busy.is_shared() && left >= SHARE_SEEDS;
         if share {
             self.busy.enter(key);
         }

@@ -1,6 +1,6 @@
-//! The practice bots, weakest to strongest: a random mover, a greedy one, depth-limited minimax as
-//! go-kgp's bots play it (optionally with some moves random, as go-kgp's "tainted" bots), and
-//! kalah's engine at its levels 1-5.
+//! The practice bots, weakest to strongest: a random mover, a greedy one, go-kgp's depth-limited
+//! minimax bots `MinMax-D` as go-kgp plays them (optionally with some moves random, as go-kgp's
+//! "tainted" bots), and kalah's engine at its levels 1-5.
 
 use std::fmt;
 use std::str::FromStr;
@@ -15,8 +15,9 @@ use kalah_rules::{Action, Move, Position, Rules};
 use rand::Rng;
 use tokio::sync::Semaphore;
 
-/// The deepest minimax bot, in sowings: go-kgp's practice server plays up to 12, and its bots
-/// have no table, so each sowing deeper multiplies their time (the engine's levels go deeper).
+/// The deepest minimax bot, in go-kgp's depth (`minimax-12` looks 13 sowings ahead): go-kgp's
+/// practice server plays up to `MinMax-12`, and its bots have no table, so each step deeper
+/// multiplies their time (the engine's levels go deeper).
 pub const MAX_MINIMAX_DEPTH: u8 = 12;
 
 /// A practice bot.
@@ -27,10 +28,11 @@ pub enum Bot {
     /// The move that leaves the best store difference after it (an extra move's follow-up
     /// included), the first such in house order.
     Greedy,
-    /// Alpha-beta minimax to `depth` sowings on the store difference, as go-kgp's bots; with
-    /// `percent` below 100 only that share of moves is searched and the rest are random.
+    /// go-kgp's `MinMax-D` ([`minimax`]): alpha-beta on the store difference to go-kgp's depth
+    /// `depth`, which is `depth + 1` sowings; with `percent` below 100 only that share of moves
+    /// is searched and the rest are random.
     Minimax {
-        /// Sowings searched.
+        /// go-kgp's depth: the search looks `depth + 1` sowings ahead.
         depth: u8,
         /// The share of moves searched, in percent.
         percent: u8,
@@ -55,8 +57,8 @@ impl fmt::Display for Bot {
 /// A name that is no bot.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "{0:?} is not a bot: random, greedy, minimax-D (D = 1 to {MAX_MINIMAX_DEPTH} sowings), minimax-D:P (P% of moves \
-     searched, the rest random) or level-L (kalah's engine, L = 1 to 5)"
+    "{0:?} is not a bot: random, greedy, minimax-D (go-kgp's MinMax-D, D = 1 to {MAX_MINIMAX_DEPTH}: D+1 sowings \
+     ahead), minimax-D:P (P% of moves searched, the rest random) or level-L (kalah's engine, L = 1 to 5)"
 )]
 pub struct UnknownBot(pub String);
 
@@ -177,20 +179,28 @@ pub fn greedy(position: &Position, rules: &Rules) -> Move {
     minimax_to(position, rules, 1, true).0
 }
 
-/// Alpha-beta minimax to `depth` sowings, valued by the store difference for the mover (leftover
-/// seeds dealt out at the end): go-kgp's bots. Returns the first best move in house order and
+/// go-kgp's `MinMax-depth` (its bot/minmax.go): alpha-beta minimax valued by the store difference
+/// for the mover, the leftover seeds dealt to their owners when the game ends within the search
+/// (under the `kgp` rules also when a store holds more than half of the seeds, as go-kgp's board
+/// ends it). Returns the first best move in house order, go-kgp's choice among equal values, and
 /// its value.
+///
+/// go-kgp tests for its depth limit after each sowing and counts down to 0 before it stops, so
+/// `MinMax-D` sows D + 1 times along a line: this searches `depth + 1` sowings. An extra move
+/// (the last seed in one's store) is a sowing like any other, searched for the same player.
 pub fn minimax(position: &Position, rules: &Rules, depth: u8) -> (Move, i32) {
-    minimax_to(position, rules, depth, false)
+    minimax_to(position, rules, depth.saturating_add(1), false)
 }
 
-fn minimax_to(position: &Position, rules: &Rules, depth: u8, follow_extra: bool) -> (Move, i32) {
+/// Alpha-beta to `sowings` sowings (at least 1) from `position`, for its mover; with
+/// `follow_extra`, a line that ends on the mover's extra move goes on to its best follow-up.
+fn minimax_to(position: &Position, rules: &Rules, sowings: u8, follow_extra: bool) -> (Move, i32) {
     let me = position.mover();
     let mut best = (position.legal_moves().next().expect("a position with a move"), i32::MIN);
     let (mut alpha, beta) = (i32::MIN, i32::MAX);
     for mv in position.legal_moves() {
         let child = position.play_unchecked(rules, mv);
-        let v = search(&child, rules, me, depth - 1, alpha, beta, follow_extra);
+        let v = search(&child, rules, me, sowings - 1, alpha, beta, follow_extra);
         if v > best.1 {
             best = (mv, v);
         }
@@ -199,24 +209,27 @@ fn minimax_to(position: &Position, rules: &Rules, depth: u8, follow_extra: bool)
     best
 }
 
+/// The value for `me` of `position`, `sowings` more sowings deep, by fail-soft alpha-beta: a value
+/// at or below `alpha` only bounds the true one from above, which is why the root takes a move
+/// only when it is strictly better and so keeps the first best move.
 fn search(
     position: &Position,
     rules: &Rules,
     me: kalah_rules::Side,
-    depth: u8,
+    sowings: u8,
     mut alpha: i32,
     mut beta: i32,
     follow_extra: bool,
 ) -> i32 {
     let extra = follow_extra && position.mover() == me;
-    if position.is_over(rules) || (depth == 0 && !extra) {
+    if position.is_over(rules) || (sowings == 0 && !extra) {
         return value(position, rules, me);
     }
     let maximising = position.mover() == me;
     let mut best = if maximising { i32::MIN } else { i32::MAX };
     for mv in position.legal_moves() {
         let child = position.play_unchecked(rules, mv);
-        let v = search(&child, rules, me, depth.saturating_sub(1), alpha, beta, follow_extra);
+        let v = search(&child, rules, me, sowings.saturating_sub(1), alpha, beta, follow_extra);
         if maximising {
             best = best.max(v);
             alpha = alpha.max(best);
@@ -254,12 +267,14 @@ mod tests {
         }
     }
 
-    /// Plain minimax without pruning, to check the alpha-beta search against.
-    fn plain(position: &Position, rules: &Rules, me: Side, depth: u8) -> i32 {
-        if position.is_over(rules) || depth == 0 {
+    /// Plain minimax without pruning to `sowings` more sowings, to check the alpha-beta search
+    /// against.
+    fn plain(position: &Position, rules: &Rules, me: Side, sowings: u8) -> i32 {
+        if position.is_over(rules) || sowings == 0 {
             return value(position, rules, me);
         }
-        let values = position.legal_moves().map(|mv| plain(&position.play_unchecked(rules, mv), rules, me, depth - 1));
+        let values =
+            position.legal_moves().map(|mv| plain(&position.play_unchecked(rules, mv), rules, me, sowings - 1));
         if position.mover() == me {
             values.max().unwrap()
         } else {
@@ -273,12 +288,13 @@ mod tests {
         let mut position = Position::start(&rules);
         let mut n = 0;
         while !position.is_over(&rules) {
-            for depth in 1..=4 {
+            // go-kgp's depth D: after the first sowing, D more.
+            for depth in 0..=4 {
                 let (mv, v) = minimax(&position, &rules, depth);
                 let me = position.mover();
                 let children: Vec<(Move, i32)> = position
                     .legal_moves()
-                    .map(|m| (m, plain(&position.play_unchecked(&rules, m), &rules, me, depth - 1)))
+                    .map(|m| (m, plain(&position.play_unchecked(&rules, m), &rules, me, depth)))
                     .collect();
                 let best = children.iter().map(|c| c.1).max().unwrap();
                 assert_eq!(v, best);
