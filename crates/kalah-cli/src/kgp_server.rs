@@ -1,10 +1,10 @@
 //! `kalah kgp serve`: a KGP server for practice ([`kalah_kgp_server`]): flags, the server, its
 //! log on standard output, Ctrl-C to stop; `kalah kgp tournament`: the same server playing a round
-//! robin, its table printed at the end; `kalah kgp games`, `kalah kgp record` and
-//! `kalah kgp standings` read what they stored. The log's lines begin with their UTC time; a
+//! robin (optionally go-kgp's stages), its report printed at the end; `kalah kgp games`,
+//! `kalah kgp record`, `kalah kgp standings` and `kalah kgp report` read what they stored. The log's lines begin with their UTC time; a
 //! closed standard output (`| head`) ends a listing quietly (status 0) and never stops a server.
 //!
-//! `kalah kgp` keeps its client: `serve`, `tournament`, `games`, `record` and `standings` are
+//! `kalah kgp` keeps its client: `serve`, `tournament`, `games`, `record`, `standings` and `report` are
 //! sub-commands of `kgp` that conflict with the client's arguments, so `kalah kgp HOST` connects
 //! as before, and a host that is really named `serve` (or one of the others) is written with its
 //! port: `kalah kgp serve:2671`.
@@ -16,7 +16,9 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use kalah_kgp_server::{Board, Bot, Config, Event, Reader, Server, Standings, TlsFiles, TournamentConfig};
+use kalah_kgp_server::{
+    Board, Bot, Config, Cut, Event, Limits, Reader, Report, Server, Standings, TlsFiles, TournamentConfig,
+};
 
 use crate::error::bad;
 use crate::kgp::KgpArgs;
@@ -38,7 +40,7 @@ pub struct KgpCommand {
 pub enum KgpServe {
     /// Run a KGP server for practice: games against agents and bots, verify mode, games stored in SQLite
     Serve(ServeArgs),
-    /// Run a KGP server that plays a round robin between bots, programs it starts and agents that connect, and print its table
+    /// Run a KGP server that plays a round robin (or go-kgp's stages) between bots, programs it starts and agents that connect, and print its report
     Tournament(TournamentArgs),
     /// List the games a KGP server stored, newest first
     Games(GamesArgs),
@@ -46,6 +48,19 @@ pub enum KgpServe {
     Record(RecordArgs),
     /// Print the results table (points, wins, draws, losses, Elo) of a tournament, or of every game stored
     Standings(StandingsArgs),
+    /// Print a tournament's report: each stage's table and cut, the final table, each agent's forfeits, illegal and random moves and time
+    Report(ReportArgs),
+}
+
+/// Flags of `kalah kgp report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// The database [default: as kalah kgp serve]
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// The tournament (its id, as kalah kgp tournament prints it) [default: the last one]
+    #[arg(long, value_name = "ID")]
+    pub tournament: Option<i64>,
 }
 
 /// Flags of `kalah kgp standings`.
@@ -155,15 +170,36 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub agents: usize,
     /// A board every pairing plays from both sides (repeat for more): houses,seeds (6 to 12 houses)
-    #[arg(long = "board", value_name = "M,N")]
+    #[arg(long = "board", value_name = "M,N", conflicts_with = "stages")]
     pub boards: Vec<String>,
-    /// Times the whole schedule is played
+    /// A stage: a round robin on this board, after the stages before it (repeat for more, as go-kgp's 6,6 then 8,8 ...), with --cut between stages
+    #[arg(long = "stage", value_name = "M,N")]
+    pub stages: Vec<String>,
+    /// Who goes on after each stage but the last: go-kgp (those that lost no more games than they won and drew), half (the better half by points), or N (the best N by points); those level with the last one kept go on too
+    #[arg(long, value_name = "RULE", default_value = "go-kgp")]
+    pub cut: String,
+    /// Play go-kgp's sanity check first: each entrant plays random on 6,6, moving first, and those that lost more games than they won and drew are dropped
+    #[arg(long)]
+    pub sanity: bool,
+    /// Games each entrant plays in the sanity check (go-kgp's -attempts)
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "sanity")]
+    pub sanity_games: u32,
+    /// Seconds the games of an agent whose connection ended wait for it to come back (same token, or name); a game it left is played again from the start; after that its games are given up (0: at once)
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub grace: u64,
+    /// Memory each process of a program's move may allocate, in MiB (RLIMIT_DATA, Unix; 0: no limit); a program over it loses its move, not the machine
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    pub program_memory: u64,
+    /// CPU seconds each process of a program's move may use (RLIMIT_CPU, Unix; 0: no limit) [default: --time rounded up to a second, one core's worth]
+    #[arg(long, value_name = "SECONDS")]
+    pub program_cpu: Option<u64>,
+    /// Times each stage's schedule is played
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub rounds: u32,
     /// Games played at once [default: the cores]
     #[arg(long, value_name = "N")]
     pub parallel: Option<usize>,
-    /// After the table, keep serving (the page, late agents told the tournament is over) until Ctrl-C
+    /// After the report, keep serving (the page, late agents told the tournament is over) until Ctrl-C
     #[arg(long)]
     pub stay: bool,
 }
@@ -187,6 +223,7 @@ pub fn run(command: KgpServe) -> Result<()> {
         KgpServe::Games(args) => games(args),
         KgpServe::Record(args) => record(args),
         KgpServe::Standings(args) => standings(args),
+        KgpServe::Report(args) => report(args),
     }
 }
 
@@ -316,6 +353,33 @@ fn tournament(args: TournamentArgs) -> Result<()> {
     if boards.is_empty() {
         boards.push(config.board);
     }
+    let stages = if args.stages.is_empty() {
+        vec![boards]
+    } else {
+        args.stages
+            .iter()
+            .map(|b| b.parse::<Board>().map(|b| vec![b]).map_err(|e| bad(format!("--stage: {e}"))))
+            .collect::<Result<Vec<_>>>()?
+    };
+    let cut = args.cut.parse::<Cut>().map_err(|e| bad(format!("--cut: {e}")))?;
+    if args.cut != "go-kgp" && stages.len() < 2 {
+        return Err(bad("--cut chooses who goes on between stages, and there is one: give --stage M,N twice or more"));
+    }
+    if args.sanity && args.sanity_games == 0 {
+        return Err(bad("--sanity-games 0 plays no sanity check: give 1 or more, or leave --sanity out"));
+    }
+    if args.grace > 86_400 {
+        return Err(bad(format!("--grace {} is out of range: 0 to 86400 seconds", args.grace)));
+    }
+    // One core's worth of the move's time, as go-kgp's container with 1 CPU gives.
+    let cpu = args.program_cpu.unwrap_or_else(|| config.session.move_time.as_millis().div_ceil(1000) as u64);
+    if args.program_memory > 1 << 30 {
+        return Err(bad(format!("--program-memory {} is out of range: 0 to {} MiB", args.program_memory, 1u64 << 30)));
+    }
+    let limits = Limits {
+        memory: (args.program_memory > 0).then_some(args.program_memory << 20),
+        cpu: (cpu > 0).then_some(cpu),
+    };
     let mut names: Vec<String> =
         bots.iter().map(ToString::to_string).chain(programs.iter().map(|p| p.join(" "))).collect();
     names.sort();
@@ -335,9 +399,13 @@ fn tournament(args: TournamentArgs) -> Result<()> {
         bots,
         programs,
         agents: args.agents,
-        boards,
+        stages,
         rounds: args.rounds,
         parallel: args.parallel.unwrap_or(config.searches),
+        sanity: if args.sanity { args.sanity_games } else { 0 },
+        cut,
+        grace: Duration::from_secs(args.grace),
+        limits,
     };
     if tournament.entrants() < 2 {
         return Err(bad(format!(
@@ -353,7 +421,7 @@ fn tournament(args: TournamentArgs) -> Result<()> {
     run_server(config, !args.stay)
 }
 
-/// Runs the server until Ctrl-C; a tournament prints its table when it is over, and with `stop_at_end`
+/// Runs the server until Ctrl-C; a tournament prints its report when it is over, and with `stop_at_end`
 /// the server stops then.
 fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
     let runtime =
@@ -376,20 +444,20 @@ fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
                 async move {
                     log_line(name, format_args!("{event}"));
                     if let Event::TournamentOver(id) = event {
-                        let table = tokio::task::spawn_blocking(move || {
-                            Reader::open(&db)
-                                .and_then(|r| r.games(None, Some(id)))
-                                .map(|games| Standings::from_games(&games))
-                        })
-                        .await;
-                        match table {
-                            // The table is the tournament's result, not a line of the log: no time.
+                        let report =
+                            tokio::task::spawn_blocking(move || Reader::open(&db).and_then(|r| Report::read(&r, id)))
+                                .await;
+                        match report {
+                            // The report is the tournament's result, not a line of the log: no time.
                             // A reader that has gone (a closed pipe) does not stop the server.
-                            Ok(Ok(table)) => {
-                                let _ = write!(std::io::stdout(), "{table}");
+                            Ok(Ok(Some(report))) => {
+                                let _ = write!(std::io::stdout(), "{report}");
                             }
-                            Ok(Err(error)) => log_line(name, format_args!("the table cannot be read: {error}")),
-                            Err(error) => log_line(name, format_args!("the table cannot be read: {error}")),
+                            Ok(Ok(None)) => {
+                                log_line(name, format_args!("the report cannot be read: no tournament {id}"))
+                            }
+                            Ok(Err(error)) => log_line(name, format_args!("the report cannot be read: {error}")),
+                            Err(error) => log_line(name, format_args!("the report cannot be read: {error}")),
                         }
                         let _ = over.send(());
                     }
@@ -435,6 +503,31 @@ fn log_line(name: &str, text: std::fmt::Arguments<'_>) {
 fn utc_now() -> String {
     let format = time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]Z");
     time::OffsetDateTime::now_utc().format(&format).unwrap_or_default()
+}
+
+/// Returns the id of the last tournament stored.
+fn last_tournament(reader: &Reader) -> Result<i64> {
+    reader.tournaments().map_err(|e| bad(e.to_string()))?.first().map(|t| t.id).ok_or_else(|| {
+        bad("the database holds no tournament: kalah kgp tournament plays one (kalah kgp standings --all tables every game)")
+    })
+}
+
+fn report(args: ReportArgs) -> Result<()> {
+    let reader = reader(args.db)?;
+    let id = match args.tournament {
+        Some(id) => id,
+        None => last_tournament(&reader)?,
+    };
+    let report = Report::read(&reader, id).map_err(|e| bad(e.to_string()))?.ok_or_else(|| {
+        bad(format!(
+            "there is no tournament {id} in the database: kalah kgp report without --tournament reads the last one"
+        ))
+    })?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "tournament {id}:")?;
+    write!(out, "{report}")?;
+    out.flush()?;
+    Ok(())
 }
 
 fn standings(args: StandingsArgs) -> Result<()> {

@@ -440,11 +440,12 @@ fn verdict(file: &str, step: &Step, output: &str, status: i32) -> Option<String>
 }
 
 /// The words of a `kalah kgp` client command after `kgp`, or `None` for another command (the
-/// server's `kalah kgp serve`, `tournament`, `games`, `record` and `standings` too).
+/// server's `kalah kgp serve`, `tournament`, `games`, `record`, `standings` and `report` too).
 fn kgp_words(command: &str) -> Option<Vec<String>> {
     let words = split_words(command)?;
-    let server_side =
-        words.get(2).is_some_and(|w| matches!(w.as_str(), "serve" | "tournament" | "games" | "record" | "standings"));
+    let server_side = words
+        .get(2)
+        .is_some_and(|w| matches!(w.as_str(), "serve" | "tournament" | "games" | "record" | "standings" | "report"));
     (words.len() >= 2 && words[0] == "kalah" && words[1] == "kgp" && !server_side).then(|| words[2..].to_vec())
 }
 

@@ -99,6 +99,19 @@ impl Served {
     }
 }
 
+impl Served {
+    /// Waits until a tournament has printed its report and stopped by itself, checks that it
+    /// stopped cleanly, and returns every line it printed.
+    fn finish(mut self) -> Vec<String> {
+        self.wait_for("kalah kgp tournament: stopped");
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}");
+        let rest: Vec<String> = self.lines.try_iter().collect();
+        self.seen.extend(rest);
+        std::mem::take(&mut self.seen)
+    }
+}
+
 impl Drop for Served {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -300,6 +313,15 @@ fn a_tournament_without_two_entrants_or_with_one_twice_is_refused() {
         (&["--bot", "random", "--bot", "carol"][..], "is not a bot"),
         (&["--bot", "random", "--program", "a 'b"][..], "unclosed quote"),
         (&["--bot", "random", "--agents", "1", "--rounds", "0"][..], "--rounds 0 plays nothing"),
+        (&["--bot", "random", "--bot", "greedy", "--cut", "2"][..], "--cut chooses who goes on between stages"),
+        (
+            &["--bot", "random", "--bot", "greedy", "--stage", "6,6", "--stage", "8,8", "--cut", "best"][..],
+            "is not a cut",
+        ),
+        (&["--bot", "random", "--bot", "greedy", "--stage", "5,5"][..], "--stage: \"5,5\" is not a board"),
+        (&["--bot", "random", "--bot", "greedy", "--stage", "6,6", "--board", "8,8"][..], "cannot be used with"),
+        (&["--bot", "random", "--bot", "greedy", "--sanity-games", "2"][..], "--sanity"),
+        (&["--bot", "random", "--bot", "greedy", "--sanity", "--sanity-games", "0"][..], "--sanity-games 0 plays no"),
     ] {
         let out =
             kalah().args(["kgp", "tournament", "--tcp", "off", "--websocket", "off"]).args(flags).output().unwrap();
@@ -513,4 +535,315 @@ fn every_printing_command_survives_a_closed_pipe_and_the_log_has_times() {
         assert!(rest.starts_with("kalah kgp tournament: "), "{line}");
     }
     assert!(text.lines().any(|l| l.starts_with("rank  agent")), "{text}");
+}
+
+/// Every results table in `lines` (a report holds one a stage, then the final one): each row's
+/// name, games and points.
+fn tables(lines: &[String]) -> Vec<Vec<(String, u32, f64)>> {
+    let mut found = Vec::new();
+    for (start, _) in lines.iter().enumerate().filter(|(_, l)| l.starts_with("rank  agent")) {
+        found.push(table(&lines[start..]).0);
+    }
+    found
+}
+
+/// Runs `kalah kgp report` on the database and returns its lines.
+fn report(db: &Path) -> Vec<String> {
+    let out = kalah().args(["kgp", "report", "--db"]).arg(db).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).lines().map(String::from).collect()
+}
+
+/// An agent's line of a report's last table: its games, forfeits, illegal moves, random moves,
+/// moves, and its longest move in milliseconds.
+fn agent_line(lines: &[String], name: &str) -> [u64; 6] {
+    let header =
+        lines.iter().position(|l| l.starts_with("agent ") && l.contains("forfeits")).expect("the agents' table");
+    let line = lines[header + 1..]
+        .iter()
+        .find(|l| l.strip_prefix(name).is_some_and(|rest| rest.starts_with("  ")))
+        .unwrap_or_else(|| panic!("no line of {name:?} in {lines:#?}"));
+    // games forfeits illegal random moves TIME UNIT LONGEST UNIT, after the name (which may hold spaces).
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let n = words.len();
+    let number = |i: usize| words[i].parse::<u64>().unwrap_or_else(|_| panic!("{line}"));
+    let longest = match (words[n - 2].parse::<f64>(), words[n - 1]) {
+        (Ok(x), "ms") => x as u64,
+        (Ok(x), "s") => (x * 1000.0) as u64,
+        _ => panic!("{line}"),
+    };
+    [number(n - 9), number(n - 8), number(n - 7), number(n - 6), number(n - 5), longest]
+}
+
+/// Starts the test's client as `python` does, and returns it once it has printed `line`.
+fn python_until(address: SocketAddr, options: &[&str], line: &str) -> Child {
+    let mut child = python("tcp", address, options);
+    let stdout = child.stdout.take().unwrap();
+    let (send, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    loop {
+        match lines.recv_timeout(HANG) {
+            Ok(seen) if seen == line => return child,
+            Ok(_) => {}
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("the client printed no {line:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_agent_killed_in_a_tournaments_game_and_restarted_within_the_grace_finishes_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    // A long move time, so that the agent that stops answering is killed in its game rather
+    // than played for; and a grace far longer than a restart takes.
+    let flags = [
+        "--bot",
+        "random",
+        "--bot",
+        "greedy",
+        "--bot",
+        "minimax-1",
+        "--agents",
+        "1",
+        "--time",
+        "60000",
+        "--parallel",
+        "2",
+        "--grace",
+        "600",
+    ];
+    let mut served = Served::launch("tournament", &db(&dir), &flags);
+    served.wait_for("tournament: waiting for 1 agent to connect");
+    // The student's agent stops answering at its third board, in the middle of a game, and is
+    // killed there (SIGKILL: its connection ends as a crashed kgpc's does).
+    let options = ["--name", "student", "--token", "t-s"];
+    let mut first = python_until(served.tcp, &[&options[..], &["--silent-after", "3"]].concat(), "client: state 3");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    served.wait_for("student left during a game, which is played again from the start once it is back");
+    let (ok, out) = finished(python("tcp", served.tcp, &options));
+    assert!(ok && out.contains("goodbye True") && out.contains(" 0 errors"), "{out}");
+    let seen = served.finish();
+    assert!(seen.iter().any(|l| l.contains("student is back after")), "{seen:#?}");
+    // Nothing given up: the game it left was played again, its other games waited.
+    assert!(!seen.iter().any(|l| l.contains("resigned") || l.contains("given up")), "{seen:#?}");
+    let (rows, _) = table(&seen);
+    // 4 entrants, each pairing from both sides: 6 games each, and every one counted.
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert!(rows.iter().all(|r| r.1 == 6), "{rows:?}");
+    let lines = report(&db(&dir));
+    let [games, forfeits, illegal, random, moves, _] = agent_line(&lines, "student");
+    assert_eq!((games, forfeits, illegal, random), (6, 0, 0, 0), "{lines:#?}");
+    assert!(moves > 0);
+    // The game it left is stored as aborted, beside the 12 that count.
+    let out = kalah().args(["kgp", "games", "--db"]).arg(db(&dir)).output().unwrap();
+    let list = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(list.lines().count(), 1 + 12 + 1, "{list}");
+    assert_eq!(list.lines().filter(|l| l.contains(" aborted ")).count(), 1, "{list}");
+}
+
+#[test]
+fn an_agent_gone_for_longer_than_the_grace_gives_up_its_games_and_the_report_counts_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let flags =
+        ["--bot", "random", "--bot", "greedy", "--agents", "1", "--time", "60000", "--parallel", "1", "--grace", "1"];
+    let mut served = Served::launch("tournament", &db(&dir), &flags);
+    served.wait_for("tournament: waiting for 1 agent to connect");
+    let options = ["--name", "student", "--token", "t-s", "--silent-after", "2"];
+    let mut agent = python_until(served.tcp, &options, "client: state 2");
+    agent.kill().unwrap();
+    agent.wait().unwrap();
+    // It does not come back: once the grace is over its games are given up, and a line says so.
+    let line = served.wait_for("student did not come back within the grace of 1 s: ");
+    let given_up: u64 = line.split(": ").last().unwrap().split(' ').next().unwrap().parse().unwrap();
+    let seen = served.finish();
+    let (rows, _) = table(&seen);
+    let student = rows.iter().find(|r| r.0 == "student").expect("student's row");
+    // Its 4 games count: those played before it left, and those given up, as losses.
+    assert_eq!(student.1, 4, "{rows:?}");
+    assert!(given_up >= 1 && student.2 <= (4 - given_up) as f64, "{line} {rows:?}");
+    let lines = report(&db(&dir));
+    let [games, forfeits, ..] = agent_line(&lines, "student");
+    assert_eq!((games, forfeits), (4, given_up), "{lines:#?}");
+    let resigned = seen.iter().filter(|l| l.contains("resigned: it did not come back within the grace of 1 s")).count();
+    assert_eq!(resigned as u64, given_up, "{seen:#?}");
+}
+
+/// Tells whether process `pid` is running `sleep 987654` (a zombie, dead, does not count).
+#[cfg(target_os = "linux")]
+fn sleeping(pid: u32) -> bool {
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let state = stat.rsplit(')').next().unwrap_or("").split_whitespace().next().unwrap_or("");
+    cmdline == b"sleep\x00987654\x00" && state != "Z"
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_programs_children_do_not_outlive_its_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    // A shell that leaves a child behind, holding the output open, and writes its pid; then
+    // names every house (the last legal one counts).
+    let command = format!("sh -c 'sleep 987654 & echo $! >> \"{}\"; echo 0 1 2 3 4 5'", pids.display());
+    let flags = ["--bot", "greedy", "--program", &command, "--board", "6,2", "--time", "60000"];
+    let served = Served::launch("tournament", &db(&dir), &flags);
+    let seen = served.finish();
+    assert!(!seen.iter().any(|l| l.contains("a random move was played")), "{seen:#?}");
+    let started: Vec<u32> =
+        std::fs::read_to_string(&pids).unwrap().lines().map(|l| l.trim().parse().unwrap()).collect();
+    assert!(!started.is_empty());
+    let left: Vec<u32> = started.iter().copied().filter(|&pid| sleeping(pid)).collect();
+    for &pid in &left {
+        let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+    }
+    assert!(left.is_empty(), "{} of {} children outlived their moves: {left:?}", left.len(), started.len());
+    // Each move ended when the shell did, not when its time (60 s) ran out.
+    let lines = report(&db(&dir));
+    let [_, _, _, random, moves, longest] = agent_line(&lines, &command_name(&command));
+    assert_eq!((random as usize, moves as usize), (0, started.len()), "{lines:#?}");
+    assert!(longest < 30_000, "{lines:#?}");
+}
+
+/// A program's name: its command line's words, joined by spaces.
+fn command_name(command: &str) -> String {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote = None;
+    for c in command.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => quote = Some(c),
+            (None, ' ') => words.push(std::mem::take(&mut word)),
+            (None, c) => word.push(c),
+        }
+    }
+    words.push(word);
+    words.join(" ")
+}
+
+#[cfg(unix)]
+#[test]
+fn a_program_over_its_memory_limit_loses_its_move_not_the_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.py");
+    std::fs::write(
+        &first,
+        "import sys\nw = [int(x) for x in sys.stdin.read().split()]\nprint(next(i for i in range(w[0]) if w[3 + i] > 0))\n",
+    )
+    .unwrap();
+    // The same, after allocating 256 MiB: four times its limit.
+    let hog = dir.path().join("hog.py");
+    std::fs::write(
+        &hog,
+        "import sys\nw = [int(x) for x in sys.stdin.read().split()]\ntry:\n    heap = bytearray(256 << 20)\n\
+         except MemoryError:\n    sys.exit('hog: out of memory')\nprint(next(i for i in range(w[0]) if w[3 + i] > 0))\n",
+    )
+    .unwrap();
+    let (first, hog) = (format!("python3 '{}'", first.display()), format!("python3 '{}'", hog.display()));
+    let flags = ["--program", &first, "--program", &hog, "--board", "6,2", "--time", "60000", "--program-memory", "64"];
+    let served = Served::launch("tournament", &db(&dir), &flags);
+    let seen = served.finish();
+    let lost = "exited with status 1 without a legal house (a crash, or an allocation over its memory limit of 64 MiB)";
+    assert!(seen.iter().any(|l| l.contains(lost)), "{seen:#?}");
+    // Both games were played out and count.
+    let (rows, _) = table(&seen);
+    assert!(rows.len() == 2 && rows.iter().all(|r| r.1 == 2), "{rows:?}");
+    let lines = report(&db(&dir));
+    // Every move of the hog was played for it, and counted; the other program, under the same
+    // limit, chose all its own.
+    let [_, forfeits, _, random, moves, _] = agent_line(&lines, &command_name(&hog));
+    assert!(moves > 0 && random == moves && forfeits == 0, "{lines:#?}");
+    let [_, _, _, random, moves, _] = agent_line(&lines, &command_name(&first));
+    assert!(moves > 0 && random == 0, "{lines:#?}");
+}
+
+#[test]
+fn the_sanity_check_drops_an_agent_that_loses_to_random_and_the_stages_cut_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let flags = [
+        "--bot",
+        "level-2",
+        "--bot",
+        "level-1",
+        "--bot",
+        "minimax-2",
+        "--bot",
+        "greedy",
+        "--agents",
+        "1",
+        "--sanity",
+        "--stage",
+        "6,3",
+        "--stage",
+        "7,3",
+        "--cut",
+        "2",
+        "--time",
+        "60000",
+        "--parallel",
+        "2",
+    ];
+    let mut served = Served::launch("tournament", &db(&dir), &flags);
+    served.wait_for("tournament: waiting for 1 agent to connect");
+    // An agent whose every move is illegal gives its sanity game up, and hears why it is out.
+    let (ok, out) = finished(python("tcp", served.tcp, &["--name", "loser", "--token", "t-l", "--illegal", "yes"]));
+    assert!(ok && out.contains("dropped after the sanity check: 0 won, 0 drawn, 1 lost"), "{out}");
+    let seen = served.finish();
+    let dropped = seen.iter().find(|l| l.contains("after the sanity check: on: ")).expect("the sanity check's cut");
+    assert!(dropped.split("; dropped: ").nth(1).is_some_and(|d| d.contains("loser (0-0-1)")), "{dropped}");
+    let lines = report(&db(&dir));
+    let list = |prefix: &str, from: usize| -> (usize, Vec<String>) {
+        let at = from + lines[from..].iter().position(|l| l.starts_with(prefix)).expect(prefix);
+        let names = lines[at][prefix.len()..].split(", ").filter(|n| *n != "none").map(String::from).collect();
+        (at, names)
+    };
+    let found = tables(&lines);
+    // The sanity check's table, both round robins' and the final one.
+    assert_eq!(found.len(), 4, "{lines:#?}");
+    // Those that lost their game against random are out, the others on (random itself is the
+    // sanity check's opponent, no entrant).
+    let (at, on) = list("  went on: ", 0);
+    let (_, off) = list("  dropped: ", at);
+    let mut passed: Vec<String> =
+        found[0].iter().filter(|r| r.0 != "random" && r.2 >= 0.5).map(|r| r.0.clone()).collect();
+    let mut failed: Vec<String> =
+        found[0].iter().filter(|r| r.0 != "random" && r.2 < 0.5).map(|r| r.0.clone()).collect();
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    passed.sort();
+    failed.sort();
+    assert_eq!((sorted(on.clone()), sorted(off)), (passed, failed.clone()), "{lines:#?}");
+    assert!(failed.contains(&"loser".to_string()), "{lines:#?}");
+    // Stage 1, a round robin of those that passed on 6,3; the best 2 by points go on, and those
+    // level with the second.
+    let stage1 = &found[1];
+    assert_eq!(sorted(stage1.iter().map(|r| r.0.clone()).collect()), sorted(on.clone()), "{lines:#?}");
+    let mut points: Vec<f64> = stage1.iter().map(|r| r.2).collect();
+    points.sort_by(|a, b| b.total_cmp(a));
+    let best: Vec<String> = stage1.iter().filter(|r| r.2 >= points[1]).map(|r| r.0.clone()).collect();
+    let (at, on2) = list("  went on: ", at + 1);
+    assert!(lines[at - 1].contains("the best 2 by points go on"), "{lines:#?}");
+    assert_eq!(sorted(on2.clone()), sorted(best), "{lines:#?}");
+    // Stage 2, on 7,3, between those alone.
+    assert_eq!(sorted(found[2].iter().map(|r| r.0.clone()).collect()), sorted(on2.clone()), "{lines:#?}");
+    let out = kalah().args(["kgp", "games", "--db"]).arg(db(&dir)).output().unwrap();
+    let games = String::from_utf8_lossy(&out.stdout).to_string();
+    let n = on2.len();
+    assert_eq!(games.lines().filter(|l| l.ends_with("kalah(7,3) kgp")).count(), n * (n - 1), "{games}");
+    // The agent played its sanity game alone, and gave it up with an illegal move.
+    let [games, forfeits, illegal, ..] = agent_line(&lines, "loser");
+    assert_eq!((games, forfeits, illegal), (1, 1, 1), "{lines:#?}");
 }

@@ -212,6 +212,11 @@ pub(crate) async fn run(shared: Arc<Shared>, id: u64, peer: SocketAddr, mut line
             }
         };
     }
+    // The agent is gone from now on, not once the goodbye below has been read: a tournament
+    // sees it at once (an agent that comes back at once is not refused as one still here), and a
+    // board asked meanwhile is answered as one of a connection that ended.
+    boards.close();
+    while boards.try_recv().is_ok() {}
     // What the client sends after goodbye is not read; give it a moment to read the goodbye.
     let _ = tokio::time::timeout(Duration::from_secs(1), lines.shut()).await;
     if session.activity() == Some(Activity::Verify) {

@@ -10,7 +10,11 @@
 //! the rules, checked by `kalah-rules`. Every game is stored with its record in a SQLite file
 //! ([`store`]), kept until deleted. With a [`TournamentConfig`] the server plays a round robin
 //! ([`tournament`]) between its bots, programs it starts once a move ([`program`]) and agents that
-//! connect, whose table is [`standings`]'; the page of games and results is [`web`].
+//! connect, whose table is [`standings`]' and whose report (stages, forfeits, illegal and random
+//! moves, time) is [`report`]'; the page of games and results is [`web`]. A tournament can play
+//! go-kgp's stages (its sanity check, round robins with a cut between them), keeps the place of
+//! an agent whose connection ends for a grace, and runs each program's move in a process group
+//! of its own with limits.
 //!
 //! * [`Server::start`] binds the listeners and runs until [`Server::shutdown`]; what happens is
 //!   sent to the caller as [`Event`]s, one line each. The library prints nothing and owns no
@@ -28,6 +32,7 @@ pub mod event;
 pub mod game;
 pub mod lobby;
 pub mod program;
+pub mod report;
 pub mod standings;
 pub mod store;
 pub mod tournament;
@@ -52,9 +57,11 @@ use tokio::sync::{mpsc, watch, Notify};
 
 pub use bot::Bot;
 pub use event::{Event, Transport};
+pub use program::Limits;
+pub use report::Report;
 pub use standings::Standings;
 pub use store::{Reader, Store, StoreError};
-pub use tournament::TournamentConfig;
+pub use tournament::{Cut, TournamentConfig};
 pub use transport::TlsFiles;
 pub use wish::{Board, Wish};
 

@@ -204,11 +204,13 @@ mod tests {
             south: name(south),
             north: name(north),
             tournament: Some(1),
+            stage: Some(1),
             started: 0,
             stores: None,
             rules: "kalah(6,6) kgp".into(),
             state: state.into(),
             reason: None,
+            cause: None,
             moves: 0,
             record: String::new(),
         }

@@ -23,7 +23,7 @@ use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
 
 /// The schema, one migration a step; `PRAGMA user_version` counts those applied.
-pub const MIGRATIONS: [&str; 2] = [
+pub const MIGRATIONS: [&str; 3] = [
     "
     CREATE TABLE agents (
         id INTEGER PRIMARY KEY,
@@ -82,6 +82,30 @@ pub const MIGRATIONS: [&str; 2] = [
     );
     ALTER TABLE games ADD COLUMN tournament INTEGER REFERENCES tournaments (id);
     CREATE INDEX games_by_tournament ON games (tournament);
+",
+    // A tournament's stages (go-kgp's sanity check, round robins with a cut between them), who
+    // entered each and who went on; a game's stage and why it was given up; why a move was
+    // played for its agent (kalah kgp report counts them).
+    "
+    CREATE TABLE stages (
+        tournament INTEGER NOT NULL REFERENCES tournaments (id),
+        number INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        boards TEXT NOT NULL,
+        cut TEXT,
+        PRIMARY KEY (tournament, number)
+    );
+    CREATE TABLE stage_entrants (
+        tournament INTEGER NOT NULL,
+        stage INTEGER NOT NULL,
+        agent INTEGER NOT NULL REFERENCES agents (id),
+        went_on INTEGER,
+        PRIMARY KEY (tournament, stage, agent),
+        FOREIGN KEY (tournament, stage) REFERENCES stages (tournament, number)
+    );
+    ALTER TABLE games ADD COLUMN stage INTEGER;
+    ALTER TABLE games ADD COLUMN cause TEXT;
+    ALTER TABLE moves ADD COLUMN why TEXT;
 ",
 ];
 
@@ -196,6 +220,9 @@ pub struct MoveRow {
     pub comment: Option<String>,
     /// The time the mover took, in milliseconds.
     pub millis: u64,
+    /// Why a random move was played for the mover ([`crate::program::Lost::word`], or `time`
+    /// for an agent out of time); `None` for a move it chose.
+    pub why: Option<&'static str>,
     /// The game's record after the move.
     pub record: String,
 }
@@ -209,6 +236,9 @@ pub struct GameEnd {
     pub state: GameState,
     /// Why, in words (a resignation's cause).
     pub reason: Option<String>,
+    /// Why a side gave the game up, in one word: `illegal` (an illegal move), `no-pong`, `gone`
+    /// (its connection ended), `grace` (it did not come back in time, [`crate::tournament`]).
+    pub cause: Option<&'static str>,
     /// The final stores, South first, of a game played out.
     pub stores: Option<(u16, u16)>,
     /// The game's record.
@@ -245,6 +275,8 @@ pub struct GameRow {
     pub north: String,
     /// The tournament it was played in, if any.
     pub tournament: Option<TournamentId>,
+    /// Its stage in the tournament (0 the sanity check, then the round robins from 1), if stored.
+    pub stage: Option<u32>,
     /// When it began, in milliseconds since 1970.
     pub started: i64,
     /// The final stores, South first, of a game played out.
@@ -255,6 +287,8 @@ pub struct GameRow {
     pub state: String,
     /// Why it ended so, if said.
     pub reason: Option<String>,
+    /// Why a side gave it up, in one word ([`GameEnd::cause`]).
+    pub cause: Option<String>,
     /// Its moves stored; `move_count` in JSON, so that a game with its moves (`moves`, the page's
     /// `/api/games/ID`) has each key once.
     #[serde(rename = "move_count")]
@@ -278,6 +312,8 @@ pub struct StoredMove {
     pub comment: Option<String>,
     /// The time the mover took, in milliseconds.
     pub millis: u64,
+    /// Why a random move was played for the mover ([`MoveRow::why`]).
+    pub why: Option<String>,
 }
 
 /// A stored tournament, as a reader sees it.
@@ -295,6 +331,50 @@ pub struct TournamentRow {
     pub rounds: u32,
     /// Its games stored.
     pub games: u32,
+}
+
+/// A stage of a stored tournament, as a reader sees it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct StageRow {
+    /// Its number: 0 the sanity check, then the round robins from 1.
+    pub number: u32,
+    /// `sanity` or `round-robin`.
+    pub kind: String,
+    /// Its boards, `M,N` each, separated by spaces.
+    pub boards: String,
+    /// The rule that chose who went on after it, in words; `None` after the last stage.
+    pub cut: Option<String>,
+    /// Who entered it, in the order they were given.
+    pub entrants: Vec<StageEntrant>,
+}
+
+/// An entrant of a stage.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct StageEntrant {
+    /// The agent.
+    pub agent: AgentId,
+    /// Its name.
+    pub name: String,
+    /// Whether it went on to the next stage; `None` when nothing was decided (the last stage, or
+    /// a tournament cut short).
+    pub went_on: Option<bool>,
+}
+
+/// An agent's moves in a tournament, added up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct MoveTally {
+    /// The agent.
+    pub agent: AgentId,
+    /// Its moves, but those it had no choice in (`auto`).
+    pub moves: u32,
+    /// The moves played for it at random: out of time, or a program that wrote no legal move.
+    pub random: u32,
+    /// The random moves of a program that wrote houses, none of them legal.
+    pub illegal: u32,
+    /// The time its moves took, in milliseconds.
+    pub millis: u64,
+    /// Its longest move, in milliseconds.
+    pub longest: u64,
 }
 
 /// A write sent to the writer and not yet known to be committed ([`Store::send_move`]).
@@ -334,8 +414,23 @@ enum Job {
         north: AgentId,
         rules: String,
         record: String,
-        tournament: Option<TournamentId>,
+        tournament: Option<(TournamentId, u32)>,
         reply: oneshot::Sender<Result<GameId, StoreError>>,
+    },
+    Stage {
+        tournament: TournamentId,
+        number: u32,
+        kind: &'static str,
+        boards: String,
+        cut: Option<String>,
+        entrants: Vec<AgentId>,
+        reply: oneshot::Sender<Result<(), StoreError>>,
+    },
+    WentOn {
+        tournament: TournamentId,
+        stage: u32,
+        agents: Vec<AgentId>,
+        reply: oneshot::Sender<Result<(), StoreError>>,
     },
     Tournament {
         boards: String,
@@ -457,16 +552,35 @@ impl Store {
         self.ask(|reply| Job::Agent(key, reply)).await
     }
 
-    /// Stores a new game, ongoing, of a tournament or none.
+    /// Stores a new game, ongoing, of a tournament and its stage, or of none.
     pub async fn start(
         &self,
         south: AgentId,
         north: AgentId,
         rules: String,
         record: String,
-        tournament: Option<TournamentId>,
+        tournament: Option<(TournamentId, u32)>,
     ) -> Result<GameId, StoreError> {
         self.ask(|reply| Job::Start { south, north, rules, record, tournament, reply }).await
+    }
+
+    /// Stores a tournament's stage: its number, kind (`sanity` or `round-robin`), boards, the
+    /// rule of the cut after it (`None` for the last) and its entrants.
+    pub async fn stage(
+        &self,
+        tournament: TournamentId,
+        number: u32,
+        kind: &'static str,
+        boards: String,
+        cut: Option<String>,
+        entrants: Vec<AgentId>,
+    ) -> Result<(), StoreError> {
+        self.ask(|reply| Job::Stage { tournament, number, kind, boards, cut, entrants, reply }).await
+    }
+
+    /// Stores who of a stage's entrants went on to the next stage (the others were dropped).
+    pub async fn went_on(&self, tournament: TournamentId, stage: u32, agents: Vec<AgentId>) -> Result<(), StoreError> {
+        self.ask(|reply| Job::WentOn { tournament, stage, agents, reply }).await
     }
 
     /// Stores a new tournament on `boards` (their text), `rounds` times round.
@@ -600,11 +714,43 @@ fn run(db: &rusqlite::Transaction<'_>, job: Job) -> Reply {
         Job::Start { south, north, rules, record, tournament, reply } => {
             let result = db
                 .execute(
-                    "INSERT INTO games (south, north, rules, started, state, record, tournament) \
-                     VALUES (?1, ?2, ?3, ?4, 'ongoing', ?5, ?6)",
-                    params![south, north, rules, now, record, tournament],
+                    "INSERT INTO games (south, north, rules, started, state, record, tournament, stage) \
+                     VALUES (?1, ?2, ?3, ?4, 'ongoing', ?5, ?6, ?7)",
+                    params![south, north, rules, now, record, tournament.map(|t| t.0), tournament.map(|t| t.1)],
                 )
                 .map(|_| db.last_insert_rowid());
+            answer(result, reply, path)
+        }
+        Job::Stage { tournament, number, kind, boards, cut, entrants, reply } => {
+            let result = (|| {
+                db.execute(
+                    "INSERT INTO stages (tournament, number, kind, boards, cut) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![tournament, number, kind, boards, cut],
+                )?;
+                for agent in entrants {
+                    db.execute(
+                        "INSERT OR IGNORE INTO stage_entrants (tournament, stage, agent) VALUES (?1, ?2, ?3)",
+                        params![tournament, number, agent],
+                    )?;
+                }
+                Ok(())
+            })();
+            answer(result, reply, path)
+        }
+        Job::WentOn { tournament, stage, agents, reply } => {
+            let result = (|| {
+                db.execute(
+                    "UPDATE stage_entrants SET went_on = 0 WHERE tournament = ?1 AND stage = ?2",
+                    params![tournament, stage],
+                )?;
+                for agent in agents {
+                    db.execute(
+                        "UPDATE stage_entrants SET went_on = 1 WHERE tournament = ?1 AND stage = ?2 AND agent = ?3",
+                        params![tournament, stage, agent],
+                    )?;
+                }
+                Ok(())
+            })();
             answer(result, reply, path)
         }
         Job::Tournament { boards, rounds, reply } => {
@@ -623,8 +769,9 @@ fn run(db: &rusqlite::Transaction<'_>, job: Job) -> Reply {
         Job::Move(row, reply) => {
             let result = db
                 .execute(
-                    "INSERT INTO moves (game, ply, side, house, how, comment, millis) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                    params![row.game, row.ply, row.side, row.house, row.how, row.comment, row.millis as i64],
+                    "INSERT INTO moves (game, ply, side, house, how, comment, millis, why) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    params![row.game, row.ply, row.side, row.house, row.how, row.comment, row.millis as i64, row.why],
                 )
                 .and_then(|_| db.execute("UPDATE games SET record = ?2 WHERE id = ?1", params![row.game, row.record]))
                 .map(drop);
@@ -633,8 +780,8 @@ fn run(db: &rusqlite::Transaction<'_>, job: Job) -> Reply {
         Job::End(end, reply) => {
             let result = db
                 .execute(
-                    "UPDATE games SET state = ?2, reason = ?3, south_store = ?4, north_store = ?5, record = ?6, ended = ?7 \
-                     WHERE id = ?1",
+                    "UPDATE games SET state = ?2, reason = ?3, south_store = ?4, north_store = ?5, record = ?6, \
+                     ended = ?7, cause = ?8 WHERE id = ?1",
                     params![
                         end.game,
                         end.state.word(),
@@ -642,7 +789,8 @@ fn run(db: &rusqlite::Transaction<'_>, job: Job) -> Reply {
                         end.stores.map(|s| s.0),
                         end.stores.map(|s| s.1),
                         end.record,
-                        now
+                        now,
+                        end.cause
                     ],
                 )
                 .map(drop);
@@ -699,7 +847,8 @@ impl Reader {
             .connection
             .prepare(&format!(
                 "SELECT g.id, g.south, g.north, s.name, n.name, g.tournament, g.started, g.south_store, g.north_store, \
-                 g.rules, g.state, g.reason, (SELECT count(*) FROM moves m WHERE m.game = g.id), g.record \
+                 g.rules, g.state, g.reason, (SELECT count(*) FROM moves m WHERE m.game = g.id), g.record, \
+                 g.stage, g.cause \
                  FROM games g JOIN agents s ON s.id = g.south JOIN agents n ON n.id = g.north \
                  WHERE {filter} ORDER BY g.id DESC"
             ))
@@ -714,11 +863,13 @@ impl Reader {
                     south: r.get(3)?,
                     north: r.get(4)?,
                     tournament: r.get(5)?,
+                    stage: r.get(14)?,
                     started: r.get(6)?,
                     stores: stores.0.zip(stores.1),
                     rules: r.get(9)?,
                     state: r.get(10)?,
                     reason: r.get(11)?,
+                    cause: r.get(15)?,
                     moves: r.get(12)?,
                     record: r.get(13)?,
                 })
@@ -731,7 +882,7 @@ impl Reader {
     pub fn moves(&self, id: GameId) -> Result<Vec<StoredMove>, StoreError> {
         let mut statement = self
             .connection
-            .prepare("SELECT ply, side, house, how, comment, millis FROM moves WHERE game = ?1 ORDER BY ply")
+            .prepare("SELECT ply, side, house, how, comment, millis, why FROM moves WHERE game = ?1 ORDER BY ply")
             .map_err(|e| self.sqlite(e))?;
         let rows = statement
             .query_map([id], |r| {
@@ -742,6 +893,7 @@ impl Reader {
                     how: r.get(3)?,
                     comment: r.get(4)?,
                     millis: r.get(5)?,
+                    why: r.get(6)?,
                 })
             })
             .map_err(|e| self.sqlite(e))?;
@@ -766,6 +918,79 @@ impl Reader {
                     boards: r.get(3)?,
                     rounds: r.get(4)?,
                     games: r.get(5)?,
+                })
+            })
+            .map_err(|e| self.sqlite(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sqlite(e))
+    }
+
+    /// Returns the stages of tournament `id` in order, each with its entrants; none for a
+    /// tournament stored before stages were.
+    pub fn stages(&self, id: TournamentId) -> Result<Vec<StageRow>, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT number, kind, boards, cut FROM stages WHERE tournament = ?1 ORDER BY number")
+            .map_err(|e| self.sqlite(e))?;
+        let rows = statement
+            .query_map([id], |r| {
+                Ok(StageRow {
+                    number: r.get(0)?,
+                    kind: r.get(1)?,
+                    boards: r.get(2)?,
+                    cut: r.get(3)?,
+                    entrants: Vec::new(),
+                })
+            })
+            .map_err(|e| self.sqlite(e))?;
+        let mut stages: Vec<StageRow> = rows.collect::<Result<_, _>>().map_err(|e| self.sqlite(e))?;
+        let mut statement = self
+            .connection
+            .prepare(
+                "SELECT e.stage, e.agent, a.name, e.went_on FROM stage_entrants e JOIN agents a ON a.id = e.agent \
+                 WHERE e.tournament = ?1 ORDER BY e.stage, e.rowid",
+            )
+            .map_err(|e| self.sqlite(e))?;
+        let rows = statement
+            .query_map([id], |r| {
+                let went_on: Option<i64> = r.get(3)?;
+                Ok((
+                    r.get::<_, u32>(0)?,
+                    StageEntrant { agent: r.get(1)?, name: r.get(2)?, went_on: went_on.map(|w| w != 0) },
+                ))
+            })
+            .map_err(|e| self.sqlite(e))?;
+        for row in rows {
+            let (stage, entrant) = row.map_err(|e| self.sqlite(e))?;
+            if let Some(s) = stages.iter_mut().find(|s| s.number == stage) {
+                s.entrants.push(entrant);
+            }
+        }
+        Ok(stages)
+    }
+
+    /// Returns each agent's moves in the games of tournament `id` that count (not those aborted,
+    /// such as a game played again after an agent left it), added up; agents without a move are
+    /// left out.
+    pub fn move_tallies(&self, id: TournamentId) -> Result<Vec<MoveTally>, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare(
+                "SELECT CASE m.side WHEN 'south' THEN g.south ELSE g.north END AS agent, count(*), \
+                 sum(m.how = 'random'), sum(m.why = 'illegal'), sum(m.millis), max(m.millis) \
+                 FROM moves m JOIN games g ON g.id = m.game \
+                 WHERE g.tournament = ?1 AND m.how != 'auto' AND g.state NOT IN ('aborted', 'ongoing') \
+                 GROUP BY agent ORDER BY agent",
+            )
+            .map_err(|e| self.sqlite(e))?;
+        let rows = statement
+            .query_map([id], |r| {
+                Ok(MoveTally {
+                    agent: r.get(0)?,
+                    moves: r.get(1)?,
+                    random: r.get::<_, Option<u32>>(2)?.unwrap_or(0),
+                    illegal: r.get::<_, Option<u32>>(3)?.unwrap_or(0),
+                    millis: r.get::<_, Option<i64>>(4)?.unwrap_or(0) as u64,
+                    longest: r.get::<_, Option<i64>>(5)?.unwrap_or(0) as u64,
                 })
             })
             .map_err(|e| self.sqlite(e))?;
@@ -835,6 +1060,7 @@ mod tests {
             how: "agent",
             comment: Some("depth 4".into()),
             millis: 12,
+            why: None,
             record: "1. 3\n*".into(),
         };
         store.record_move(row).await.unwrap();
@@ -842,6 +1068,7 @@ mod tests {
             game: done,
             state: GameState::SouthWon,
             reason: None,
+            cause: None,
             stores: Some((40, 32)),
             record: "final".into(),
         };
@@ -879,7 +1106,7 @@ mod tests {
         connection.pragma_update(None, "user_version", 99).unwrap();
         drop(connection);
         let e = Store::open(&path).err().unwrap().to_string();
-        assert!(e.contains("schema version 99; this program knows versions up to 2"), "{e}");
+        assert!(e.contains("schema version 99; this program knows versions up to 3"), "{e}");
         let connection = Connection::open(&path).unwrap();
         let version: i64 = connection.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
         assert_eq!(version, 99);

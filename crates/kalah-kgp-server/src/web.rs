@@ -10,7 +10,8 @@
 //!   `kalah serve`'s API numbers them);
 //! * `/api/games/ID/record`: its record, as a file to save (`kalah play --load` replays it);
 //! * `/api/standings?tournament=ID`: the table of one tournament, or of every game stored;
-//! * `/api/tournaments`: the tournaments, newest first; `/api/agents`: the agents' names.
+//! * `/api/tournaments`: the tournaments, newest first; `/api/agents`: the agents' names;
+//! * `/api/tournaments/ID/report`: a tournament's report ([`crate::report`]).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -22,6 +23,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use kalah_rules::{Action, Game, Move, Position, Rules, Side};
 
+use crate::report::Report;
 use crate::standings::Standings;
 use crate::store::{GameId, GameRow, Reader, StoreError, StoredMove, TournamentId};
 
@@ -43,6 +45,7 @@ pub fn router(db: PathBuf) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/standings", get(standings))
         .route("/api/tournaments", get(tournaments))
+        .route("/api/tournaments/{id}/report", get(report))
         .route("/api/agents", get(agents))
         .with_state(db)
 }
@@ -184,6 +187,12 @@ async fn standings(State(db): State<Arc<PathBuf>>, Query(filter): Query<Filter>)
 async fn tournaments(State(db): State<Arc<PathBuf>>) -> Result<Json<serde_json::Value>, Failure> {
     let rows = read(db, |r| Ok(r.tournaments()?)).await?;
     Ok(Json(serde_json::to_value(rows).unwrap_or_default()))
+}
+
+async fn report(State(db): State<Arc<PathBuf>>, Path(id): Path<String>) -> Result<Json<Report>, Failure> {
+    let id: TournamentId = parse_id(&id)?;
+    let report = read(db, move |r| Ok(Report::read(r, id)?)).await?;
+    report.map(Json).ok_or_else(|| Failure(StatusCode::NOT_FOUND, format!("there is no tournament {id}")))
 }
 
 async fn agents(State(db): State<Arc<PathBuf>>) -> Result<Json<serde_json::Value>, Failure> {

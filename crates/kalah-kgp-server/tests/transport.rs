@@ -220,6 +220,9 @@ async fn the_pages_json_has_each_key_once() {
             panic!("{path}: {e}: {body}");
         }
     }
+    // A report is a tournament's: none here.
+    let answer = http(address, "GET /api/tournaments/1/report HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
+    assert!(answer.starts_with("HTTP/1.1 404") && answer.contains("there is no tournament 1"), "{answer}");
     // The count of moves and the moves themselves, under keys of their own.
     let answer = http(address, "GET /api/games/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
     let game: serde_json::Value = serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).unwrap();

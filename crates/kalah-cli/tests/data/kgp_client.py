@@ -3,7 +3,7 @@ specification and pykgp's behaviour, independent of kalah's code: TCP or WebSock
 written here), freeplay with random legal moves, verify with its own sowing.
 
     python3 kgp_client.py tcp|ws HOST PORT [--mode freeplay|verify] [--name NAME] [--token T]
-                          [--wrong N] [--leave-after N] [--silent-after N]
+                          [--wrong N] [--leave-after N] [--silent-after N] [--illegal yes]
 
 It prints one line per event on standard output and a summary at the end; status 0 after the
 server's goodbye, 1 if the connection ended without one.
@@ -161,6 +161,8 @@ def main():
     wrong = int(options.get("--wrong", "0"))
     leave_after = int(options.get("--leave-after", "0"))
     silent_after = int(options.get("--silent-after", "0"))
+    # An agent that gives every game up: its move is a house the board does not have.
+    illegal = options.get("--illegal") == "yes"
     connection = (Tcp if transport == "tcp" else WebSocket)(host, port)
     next_id = [1]
 
@@ -200,7 +202,7 @@ def main():
                 return 1
             if silent_after and states >= silent_after:
                 continue
-            send(f"move {random.choice(legal) + 1}", ref=cid)
+            send(f"move {m + 1 if illegal else random.choice(legal) + 1}", ref=cid)
             send("yield", ref=cid)
         elif cmd == "problem":
             numbers_text, pit = rest.split()
