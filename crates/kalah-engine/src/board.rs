@@ -161,7 +161,14 @@ impl Layout {
     /// same houses seen from the mover whichever player that is.
     #[inline]
     pub fn key(&self, board: &Board) -> u64 {
-        if self.narrow {
+        self.key_in::<false>(board)
+    }
+
+    /// [`Layout::key`] for a search compiled for narrow layouts when `NARROW` (which must then be
+    /// this layout's kind, see [`Layout::is_narrow`]): no branch on the layout's kind.
+    #[inline(always)]
+    pub(crate) fn key_in<const NARROW: bool>(&self, board: &Board) -> u64 {
+        if NARROW || self.narrow {
             // The two side words as they are: two folded 128-bit products (wyhash's mix), a
             // fifth of the instructions of the cells put in sowing order and mixed word by word.
             let [mine, theirs, ..] = board.words;
@@ -205,6 +212,44 @@ impl Layout {
     #[inline]
     pub fn houses(&self) -> usize {
         usize::from(self.houses)
+    }
+
+    /// Tells whether each side is a word of its own and moves sow a single lap (see the module's
+    /// text): the proof search is compiled once for such layouts and once for the others.
+    #[inline]
+    pub fn is_narrow(&self) -> bool {
+        self.narrow
+    }
+
+    /// [`Layout::count_moves`], [`Layout::moves`] and [`Layout::sow`] for a search compiled for
+    /// narrow layouts when `NARROW`, as [`Layout::key_in`]: (the moves, bit h for house h).
+    #[inline(always)]
+    pub(crate) fn moves_in<const NARROW: bool>(&self, board: &Board) -> u32 {
+        if NARROW {
+            gather(nonzero(board.words[0] & self.mask))
+        } else {
+            self.moves(board)
+        }
+    }
+
+    /// The number of moves, as [`Layout::moves_in`].
+    #[inline(always)]
+    pub(crate) fn count_moves_in<const NARROW: bool>(&self, board: &Board) -> u32 {
+        if NARROW {
+            ((nonzero(board.words[0] & self.mask) >> 7).wrapping_mul(ONES) >> 56) as u32
+        } else {
+            self.count_moves(board)
+        }
+    }
+
+    /// The sowing, as [`Layout::moves_in`].
+    #[inline(always)]
+    pub(crate) fn sow_in<const NARROW: bool>(&self, board: &Board, house: usize, left: u32) -> Step {
+        if NARROW {
+            self.sow_narrow(board, house, left)
+        } else {
+            self.sow(board, house, left)
+        }
     }
 
     /// Returns how many moves the mover of `board` has.

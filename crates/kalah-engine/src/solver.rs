@@ -655,7 +655,11 @@ impl Prover<'_> {
         match self.layout {
             Some(layout) => {
                 let board = layout.board(position);
-                self.test_board(&layout, &board, board.seeds(), key, beta, 0)
+                if layout.is_narrow() {
+                    self.test_board::<true>(&layout, &board, board.seeds(), key, beta, 0)
+                } else {
+                    self.test_board::<false>(&layout, &board, board.seeds(), key, beta, 0)
+                }
             }
             None => self.test(position, key, beta, ply),
         }
@@ -667,7 +671,17 @@ impl Prover<'_> {
     /// they put in the store less half a seed for each reply they leave. Keys agree with
     /// [`Prover::key`]; `left` is the seeds in the board's houses (the sowing counts them), and
     /// `depth` the node's distance from the first board node, which picks its list of children.
-    fn test_board(&mut self, layout: &Layout, board: &Board, left: i32, key: u64, beta: i32, depth: usize) -> i32 {
+    /// `NARROW` is the layout's kind ([`Layout::is_narrow`]), so that each kind has a search
+    /// compiled for it.
+    fn test_board<const NARROW: bool>(
+        &mut self,
+        layout: &Layout,
+        board: &Board,
+        left: i32,
+        key: u64,
+        beta: i32,
+        depth: usize,
+    ) -> i32 {
         self.local += 1;
         if self.local >= CHECK_EVERY {
             self.flush();
@@ -698,7 +712,7 @@ impl Prover<'_> {
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
         let share = self.busy.is_shared() && left >= SHARE_SEEDS;
-        let mut moves = layout.moves(board);
+        let mut moves = layout.moves_in::<NARROW>(board);
         // The move tried first, the table's or else the one nearest the store that gives another
         // turn, is known without sowing: where no other thread takes part, it is sown and
         // searched before the others are sown (and before the enhanced transposition cut-off
@@ -709,7 +723,7 @@ impl Prover<'_> {
             let house = if first < layout.houses() { first } else { layout.first_again(board) };
             if house < layout.houses() {
                 moves ^= 1 << house;
-                let step = layout.sow(board, house, left as u32);
+                let step = layout.sow_in::<NARROW>(board, house, left as u32);
                 let held = if step.over || step.seeds > self.oracle_seeds {
                     None
                 } else {
@@ -721,14 +735,21 @@ impl Prover<'_> {
                     Some(value) if step.again => step.gain + value,
                     Some(value) => step.gain - value,
                     None => {
-                        let child_key = layout.key(&step.board);
+                        let child_key = layout.key_in::<NARROW>(&step.board);
                         let seeds = step.seeds as i32;
                         if step.again {
                             step.gain
-                                + self.test_board(layout, &step.board, seeds, child_key, beta - step.gain, depth + 1)
+                                + self.test_board::<NARROW>(
+                                    layout,
+                                    &step.board,
+                                    seeds,
+                                    child_key,
+                                    beta - step.gain,
+                                    depth + 1,
+                                )
                         } else {
                             step.gain
-                                - self.test_board(
+                                - self.test_board::<NARROW>(
                                     layout,
                                     &step.board,
                                     seeds,
@@ -762,7 +783,7 @@ impl Prover<'_> {
         while moves != 0 {
             let house = (31 - moves.leading_zeros()) as usize;
             moves ^= 1 << house;
-            let step = layout.sow(board, house, left as u32);
+            let step = layout.sow_in::<NARROW>(board, house, left as u32);
             if step.over {
                 // A finished game is worth what the move gained: no search.
                 if step.gain >= beta {
@@ -791,14 +812,14 @@ impl Prover<'_> {
                 }
             }
             // Asked for now, the children's entries arrive while the others are sown.
-            let child_key = layout.key(&step.board);
+            let child_key = layout.key_in::<NARROW>(&step.board);
             self.proofs.prefetch(child_key);
             let order = if house == first {
                 order::TABLE_MOVE
             } else if step.again {
                 order::again(step.gain)
             } else {
-                order::fastest(step.gain * SEED, layout.count_moves(&step.board))
+                order::fastest(step.gain * SEED, layout.count_moves_in::<NARROW>(&step.board))
             };
             kids.list[i] = Kid {
                 board: step.board,
@@ -873,10 +894,24 @@ impl Prover<'_> {
                 }
                 let value = if kid.again {
                     kid.gain
-                        + self.test_board(layout, &kid.board, kid.seeds as i32, kid.key, beta - kid.gain, depth + 1)
+                        + self.test_board::<NARROW>(
+                            layout,
+                            &kid.board,
+                            kid.seeds as i32,
+                            kid.key,
+                            beta - kid.gain,
+                            depth + 1,
+                        )
                 } else {
                     kid.gain
-                        - self.test_board(layout, &kid.board, kid.seeds as i32, kid.key, kid.gain - beta + 1, depth + 1)
+                        - self.test_board::<NARROW>(
+                            layout,
+                            &kid.board,
+                            kid.seeds as i32,
+                            kid.key,
+                            kid.gain - beta + 1,
+                            depth + 1,
+                        )
                 };
                 if self.halted() {
                     if share {
