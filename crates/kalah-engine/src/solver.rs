@@ -438,6 +438,16 @@ struct Prover<'a> {
     kids: Vec<Kids>,
 }
 
+/// What the enhanced transposition cut-off found ([`Prover::board_etc`]).
+enum Etc {
+    /// A child proves the cut-off: (its value, the house of its move).
+    Cut(i32, usize),
+    /// No child reaches β: the most any of them can be worth.
+    Short(i32),
+    /// The children must be searched.
+    Search,
+}
+
 /// A child on the byte board, as its node's move generation leaves it for the search.
 #[derive(Clone, Copy)]
 struct Kid {
@@ -853,26 +863,18 @@ impl Prover<'_> {
         }
         // Enhanced transposition cut-off, as in `test`.
         if left >= BOARD_ETC_SEEDS {
-            let mut reach_all = best;
-            for k in 0..n {
-                let kid = &self.kids[depth].list[usize::from(self.kids[depth].order[k].1)];
-                let (floor, reach) = match self.proofs.probe(kid.key) {
-                    Some(e) if kid.again => (kid.gain + i32::from(e.lower), kid.gain + i32::from(e.upper)),
-                    Some(e) => (kid.gain - i32::from(e.upper), kid.gain - i32::from(e.lower)),
-                    None => (i32::MIN, kid.gain + kid.seeds as i32),
-                };
-                if floor >= beta {
+            match self.board_etc(&self.kids[depth], n, beta, best) {
+                Etc::Cut(floor, house) => {
                     lower = lower.max(floor);
-                    let house = usize::from(kid.house);
                     self.store(key, lower, upper, Some(Move::from_index(house)), started);
                     return floor;
                 }
-                reach_all = reach_all.max(reach);
-            }
-            if reach_all < beta {
-                upper = upper.min(reach_all);
-                self.store(key, lower, upper, entry.and_then(|e| e.best), started);
-                return reach_all;
+                Etc::Short(reach_all) => {
+                    upper = upper.min(reach_all);
+                    self.store(key, lower, upper, entry.and_then(|e| e.best), started);
+                    return reach_all;
+                }
+                Etc::Search => {}
             }
         }
         if share {
@@ -935,6 +937,32 @@ impl Prover<'_> {
         }
         self.close(key, lower, upper.min(best), entry.and_then(|e| e.best), started, share);
         best
+    }
+
+    /// The enhanced transposition cut-off of a byte board's node whose children to search are
+    /// `kids.order[..n]` and whose best value so far is `best`: what the table knows of them
+    /// may prove the cut-off or show the node falls short. A function of its own: few nodes
+    /// are large enough for it, and inlined it had cost the small ones registers.
+    #[inline(never)]
+    fn board_etc(&self, kids: &Kids, n: usize, beta: i32, best: i32) -> Etc {
+        let mut reach_all = best;
+        for &(_, i) in &kids.order[..n] {
+            let kid = &kids.list[usize::from(i)];
+            let (floor, reach) = match self.proofs.probe(kid.key) {
+                Some(e) if kid.again => (kid.gain + i32::from(e.lower), kid.gain + i32::from(e.upper)),
+                Some(e) => (kid.gain - i32::from(e.upper), kid.gain - i32::from(e.lower)),
+                None => (i32::MIN, kid.gain + kid.seeds as i32),
+            };
+            if floor >= beta {
+                return Etc::Cut(floor, usize::from(kid.house));
+            }
+            reach_all = reach_all.max(reach);
+        }
+        if reach_all < beta {
+            Etc::Short(reach_all)
+        } else {
+            Etc::Search
+        }
     }
 
     /// Ends a node whose children are all searched: stores its bounds and, when the threads share
