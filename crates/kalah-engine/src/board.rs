@@ -5,8 +5,8 @@
 //! rule (clockwise sowing and its no-progress count, store majorities, the first-move rule) and
 //! carries the stores; the proof search needs none of that below its root for the common rules,
 //! where the value of the rest of the game depends only on the houses and who moves. So it
-//! sows bytes in four words instead: a 32-byte copy per child and a key that is a hash of three
-//! words. Seen from the mover, a position and its mirror image (the same houses with the other
+//! sows bytes in four words instead: a 32-byte copy per child and a key that is a hash of two
+//! or three words. Seen from the mover, a position and its mirror image (the same houses with the other
 //! player to move) are one board and share one table entry.
 //!
 //! Boards of up to 7 houses a side under single-lap sowing (every Kalah(m,n) with m ≤ 7 under
@@ -15,8 +15,10 @@
 //! dropping seeds one by one, the turn passes by swapping the words, and the counts that decide
 //! the end come from a multiplication and the parent's count. Larger boards and relay sowing
 //! keep the cells in sowing order and are sown by the endgame database's byte-level sowing
-//! ([`kalah_egdb::board`]). Either way the key is the hash of the cells in sowing order, so the
-//! table's entries do not depend on which sowing made them.
+//! ([`kalah_egdb::board`]). A narrow board's key folds the product of its two side words (two
+//! multiplications, where mixing the cells in sowing order word by word had taken a tenth of a
+//! proof's instructions); the others' key is a hash of their cells in sowing order. A board is
+//! one kind or the other for a whole solve, so a position always has the same key.
 //!
 //! The tests check every sowing against `Position::play_unchecked` under every rule this board
 //! plays.

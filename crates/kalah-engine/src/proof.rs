@@ -118,7 +118,7 @@ impl ProofTable {
     }
 
     /// Stores `proof` for `key`, in its own slot if it has one, else in place of the cheapest.
-    #[inline]
+    #[inline(always)]
     pub fn store(&self, key: u64, proof: Proof) {
         let slots = self.slots_of(key);
         let mut victim = 0;

@@ -975,6 +975,7 @@ impl Prover<'_> {
         }
     }
 
+    #[inline(always)]
     fn store(&mut self, key: u64, lower: i32, upper: i32, best: Option<Move>, started: u64) {
         let spent = (self.local + self.nodes.load(Ordering::Relaxed)).saturating_sub(started).max(1);
         let work = (64 - spent.leading_zeros()) as u8;
