@@ -92,14 +92,7 @@ pub(crate) async fn play(
     let rules = Rules::preset("kgp", board.houses, board.seeds).expect("boards are checked when read");
     let played = match run(&shared, &south, &north, rules, tournament).await {
         Ok(played) => played,
-        Err(error) => {
-            shared.report(Event::Trouble(format!(
-                "a game of {} and {} was not stored: {error}",
-                south.name(),
-                north.name()
-            )));
-            Played::Failed
-        }
+        Err(error) => not_stored(&shared, &south, &north, &error),
     };
     for seat in [south, north] {
         if let Seat::Agent(agent) = seat {
@@ -109,6 +102,12 @@ pub(crate) async fn play(
     }
     drop(running);
     played
+}
+
+/// Reports a game of `south` and `north` that could not be stored: it is a failed game.
+fn not_stored(shared: &Shared, south: &Seat, north: &Seat, error: &dyn std::fmt::Display) -> Played {
+    shared.report(Event::Trouble(format!("a game of {} and {} was not stored: {error}", south.name(), north.name())));
+    Played::Failed
 }
 
 /// Stores a tournament's game decided without play: `loser` gave it up for `why` (cause
@@ -150,14 +149,7 @@ pub(crate) async fn forfeit(
     };
     match stored.await {
         Ok(state) => Played::Ended(state),
-        Err(error) => {
-            shared.report(Event::Trouble(format!(
-                "a game of {} and {} was not stored: {error}",
-                south.name(),
-                north.name()
-            )));
-            Played::Failed
-        }
+        Err(error) => not_stored(shared, south, north, &error),
     }
 }
 
