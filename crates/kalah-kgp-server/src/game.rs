@@ -5,7 +5,7 @@
 //! In a tournament an agent whose connection ends during a game does not give it up: the game is
 //! stored as aborted and the tournament plays it again from the start once the agent is back
 //! ([`crate::tournament`]); and a game the tournament decides without play (an agent that did not
-//! come back in time) is stored by [`forfeit`].
+//! come back in time) is stored by `forfeit`.
 
 use std::sync::Arc;
 use std::time::Instant;
