@@ -280,19 +280,19 @@ impl Layout {
             return usize::MAX;
         }
         let mine = board.words[0];
+        // House h ends in the store with m - h seeds: the bytes equal to `again`'s. Most boards
+        // have none, and then the laps need no look.
+        let again = !nonzero(mine ^ self.again) & HIGH & self.mask;
+        if again == 0 {
+            return usize::MAX;
+        }
         // A byte above 2m holds a lap: its high bit after adding 127 - 2m to its low bits, or
         // its own high bit (a byte of 128 or more).
         let ring = 2 * self.houses as u64;
         if (((mine & LOW) + (0x7F - ring) * ONES) | mine) & HIGH & self.mask != 0 {
             return usize::MAX;
         }
-        // House h ends in the store with m - h seeds: the bytes equal to `again`'s.
-        let again = !nonzero(mine ^ self.again) & HIGH & self.mask;
-        if again == 0 {
-            usize::MAX
-        } else {
-            (63 - again.leading_zeros() as usize) / 8
-        }
+        (63 - again.leading_zeros() as usize) / 8
     }
 
     /// Returns the mover's moves: bit h is set when the mover's house h (0-based) holds seeds.

@@ -323,6 +323,7 @@ impl Solver {
             nodes,
             local: 0,
             busy: &self.busy,
+            shared: self.busy.is_shared(),
             root_best: None,
             layout: None,
             oracle_seeds: self.engine.options().oracle.as_ref().map_or(0, |o| o.board_seeds()),
@@ -427,6 +428,8 @@ struct Prover<'a> {
     local: u64,
     /// The solver's table of nodes being searched (empty with one thread).
     busy: &'a Busy,
+    /// [`Busy::is_shared`], read once: every node asks.
+    shared: bool,
     root_best: Option<Move>,
     /// The byte board's rules, when small nodes are searched on it.
     layout: Option<Layout>,
@@ -597,7 +600,7 @@ impl Prover<'_> {
         if bound_from_children < beta && ply > 0 {
             return bound_from_children;
         }
-        let share = self.busy.is_shared() && left >= SHARE_SEEDS;
+        let share = self.shared && left >= SHARE_SEEDS;
         if share {
             self.busy.enter(key);
         }
@@ -721,7 +724,7 @@ impl Prover<'_> {
         }
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
-        let share = self.busy.is_shared() && left >= SHARE_SEEDS;
+        let share = self.shared && left >= SHARE_SEEDS;
         let mut moves = layout.moves_in::<NARROW>(board);
         // The move tried first, the table's or else the one nearest the store that gives another
         // turn, is known without sowing: where no other thread takes part, it is sown and
