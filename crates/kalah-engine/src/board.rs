@@ -44,6 +44,9 @@ const RUN: [u64; 16] = {
     run
 };
 
+/// Byte h is h, for h < 8: the numbers of the houses, to take from m in every byte.
+const RUN_UP: u64 = 0x0706_0504_0302_0100;
+
 /// The rules a [`Board`] plays: everything the value of the rest of a game depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -163,14 +166,15 @@ impl Layout {
     /// same houses seen from the mover whichever player that is.
     #[inline]
     pub fn key(&self, board: &Board) -> u64 {
-        self.key_in::<false>(board)
+        self.key_in::<0>(board)
     }
 
-    /// [`Layout::key`] for a search compiled for narrow layouts when `NARROW` (which must then be
-    /// this layout's kind, see [`Layout::is_narrow`]): no branch on the layout's kind.
+    /// [`Layout::key`] for a search compiled for this layout's kind: `M` is its houses a side when
+    /// it is narrow, 0 when it is not (see [`Layout::compiled`]), so that nothing branches on the
+    /// layout's kind.
     #[inline(always)]
-    pub(crate) fn key_in<const NARROW: bool>(&self, board: &Board) -> u64 {
-        if NARROW || self.narrow {
+    pub(crate) fn key_in<const M: usize>(&self, board: &Board) -> u64 {
+        if M > 0 || self.narrow {
             // The two side words as they are: two folded 128-bit products (wyhash's mix), a
             // fifth of the instructions of the cells put in sowing order and mixed word by word.
             let [mine, theirs, ..] = board.words;
@@ -217,18 +221,42 @@ impl Layout {
     }
 
     /// Tells whether each side is a word of its own and moves sow a single lap (see the module's
-    /// text): the proof search is compiled once for such layouts and once for the others.
+    /// text).
     #[inline]
     pub fn is_narrow(&self) -> bool {
         self.narrow
     }
 
-    /// [`Layout::count_moves`], [`Layout::moves`] and [`Layout::sow`] for a search compiled for
-    /// narrow layouts when `NARROW`, as [`Layout::key_in`]: (the moves, bit h for house h).
+    /// Returns the `M` of the proof search compiled for this layout: its houses a side when it is
+    /// narrow, 0 when it is not. The search is compiled once for each number of houses of a
+    /// narrow board, so that the shifts, masks and runs of its sowing are constants (a tenth of a
+    /// node's instructions went to loading and applying them), and once for the other boards.
+    #[inline]
+    pub(crate) fn compiled(&self) -> usize {
+        if self.narrow {
+            self.houses()
+        } else {
+            0
+        }
+    }
+
+    /// The bytes of a narrow board's word that are the mover's houses, for a search compiled for
+    /// `M` houses ([`Layout::compiled`]; the layout's own mask when `M` is 0).
     #[inline(always)]
-    pub(crate) fn moves_in<const NARROW: bool>(&self, board: &Board) -> u32 {
-        if NARROW {
-            gather(nonzero(board.words[0] & self.mask))
+    fn mask_in<const M: usize>(&self) -> u64 {
+        if M > 0 {
+            (1 << (8 * (M & 7))) - 1
+        } else {
+            self.mask
+        }
+    }
+
+    /// [`Layout::moves`] for a search compiled for this layout's kind, as [`Layout::key_in`]: (the
+    /// moves, bit h for house h).
+    #[inline(always)]
+    pub(crate) fn moves_in<const M: usize>(&self, board: &Board) -> u32 {
+        if M > 0 {
+            gather(nonzero(board.words[0] & self.mask_in::<M>()))
         } else {
             self.moves(board)
         }
@@ -236,9 +264,9 @@ impl Layout {
 
     /// The number of moves, as [`Layout::moves_in`].
     #[inline(always)]
-    pub(crate) fn count_moves_in<const NARROW: bool>(&self, board: &Board) -> u32 {
-        if NARROW {
-            ((nonzero(board.words[0] & self.mask) >> 7).wrapping_mul(ONES) >> 56) as u32
+    pub(crate) fn count_moves_in<const M: usize>(&self, board: &Board) -> u32 {
+        if M > 0 {
+            ((nonzero(board.words[0] & self.mask_in::<M>()) >> 7).wrapping_mul(ONES) >> 56) as u32
         } else {
             self.count_moves(board)
         }
@@ -246,11 +274,23 @@ impl Layout {
 
     /// The sowing, as [`Layout::moves_in`].
     #[inline(always)]
-    pub(crate) fn sow_in<const NARROW: bool>(&self, board: &Board, house: usize, left: u32) -> Step {
-        if NARROW {
-            self.sow_narrow(board, house, left)
+    pub(crate) fn sow_in<const M: usize>(&self, board: &Board, house: usize, left: u32) -> Step {
+        if M > 0 {
+            self.sow_narrow_in(board, house, left, M, self.mask_in::<M>())
         } else {
             self.sow(board, house, left)
+        }
+    }
+
+    /// [`Layout::first_again`] for a search compiled for this layout's kind, as
+    /// [`Layout::key_in`].
+    #[inline(always)]
+    pub(crate) fn first_again_in<const M: usize>(&self, board: &Board) -> usize {
+        if M > 0 {
+            // Byte h of m·ONES - RUN_UP is m - h below byte m, the mover's houses.
+            self.first_again_of(board, M, self.mask_in::<M>(), (ONES * M as u64).wrapping_sub(RUN_UP))
+        } else {
+            self.first_again(board)
         }
     }
 
@@ -274,22 +314,29 @@ impl Layout {
     /// none, found without sowing.
     #[inline]
     pub fn first_again(&self, board: &Board) -> usize {
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
         if !self.narrow {
             return usize::MAX;
         }
+        self.first_again_of(board, self.houses(), self.mask, self.again)
+    }
+
+    /// [`Layout::first_again`] of a narrow board of `m` houses a side whose houses are the bytes
+    /// of `mask`, with `again`'s byte h m - h: constants in a search compiled for them.
+    #[inline(always)]
+    fn first_again_of(&self, board: &Board, m: usize, mask: u64, again: u64) -> usize {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
         let mine = board.words[0];
         // House h ends in the store with m - h seeds: the bytes equal to `again`'s. Most boards
         // have none, and then the laps need no look.
-        let again = !nonzero(mine ^ self.again) & HIGH & self.mask;
+        let again = !nonzero(mine ^ again) & HIGH & mask;
         if again == 0 {
             return usize::MAX;
         }
         // A byte above 2m holds a lap: its high bit after adding 127 - 2m to its low bits, or
         // its own high bit (a byte of 128 or more).
-        let ring = 2 * self.houses as u64;
-        if (((mine & LOW) + (0x7F - ring) * ONES) | mine) & HIGH & self.mask != 0 {
+        let ring = 2 * m as u64;
+        if (((mine & LOW) + (0x7F - ring) * ONES) | mine) & HIGH & mask != 0 {
             return usize::MAX;
         }
         (63 - again.leading_zeros() as usize) / 8
@@ -318,7 +365,7 @@ impl Layout {
     #[inline]
     pub(crate) fn sow(&self, board: &Board, house: usize, left: u32) -> Step {
         if self.narrow {
-            self.sow_narrow(board, house, left)
+            self.sow_narrow_in(board, house, left, self.houses(), self.mask)
         } else {
             self.sow_bytes(board, house)
         }
@@ -342,10 +389,10 @@ impl Layout {
     /// Sows a narrow board (see the module's text): the seeds fall on a run of the mover's
     /// cells (houses and store), a run of the opponent's houses and, past them, a run of the
     /// mover's houses again; each run is a word of ones added at once (no sum exceeds 255, so
-    /// nothing carries between bytes).
+    /// nothing carries between bytes). `m` is the houses a side and `mask` their bytes: constants
+    /// in a search compiled for them ([`Layout::compiled`]).
     #[inline(always)]
-    fn sow_narrow(&self, board: &Board, house: usize, left: u32) -> Step {
-        let m = self.houses();
+    fn sow_narrow_in(&self, board: &Board, house: usize, left: u32, m: usize, mask: u64) -> Step {
         let ring = 2 * m + 1;
         let [mut mine, mut theirs, ..] = board.words;
         // `house < m <= 7`: masked, the shifts and indices below stay in range without a check.
@@ -385,7 +432,7 @@ impl Layout {
         }
         // Take the store out: what is left on the mover's word are its houses.
         gain += byte(mine, m & 7);
-        mine &= self.mask;
+        mine &= mask;
         let seeds = left - gain;
         let own = (mine.wrapping_mul(ONES) >> 56) as u32;
         let other = seeds - own;

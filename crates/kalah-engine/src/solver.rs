@@ -667,11 +667,17 @@ impl Prover<'_> {
     fn test_any(&mut self, position: &Position, key: u64, beta: i32, ply: u32) -> i32 {
         match self.layout {
             Some(layout) => {
-                let board = layout.board(position);
-                if layout.is_narrow() {
-                    self.test_board::<true>(&layout, &board, board.seeds(), key, beta, 0)
-                } else {
-                    self.test_board::<false>(&layout, &board, board.seeds(), key, beta, 0)
+                let (board, layout) = (layout.board(position), &layout);
+                let (left, start) = (board.seeds(), &board);
+                match layout.compiled() {
+                    1 => self.test_board::<1>(layout, start, left, key, beta, 0),
+                    2 => self.test_board::<2>(layout, start, left, key, beta, 0),
+                    3 => self.test_board::<3>(layout, start, left, key, beta, 0),
+                    4 => self.test_board::<4>(layout, start, left, key, beta, 0),
+                    5 => self.test_board::<5>(layout, start, left, key, beta, 0),
+                    6 => self.test_board::<6>(layout, start, left, key, beta, 0),
+                    7 => self.test_board::<7>(layout, start, left, key, beta, 0),
+                    _ => self.test_board::<0>(layout, start, left, key, beta, 0),
                 }
             }
             None => self.test(position, key, beta, ply),
@@ -684,9 +690,9 @@ impl Prover<'_> {
     /// they put in the store less half a seed for each reply they leave. Keys agree with
     /// [`Prover::key`]; `left` is the seeds in the board's houses (the sowing counts them), and
     /// `depth` the node's distance from the first board node, which picks its list of children.
-    /// `NARROW` is the layout's kind ([`Layout::is_narrow`]), so that each kind has a search
-    /// compiled for it.
-    fn test_board<const NARROW: bool>(
+    /// `M` is the layout's houses a side when it is narrow and 0 when not ([`Layout::compiled`]):
+    /// the search is compiled for each.
+    fn test_board<const M: usize>(
         &mut self,
         layout: &Layout,
         board: &Board,
@@ -725,7 +731,7 @@ impl Prover<'_> {
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
         let share = self.shared && left >= SHARE_SEEDS;
-        let mut moves = layout.moves_in::<NARROW>(board);
+        let mut moves = layout.moves_in::<M>(board);
         // The move tried first, the table's or else the one nearest the store that gives another
         // turn, is known without sowing: where no other thread takes part, it is sown and
         // searched before the others are sown (and before the enhanced transposition cut-off
@@ -733,10 +739,10 @@ impl Prover<'_> {
         // 1.93e9 in nodes of fewer than 16 seeds alone, 1.81e9 in all; staging the other moves
         // that give another turn too cost more than it saved.
         if !share {
-            let house = if first < layout.houses() { first } else { layout.first_again(board) };
+            let house = if first < layout.houses() { first } else { layout.first_again_in::<M>(board) };
             if house < layout.houses() {
                 moves ^= 1 << house;
-                let step = layout.sow_in::<NARROW>(board, house, left as u32);
+                let step = layout.sow_in::<M>(board, house, left as u32);
                 let held = if step.over || step.seeds > self.oracle_seeds {
                     None
                 } else {
@@ -748,11 +754,11 @@ impl Prover<'_> {
                     Some(value) if step.again => step.gain + value,
                     Some(value) => step.gain - value,
                     None => {
-                        let child_key = layout.key_in::<NARROW>(&step.board);
+                        let child_key = layout.key_in::<M>(&step.board);
                         let seeds = step.seeds as i32;
                         if step.again {
                             step.gain
-                                + self.test_board::<NARROW>(
+                                + self.test_board::<M>(
                                     layout,
                                     &step.board,
                                     seeds,
@@ -762,7 +768,7 @@ impl Prover<'_> {
                                 )
                         } else {
                             step.gain
-                                - self.test_board::<NARROW>(
+                                - self.test_board::<M>(
                                     layout,
                                     &step.board,
                                     seeds,
@@ -796,7 +802,7 @@ impl Prover<'_> {
         while moves != 0 {
             let house = (31 - moves.leading_zeros()) as usize;
             moves ^= 1 << house;
-            let step = layout.sow_in::<NARROW>(board, house, left as u32);
+            let step = layout.sow_in::<M>(board, house, left as u32);
             if step.over {
                 // A finished game is worth what the move gained: no search.
                 if step.gain >= beta {
@@ -825,14 +831,14 @@ impl Prover<'_> {
                 }
             }
             // Asked for now, the children's entries arrive while the others are sown.
-            let child_key = layout.key_in::<NARROW>(&step.board);
+            let child_key = layout.key_in::<M>(&step.board);
             self.proofs.prefetch(child_key);
             let order = if house == first {
                 order::TABLE_MOVE
             } else if step.again {
                 order::again(step.gain)
             } else {
-                order::fastest(step.gain * SEED, layout.count_moves_in::<NARROW>(&step.board))
+                order::fastest(step.gain * SEED, layout.count_moves_in::<M>(&step.board))
             };
             kids.list[i] = Kid {
                 board: step.board,
@@ -899,7 +905,7 @@ impl Prover<'_> {
                 }
                 let value = if kid.again {
                     kid.gain
-                        + self.test_board::<NARROW>(
+                        + self.test_board::<M>(
                             layout,
                             &kid.board,
                             kid.seeds as i32,
@@ -909,7 +915,7 @@ impl Prover<'_> {
                         )
                 } else {
                     kid.gain
-                        - self.test_board::<NARROW>(
+                        - self.test_board::<M>(
                             layout,
                             &kid.board,
                             kid.seeds as i32,
