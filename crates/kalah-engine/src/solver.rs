@@ -55,7 +55,7 @@ use crate::stop::{Flow, Watch};
 use crate::tt::Table;
 
 /// Depth of the heuristic search whose value is the first guess and whose table orders moves.
-const ESTIMATE_DEPTH: u32 = 14;
+const ESTIMATE_DEPTH: u32 = 10;
 /// How many times deeper than its nominal depth the estimate's table may hold positions (its
 /// search extends captures and extra moves).
 const HINT_PLIES: u32 = 2;
@@ -148,7 +148,7 @@ impl Solver {
         Progress { nodes: self.searched.load(Ordering::Relaxed), testing }
     }
 
-    /// Returns the solver with another depth for its first estimate (1 or more; 14 by default):
+    /// Returns the solver with another depth for its first estimate (1 or more; 10 by default):
     /// a shallower estimate leaves more to the proofs.
     pub fn with_estimate_depth(mut self, depth: u32) -> Solver {
         self.estimate_depth = depth.max(1);
