@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering;
 
 use kalah_rules::Move;
 
-use crate::tt::{read_slot, write_slot, Slot};
+use crate::tt::{read_slot, write_slot, Slot, Slots};
 
 /// Bytes one proof-table entry takes.
 pub const PROOF_BYTES: usize = 16;
@@ -37,7 +37,7 @@ pub struct Proof {
 /// four entries to a cache line, the cheapest to prove again making room (the heuristic table's
 /// two-entry buckets cost the proofs more nodes, and its layout fixes the search's signature).
 pub struct ProofTable {
-    slots: Vec<Slot>,
+    slots: Slots,
     /// Buckets of [`WAYS`] slots.
     buckets: u64,
     /// Slots before the first bucket, so that every bucket starts a cache line (the allocator
@@ -69,6 +69,13 @@ impl ProofTable {
     /// Returns the table's size in bytes.
     pub fn bytes(&self) -> usize {
         (self.slots.len() - WAYS) * PROOF_BYTES
+    }
+
+    /// Hears that the proofs have searched `nodes` more nodes: enough work moves the table to
+    /// huge pages ([`Slots::worked`]).
+    #[inline]
+    pub fn worked(&self, nodes: u64) {
+        self.slots.worked(nodes);
     }
 
     fn pack(proof: &Proof) -> u64 {
@@ -144,7 +151,7 @@ impl ProofTable {
 
     /// Calls `f` with every filled slot as (key word, data word), to save the table.
     pub fn for_each(&self, mut f: impl FnMut(u64, u64)) {
-        for slot in &self.slots {
+        for slot in self.slots.iter() {
             let data = slot[1].load(Ordering::Relaxed);
             if ProofTable::unpack(data).is_some() {
                 f(slot[0].load(Ordering::Relaxed), data);

@@ -387,6 +387,7 @@ impl Worker<'_> {
     fn stopped(&mut self) -> bool {
         if self.local_nodes % CHECK_EVERY == 0 {
             self.nodes.fetch_add(CHECK_EVERY, Ordering::Relaxed);
+            self.table.worked(CHECK_EVERY);
             self.local_nodes = 0;
             if self.main.as_ref().is_some_and(|watch| watch.expired(self.nodes.load(Ordering::Relaxed))) {
                 self.stop.store(true, Ordering::Relaxed);

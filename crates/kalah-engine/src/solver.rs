@@ -520,6 +520,7 @@ impl Prover<'_> {
     /// Adds this thread's nodes to the solve's, and stops the solve if its watch says so.
     fn flush(&mut self) {
         let nodes = self.nodes.fetch_add(self.local, Ordering::Relaxed) + self.local;
+        self.proofs.worked(self.local);
         self.local = 0;
         if self.watch.expired(nodes) {
             self.stop.store(true, Ordering::Relaxed);

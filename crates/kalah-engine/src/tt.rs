@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use kalah_rules::Move;
 
 /// The memory helpers the tables share with the endgame databases, written once in the database crate.
-pub(crate) use kalah_egdb::memory::{prefetch, zeroed_slots};
+pub(crate) use kalah_egdb::memory::{prefetch, zeroed_slots, Slots};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +79,7 @@ pub(crate) fn write_slot(slot: &Slot, key: u64, data: u64) {
 /// A transposition table of a power-of-two number of entries, in buckets of two: the first keeps
 /// the deeper result, the second always takes the newest.
 pub struct Table {
-    slots: Vec<[AtomicU64; 2]>,
+    slots: Slots,
     mask: u64,
 }
 
@@ -88,7 +88,7 @@ impl Table {
     /// bytes (every probe misses: searches then match plain minimax, which tests rely on).
     pub fn with_bytes(bytes: usize) -> Table {
         if bytes == 0 {
-            return Table { slots: Vec::new(), mask: 0 };
+            return Table { slots: zeroed_slots(0), mask: 0 };
         }
         let wanted = (bytes / ENTRY_BYTES).max(1024);
         let entries = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
@@ -100,9 +100,16 @@ impl Table {
         self.slots.len() * ENTRY_BYTES
     }
 
+    /// Hears that a search has searched `nodes` more nodes in the table: enough work moves the
+    /// table to huge pages ([`Slots::worked`]).
+    #[inline]
+    pub fn worked(&self, nodes: u64) {
+        self.slots.worked(nodes);
+    }
+
     /// Empties the table.
     pub fn clear(&self) {
-        for slot in &self.slots {
+        for slot in self.slots.iter() {
             slot[0].store(0, Ordering::Relaxed);
             slot[1].store(0, Ordering::Relaxed);
         }
