@@ -1,8 +1,14 @@
 //! `kalah.Batch` and `kalah.random_playouts`: many games stepped or played out in one call, for
 //! training loops and fast simulation, with NumPy arrays in and out.
 
+use std::sync::atomic::Ordering;
+
 use kalah_rules::{Action, CompactPosition, Game, Move, MoveSet, Position, Rules, Side};
-use numpy::{AllowTypeChange, PyArray1, PyArray2, PyArrayLike1, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{
+    AllowTypeChange, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayLike1, PyArrayMethods, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand::{RngCore, SeedableRng};
@@ -10,19 +16,22 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::actions::ActionSpace;
 use crate::error::{self, ActionError};
-use crate::game::{game_of, observe, PyGame};
-use crate::rules::PyRules;
+use crate::game::{action_number, game_of, observe, PyGame};
+use crate::interrupt;
+use crate::number::Int;
+use crate::rules::{type_name, PyRules};
 
 /// The most games one batch or call holds.
 const MAX_GAMES: usize = 1 << 24;
 
 /// Checks a number of games.
-fn count_arg(count: usize) -> PyResult<usize> {
-    if (1..=MAX_GAMES).contains(&count) {
-        Ok(count)
-    } else {
-        Err(error::bad(format!("count={count} is out of range: 1 to {MAX_GAMES} games")))
-    }
+fn count_arg(count: Int) -> PyResult<usize> {
+    count.within(1, MAX_GAMES, "count", format!("1 to {MAX_GAMES} games"))
+}
+
+/// Checks a random seed: any whole number from 0 to 2**64 - 1.
+fn seed_arg(seed: Int) -> PyResult<u64> {
+    seed.within(0, u64::MAX, "seed", "a whole number from 0 to 2**64 - 1")
 }
 
 /// Games a thread plays with one random stream: the unit of work of [`random_playouts`], so that
@@ -109,39 +118,54 @@ fn stream(seed: u64, chunk: usize) -> fastrand::Rng {
 /// >>> kalah.random_playouts(1000, size="6,4", seed=1).shape
 /// (1000,)
 #[pyfunction]
-#[pyo3(signature = (count, rules=None, *, seed=0, threads=None, position=None, **flags))]
+#[pyo3(signature = (count, rules=None, *, seed=Int::ZERO, threads=None, position=None, **flags))]
+#[pyo3(text_signature = "(count, rules=None, *, seed=0, threads=None, position=None, **flags)")]
 pub fn random_playouts<'py>(
     py: Python<'py>,
-    count: usize,
+    count: Int,
     rules: Option<&Bound<'py, PyAny>>,
-    seed: u64,
-    threads: Option<usize>,
+    seed: Int,
+    threads: Option<Int>,
     position: Option<&str>,
     flags: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyArray1<i32>>> {
     let count = count_arg(count)?;
+    let seed = seed_arg(seed)?;
     let threads = match threads {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        Some(t @ 1..=256) => t,
-        Some(t) => return Err(error::bad(format!("threads={t} is out of range: 1 to 256 threads"))),
+        Some(t) => t.within(1, 256, "threads", "1 to 256 threads")?,
     };
     let playout = Playout::of(&game_of(rules, position, flags, &["threads"])?);
     let mut margins = vec![0i32; count];
-    py.detach(|| {
-        let chunks: Vec<(usize, &mut [i32])> = margins.chunks_mut(CHUNK).enumerate().collect();
-        let work = std::sync::Mutex::new(chunks);
-        std::thread::scope(|scope| {
-            for _ in 0..threads.min(count.div_ceil(CHUNK)) {
-                scope.spawn(|| loop {
-                    let Some((chunk, out)) = work.lock().unwrap_or_else(|e| e.into_inner()).pop() else { break };
-                    let mut rng = stream(seed, chunk);
-                    for margin in out.iter_mut() {
-                        *margin = playout.play(&mut rng);
-                    }
-                });
-            }
-        });
-    });
+    let finished = interrupt::run(
+        py,
+        |stop, _: &(dyn Fn(()) -> bool + Sync)| {
+            let chunks: Vec<(usize, &mut [i32])> = margins.chunks_mut(CHUNK).enumerate().collect();
+            let work = std::sync::Mutex::new(chunks);
+            std::thread::scope(|scope| {
+                for _ in 0..threads.min(count.div_ceil(CHUNK)) {
+                    scope.spawn(|| loop {
+                        // A chunk takes milliseconds on the fast path (more on big boards or the
+                        // general path), so a stop is heard between chunks soon enough.
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let Some((chunk, out)) = work.lock().unwrap_or_else(|e| e.into_inner()).pop() else { break };
+                        let mut rng = stream(seed, chunk);
+                        for margin in out.iter_mut() {
+                            *margin = playout.play(&mut rng);
+                        }
+                    });
+                }
+            });
+            !stop.load(Ordering::Relaxed)
+        },
+        |_, _| Ok(true),
+    )?;
+    if !finished {
+        // Only a stop leaves games unplayed, and a stop raised its exception above.
+        return Err(error::bad("the playouts were stopped"));
+    }
     Ok(PyArray1::from_vec(py, margins))
 }
 
@@ -182,6 +206,50 @@ impl PyBatch {
     }
 }
 
+/// Reads the actions of `Batch.step`: a 1-D NumPy array of integers, or a sequence of ints
+/// (NumPy integers too). Floats and bools are refused, as `Game.play` refuses them, rather than
+/// cast (1.7 is not action 1). A number too large to be an action is an `ActionError` at once.
+fn action_numbers(actions: &Bound<'_, PyAny>, start: &PyGame) -> PyResult<Vec<i64>> {
+    if let Ok(array) = actions.cast::<PyUntypedArray>() {
+        let dtype = array.dtype();
+        if !matches!(dtype.kind(), b'i' | b'u') {
+            return Err(PyTypeError::new_err(format!(
+                "actions are whole numbers: give an array of int (see legal_actions), not of {}",
+                dtype.str().map_or_else(|_| "this type".to_string(), |s| s.to_string())
+            )));
+        }
+        if array.ndim() != 1 {
+            return Err(error::bad(format!(
+                "actions of shape {:?}: give a 1-D array, one action for each game",
+                array.shape()
+            )));
+        }
+        let numbers: PyArrayLike1<'_, i64, AllowTypeChange> = actions.extract()?;
+        return Ok(numbers.as_array().to_vec());
+    }
+    let mut numbers = Vec::new();
+    for (i, value) in actions.try_iter()?.enumerate() {
+        let value = value?;
+        match action_number(&value) {
+            Some(Some(id)) => numbers.push(id),
+            Some(None) => {
+                return Err(ActionError::new_err(format!(
+                    "game {i}: {value} is not an action of {}: the actions are {}",
+                    start.game.rules(),
+                    start.space.describe()
+                )))
+            }
+            None => {
+                return Err(PyTypeError::new_err(format!(
+                    "game {i}: an action is an int (see legal_actions), not {}",
+                    type_name(&value)
+                )))
+            }
+        }
+    }
+    Ok(numbers)
+}
+
 /// Returns the rewards of a finished game whose final margin from the first player's side is
 /// `difference`, as Game.returns gives them.
 fn rewards_of(difference: i32, margin: bool) -> [f32; 2] {
@@ -194,7 +262,7 @@ impl PyBatch {
     #[new]
     #[pyo3(signature = (count, rules=None, *, position=None, **flags))]
     fn new(
-        count: usize,
+        count: Int,
         rules: Option<&Bound<'_, PyAny>>,
         position: Option<&str>,
         flags: Option<&Bound<'_, PyDict>>,
@@ -242,7 +310,9 @@ impl PyBatch {
     }
 
     /// A copy of game `index`, with its history.
-    fn game(&self, index: usize) -> PyResult<PyGame> {
+    fn game(&self, index: Int) -> PyResult<PyGame> {
+        let index: usize =
+            index.within(0, self.len() - 1, "index", format!("the batch holds games 0 to {}", self.len() - 1))?;
         let out_of_range =
             || error::bad(format!("game {index} is out of range: the batch holds games 0 to {}", self.len() - 1));
         match &self.games {
@@ -328,23 +398,24 @@ impl PyBatch {
     /// game is over after the step. With auto_reset, the games that ended start again.
     ///
     /// Every action is checked before any is played: an illegal one raises ActionError naming
-    /// its game, and no game changes.
+    /// its game, and no game changes. Actions are whole numbers, as for Game.play: a float or a
+    /// bool (or an array of them) is a TypeError.
     #[pyo3(signature = (actions, *, margin=true, auto_reset=false))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        actions: PyArrayLike1<'py, i64, AllowTypeChange>,
+        actions: &Bound<'py, PyAny>,
         margin: bool,
         auto_reset: bool,
     ) -> PyResult<Step<'py>> {
         let count = self.len();
+        let actions = action_numbers(actions, &self.start)?;
         if actions.len() != count {
             return Err(error::bad(format!(
                 "{} actions for {count} games: give one action for each game",
                 actions.len()
             )));
         }
-        let actions = actions.as_array();
         let mut rewards = vec![0f32; 2 * count];
         let mut done = vec![false; count];
         match &mut self.games {
@@ -429,9 +500,10 @@ impl PyBatch {
 
     /// Picks a uniformly random legal action in every game (seeded: the same seed gives the
     /// same actions), -1 where the game is over: an int64 array to pass to `step`.
-    #[pyo3(signature = (seed=0))]
-    fn random_actions<'py>(&self, py: Python<'py>, seed: u64) -> Bound<'py, PyArray1<i64>> {
-        let mut rng = stream(seed, 0);
+    #[pyo3(signature = (seed=Int::ZERO))]
+    #[pyo3(text_signature = "($self, seed=0)")]
+    fn random_actions<'py>(&self, py: Python<'py>, seed: Int) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let mut rng = stream(seed_arg(seed)?, 0);
         let picks = match &self.games {
             Games::Compact { positions, .. } => positions
                 .iter()
@@ -449,7 +521,7 @@ impl PyBatch {
                 })
                 .collect(),
         };
-        PyArray1::from_vec(py, picks)
+        Ok(PyArray1::from_vec(py, picks))
     }
 }
 

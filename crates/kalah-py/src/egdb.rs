@@ -13,6 +13,7 @@ use crate::adapter;
 use crate::error;
 use crate::game::PyGame;
 use crate::interrupt;
+use crate::number::Int;
 use crate::rules::{rules_of, PyRules, RuleWords};
 
 /// Bytes in a MiB.
@@ -53,16 +54,17 @@ impl PyEgdb {
         py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,
         dir: Option<PathBuf>,
-        max_seeds: Option<u32>,
-        memory_mb: Option<u64>,
+        max_seeds: Option<Int>,
+        memory_mb: Option<Int>,
         flags: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyEgdb> {
         let rules = rules_of(rules, &RuleWords::from_kwargs(flags, &OWN_KEYWORDS)?, None)?;
         let dir = folder(dir)?;
-        let max_seeds = max_seeds.unwrap_or(MAX_SEEDS);
-        if max_seeds > MAX_SEEDS {
-            return Err(error::bad(format!("max_seeds={max_seeds} is out of range: 0 to {MAX_SEEDS}")));
-        }
+        let max_seeds = match max_seeds {
+            None => MAX_SEEDS,
+            Some(m) => m.within(0, MAX_SEEDS, "max_seeds", format!("0 to {MAX_SEEDS}"))?,
+        };
+        let memory_mb = memory_mb.map(|m| m.within(0, u64::MAX, "memory_mb", "a number of MiB")).transpose()?;
         let bytes = memory_mb.map_or(u64::MAX, |m| m.saturating_mul(MIB));
         let db = py.detach(|| adapter::open_database(&dir, &rules, max_seeds, bytes)).map_err(error::egdb)?;
         Ok(PyEgdb { db: Arc::new(db), rules })
@@ -76,19 +78,20 @@ impl PyEgdb {
     #[pyo3(signature = (seeds, rules=None, *, dir=None, threads=None, progress=None, **flags))]
     fn build(
         py: Python<'_>,
-        seeds: u32,
+        seeds: Int,
         rules: Option<&Bound<'_, PyAny>>,
         dir: Option<PathBuf>,
-        threads: Option<usize>,
+        threads: Option<Int>,
         progress: Option<Py<PyAny>>,
         flags: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyEgdb> {
+        // The layers' own limit (the build's error says it) is below u32::MAX.
+        let seeds = seeds.within(0, u32::MAX, "seeds", "a number of seeds left in the houses")?;
         let rules = rules_of(rules, &RuleWords::from_kwargs(flags, &OWN_KEYWORDS)?, None)?;
         let dir = folder(dir)?;
         let threads = match threads {
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            Some(t @ 1..=64) => t,
-            Some(t) => return Err(error::bad(format!("threads={t} is out of range: 1 to 64 threads"))),
+            Some(t) => t.within(1, 64, "threads", "1 to 64 threads")?,
         };
         let wants = progress.is_some();
         let built = interrupt::run(

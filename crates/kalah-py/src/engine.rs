@@ -7,19 +7,21 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use kalah_engine::score::Score;
-use kalah_engine::search::Info;
+use kalah_engine::search::{Info, MAX_DEPTH};
 use kalah_engine::time::Limits;
 use kalah_rules::{Action, Game, Move};
 use pyo3::exceptions::{PyRuntimeWarning, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyString};
+use pyo3::types::{PyBool, PyString, PyType};
 
 use crate::adapter::{self, Databases, Prepared, Prover, Searcher, Settings, Solved};
 use crate::egdb::PyEgdb;
 use crate::error::{self, GameOverError};
 use crate::game::{side_arg, PyGame, PySide};
 use crate::interrupt;
+use crate::number::Int;
 use crate::rules::type_name;
+use crate::Reduce;
 
 /// How often a solve's progress callback hears how far it has got.
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
@@ -31,12 +33,22 @@ const DECISION_DEFAULT: Duration = Duration::from_secs(1);
 
 /// The `egdb` argument of an engine or solver: None or False (no database), True or "auto" (the
 /// default folder), a folder (str or path), or a `kalah.Egdb`.
-pub struct EgdbArg(Databases);
+pub struct EgdbArg {
+    /// Where the databases come from.
+    databases: Databases,
+    /// The folder was named by the caller, not the default one.
+    named: bool,
+}
 
 impl EgdbArg {
     /// The databases of the default folder, or none when the environment names no folder.
     pub fn auto() -> EgdbArg {
-        EgdbArg(adapter::default_folder().map_or(Databases::Off, Databases::Folder))
+        EgdbArg::of(adapter::default_folder().map_or(Databases::Off, Databases::Folder))
+    }
+
+    /// The databases given, not from a folder the caller named.
+    fn of(databases: Databases) -> EgdbArg {
+        EgdbArg { databases, named: false }
     }
 }
 
@@ -45,19 +57,19 @@ impl<'a, 'py> FromPyObject<'a, 'py> for EgdbArg {
 
     fn extract(value: Borrowed<'a, 'py, PyAny>) -> PyResult<EgdbArg> {
         if value.is_none() {
-            return Ok(EgdbArg(Databases::Off));
+            return Ok(EgdbArg::of(Databases::Off));
         }
         if let Ok(flag) = value.cast::<PyBool>() {
-            return Ok(if flag.is_true() { EgdbArg::auto() } else { EgdbArg(Databases::Off) });
+            return Ok(if flag.is_true() { EgdbArg::auto() } else { EgdbArg::of(Databases::Off) });
         }
         if let Ok(db) = value.cast::<PyEgdb>() {
-            return Ok(EgdbArg(Databases::Open(Arc::clone(&db.get().db))));
+            return Ok(EgdbArg::of(Databases::Open(Arc::clone(&db.get().db))));
         }
         if value.cast::<PyString>().is_ok_and(|s| s == "auto") {
             return Ok(EgdbArg::auto());
         }
         match value.extract::<PathBuf>() {
-            Ok(dir) => Ok(EgdbArg(Databases::Folder(dir))),
+            Ok(dir) => Ok(EgdbArg { databases: Databases::Folder(dir), named: true }),
             Err(_) => Err(PyTypeError::new_err(format!(
                 "egdb takes None, True, \"auto\", a folder or a kalah.Egdb, not {}",
                 type_name(&value.to_owned())
@@ -67,10 +79,33 @@ impl<'a, 'py> FromPyObject<'a, 'py> for EgdbArg {
 }
 
 /// Reads the engine settings of a constructor.
-fn settings(hash_mb: usize, threads: usize, egdb: EgdbArg, memory_mb: Option<usize>) -> PyResult<Settings> {
-    let settings = Settings { hash_mib: hash_mb, threads, databases: egdb.0, memory_mib: memory_mb };
+fn settings(hash_mb: Int, threads: Int, egdb: EgdbArg, memory_mb: Option<Int>) -> PyResult<Settings> {
+    let hash_mib = hash_mb.within(0, usize::MAX, "hash_mb", "the table takes 1 to 65536 MiB")?;
+    let threads = threads.within(0, usize::MAX, "threads", "1 to 64 threads")?;
+    let memory_mib = memory_mb.map(|m| m.within(0, usize::MAX, "memory_mb", "a number of MiB")).transpose()?;
+    if let Databases::Folder(dir) = &egdb.databases {
+        // A folder named outright must be there: a typo would otherwise mean no database, silently.
+        // The default folder ("auto") may be missing: then there is simply no database yet.
+        if egdb.named && !dir.is_dir() {
+            return Err(error::egdb(format!(
+                "egdb={}: no such folder; give the folder Egdb.build or `kalah egdb build --dir` wrote, \"auto\" or None",
+                dir.display()
+            )));
+        }
+    }
+    let settings = Settings { hash_mib, threads, databases: egdb.databases, memory_mib };
     settings.check().map_err(error::bad)?;
     Ok(settings)
+}
+
+/// Reads a depth limit, in sowings (the range is checked with the other limits).
+fn depth_arg(depth: Option<Int>) -> PyResult<Option<u32>> {
+    depth.map(|d| d.within(0, u32::MAX, "depth", format!("1 to {MAX_DEPTH} sowings"))).transpose()
+}
+
+/// Reads a node budget (the range is checked with the other limits).
+fn nodes_arg(nodes: Option<Int>) -> PyResult<Option<u64>> {
+    nodes.map(|n| n.within(0, u64::MAX, "nodes", "give at least 1 node")).transpose()
 }
 
 /// Shows a note about the database as a RuntimeWarning, as the command line prints it.
@@ -163,7 +198,30 @@ impl Analysis {
             line_text(&self.line)
         )
     }
+
+    /// Pickles an analysis as its fields, read back by `_from_state`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduce<'py, (AnalysisState,)> {
+        let a = slf.get().clone();
+        let state = (a.value, a.exact, a.side, a.best, a.line, a.depth, a.nodes, a.seconds);
+        Ok((slf.get_type().getattr("_from_state")?, (state,)))
+    }
+
+    /// Builds an analysis from the fields `__reduce__` gave: pickle's way back, not an API.
+    #[classmethod]
+    fn _from_state(_cls: &Bound<'_, PyType>, state: AnalysisState) -> Analysis {
+        let (value, exact, side, best, line, depth, nodes, seconds) = state;
+        Analysis { value, exact, side, best, line, depth, nodes, seconds }
+    }
 }
+
+/// An analysis's fields in the order `Analysis.__reduce__` gives them.
+type AnalysisState = (f64, bool, PySide, Option<usize>, Vec<usize>, u32, u64, f64);
+
+/// A decision's fields in the order `Decision.__reduce__` gives them.
+type DecisionState = (usize, String, f64, PySide, bool, u32, u64, String);
+
+/// A solution's fields in the order `Solution.__reduce__` gives them.
+type SolutionState = (Option<i32>, bool, i32, i32, PySide, Option<usize>, Vec<usize>, u64, f64);
 
 /// An action chosen, what it is worth to the player who takes it, and why.
 #[pyclass(frozen, module = "kalah", name = "Decision")]
@@ -194,8 +252,6 @@ pub struct Decision {
     /// Why this action: "best move", "swap: the position is better for South", ...
     #[pyo3(get)]
     reason: String,
-    /// The engine's decision, which says what it is worth to either side.
-    decided: kalah_engine::decide::Decision,
 }
 
 #[pymethods]
@@ -203,7 +259,10 @@ impl Decision {
     /// What the decision is worth to `side` (a Side, 0/1 or "south"/"north"), in seeds: the
     /// final store difference, that side's minus the other's.
     fn value_for(&self, side: &Bound<'_, PyAny>) -> PyResult<f64> {
-        Ok(self.decided.value_for(side_arg(side)?).seeds())
+        // One side's final store difference is minus the other's (the engine's `value_for`);
+        // computed from the fields so that a pickled decision answers the same.
+        let same = side_arg(side)? == kalah_rules::Side::from(self.side);
+        Ok(if same { self.value } else { -self.value })
     }
 
     fn __repr__(&self) -> String {
@@ -215,6 +274,20 @@ impl Decision {
             if self.exact { "True" } else { "False" },
             self.reason
         )
+    }
+
+    /// Pickles a decision as its fields, read back by `_from_state`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduce<'py, (DecisionState,)> {
+        let d = slf.get().clone();
+        let state = (d.action, d.text, d.value, d.side, d.exact, d.depth, d.nodes, d.reason);
+        Ok((slf.get_type().getattr("_from_state")?, (state,)))
+    }
+
+    /// Builds a decision from the fields `__reduce__` gave: pickle's way back, not an API.
+    #[classmethod]
+    fn _from_state(_cls: &Bound<'_, PyType>, state: DecisionState) -> Decision {
+        let (action, text, value, side, exact, depth, nodes, reason) = state;
+        Decision { action, text, value, side, exact, depth, nodes, reason }
     }
 }
 
@@ -264,9 +337,9 @@ impl PyEngine {
 #[pymethods]
 impl PyEngine {
     #[new]
-    #[pyo3(signature = (*, hash_mb=64, threads=1, egdb=EgdbArg::auto(), memory_mb=None))]
+    #[pyo3(signature = (*, hash_mb=Int::of(64), threads=Int::of(1), egdb=EgdbArg::auto(), memory_mb=None))]
     #[pyo3(text_signature = "(*, hash_mb=64, threads=1, egdb='auto', memory_mb=None)")]
-    fn new(hash_mb: usize, threads: usize, egdb: EgdbArg, memory_mb: Option<usize>) -> PyResult<PyEngine> {
+    fn new(hash_mb: Int, threads: Int, egdb: EgdbArg, memory_mb: Option<Int>) -> PyResult<PyEngine> {
         let settings = settings(hash_mb, threads, egdb, memory_mb)?;
         Ok(PyEngine { searcher: Mutex::new(Searcher::new(&settings)) })
     }
@@ -279,11 +352,12 @@ impl PyEngine {
         &self,
         py: Python<'_>,
         game: PyRef<'_, PyGame>,
-        depth: Option<u32>,
+        depth: Option<Int>,
         time: Option<f64>,
-        nodes: Option<u64>,
+        nodes: Option<Int>,
         callback: Option<Py<PyAny>>,
     ) -> PyResult<Analysis> {
+        let (depth, nodes) = (depth_arg(depth)?, nodes_arg(nodes)?);
         let limits = adapter::limits(depth, time, nodes, Limits::time(ANALYSIS_DEFAULT)).map_err(error::bad)?;
         let game = game.game.clone();
         let (position, rules) = (*game.position(), *game.rules());
@@ -324,9 +398,9 @@ impl PyEngine {
         &self,
         py: Python<'_>,
         game: PyRef<'_, PyGame>,
-        depth: Option<u32>,
+        depth: Option<Int>,
         time: Option<f64>,
-        nodes: Option<u64>,
+        nodes: Option<Int>,
         callback: Option<Py<PyAny>>,
     ) -> PyResult<Analysis> {
         self.analyse(py, game, depth, time, nodes, callback)
@@ -342,11 +416,13 @@ impl PyEngine {
         &self,
         py: Python<'_>,
         game: PyRef<'_, PyGame>,
-        level: Option<u8>,
-        depth: Option<u32>,
+        level: Option<Int>,
+        depth: Option<Int>,
         time: Option<f64>,
-        nodes: Option<u64>,
+        nodes: Option<Int>,
     ) -> PyResult<Decision> {
+        let level = level.map(|l| l.within(0, u8::MAX, "level", "the levels are 1 to 5")).transpose()?;
+        let (depth, nodes) = (depth_arg(depth)?, nodes_arg(nodes)?);
         let limits = match level {
             Some(_) if depth.is_some() || nodes.is_some() => {
                 return Err(error::bad("give a level (with a time cap if you like) or depth/nodes limits, not both"))
@@ -381,7 +457,6 @@ impl PyEngine {
             depth: decision.depth,
             nodes: decision.nodes,
             reason: decision.reason.to_string(),
-            decided: decision,
         })
     }
 
@@ -439,6 +514,20 @@ impl Solution {
             None => format!("stopped: the value is between {:+} and {:+} for {side}", self.lower, self.upper),
         }
     }
+
+    /// Pickles a solution as its fields, read back by `_from_state`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduce<'py, (SolutionState,)> {
+        let s = slf.get().clone();
+        let state = (s.value, s.complete, s.lower, s.upper, s.side, s.best, s.line, s.nodes, s.seconds);
+        Ok((slf.get_type().getattr("_from_state")?, (state,)))
+    }
+
+    /// Builds a solution from the fields `__reduce__` gave: pickle's way back, not an API.
+    #[classmethod]
+    fn _from_state(_cls: &Bound<'_, PyType>, state: SolutionState) -> Solution {
+        let (value, complete, lower, upper, side, best, line, nodes, seconds) = state;
+        Solution { value, complete, lower, upper, side, best, line, nodes, seconds }
+    }
 }
 
 /// The exact solver: the game-theoretic value of a position, a best move and a perfect line
@@ -455,9 +544,9 @@ pub struct PySolver {
 #[pymethods]
 impl PySolver {
     #[new]
-    #[pyo3(signature = (*, hash_mb=64, threads=1, egdb=EgdbArg::auto(), memory_mb=None))]
+    #[pyo3(signature = (*, hash_mb=Int::of(64), threads=Int::of(1), egdb=EgdbArg::auto(), memory_mb=None))]
     #[pyo3(text_signature = "(*, hash_mb=64, threads=1, egdb='auto', memory_mb=None)")]
-    fn new(hash_mb: usize, threads: usize, egdb: EgdbArg, memory_mb: Option<usize>) -> PyResult<PySolver> {
+    fn new(hash_mb: Int, threads: Int, egdb: EgdbArg, memory_mb: Option<Int>) -> PyResult<PySolver> {
         let settings = settings(hash_mb, threads, egdb, memory_mb)?;
         Ok(PySolver { prover: Mutex::new(Prover::new(&settings)) })
     }
@@ -472,9 +561,10 @@ impl PySolver {
         &self,
         py: Python<'_>,
         game: PyRef<'_, PyGame>,
-        nodes: Option<u64>,
+        nodes: Option<Int>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Solution> {
+        let nodes = nodes_arg(nodes)?;
         if nodes == Some(0) {
             return Err(error::bad("nodes=0 is out of range: give at least 1 node"));
         }

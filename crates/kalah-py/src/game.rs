@@ -1,16 +1,21 @@
 //! `kalah.Game`: a game with its history, played by integer actions or their text, with its
 //! observations for learning, its record and perft.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use kalah_rules::record::Record;
 use kalah_rules::{Action, Game, Outcome, Phase, Position, Rules, Side};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyString};
 
 use crate::actions::ActionSpace;
 use crate::error::{self, ActionError, RecordError};
-use crate::rules::{rules_of, type_name, PyRules, RuleWords};
+use crate::interrupt;
+use crate::number::Int;
+use crate::rules::{rules_of, size_of, type_name, PyRules, RuleWords};
+use crate::Reduce;
 
 /// One of the two sides of the board. South moves first and owns the bottom row.
 #[pyclass(eq, eq_int, frozen, hash, module = "kalah", name = "Side", from_py_object)]
@@ -34,6 +39,16 @@ impl PySide {
 
     fn __str__(&self) -> &'static str {
         Side::from(*self).name()
+    }
+
+    /// Pickles a side as the class attribute it is: `getattr(kalah.Side, "SOUTH")`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduce<'py, (Bound<'py, PyAny>, &'static str)> {
+        let py = slf.py();
+        let name = match *slf.get() {
+            PySide::South => "SOUTH",
+            PySide::North => "NORTH",
+        };
+        Ok((py.import("builtins")?.getattr("getattr")?, (slf.as_any().get_type().into_any(), name)))
     }
 }
 
@@ -78,10 +93,21 @@ pub fn side_arg(value: &Bound<'_, PyAny>) -> PyResult<Side> {
 }
 
 /// Reads a player: 0 (the first player, South until a pie-rule swap) or 1 (the second).
-pub fn player_arg(value: i64) -> PyResult<usize> {
-    match value {
-        0 | 1 => Ok(value as usize),
-        _ => Err(error::bad(format!("{value} is not a player: 0 is the first player, 1 the second"))),
+pub fn player_arg(value: Int) -> PyResult<usize> {
+    value.within(0, 1, "player", "0 is the first player, 1 the second")
+}
+
+/// Reads an action's number: an int or a NumPy integer, never a bool (True is not action 1) nor
+/// a float (1.7 is not action 1). `None` for a value of another type; a number too large for
+/// an `i64` is `Some(None)`, which is no action.
+pub fn action_number(value: &Bound<'_, PyAny>) -> Option<Option<i64>> {
+    if value.is_instance_of::<PyBool>() || value.is_instance_of::<PyFloat>() {
+        return None;
+    }
+    match value.extract::<i64>() {
+        Ok(id) => Some(Some(id)),
+        Err(_) if value.is_instance_of::<pyo3::types::PyInt>() => Some(None),
+        Err(_) => None,
     }
 }
 
@@ -110,6 +136,24 @@ impl PyOutcome {
             self.relays,
             flag(self.ended)
         )
+    }
+
+    /// Pickles an outcome as its fields, read back by `_from_state`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduce<'py, (bool, u16, u16, bool)> {
+        let o = slf.get();
+        Ok((slf.get_type().getattr("_from_state")?, (o.extra_move, o.captured, o.relays, o.ended)))
+    }
+
+    /// Builds an outcome from the fields `__reduce__` gave: pickle's way back, not an API.
+    #[classmethod]
+    fn _from_state(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        extra_move: bool,
+        captured: u16,
+        relays: u16,
+        ended: bool,
+    ) -> PyOutcome {
+        PyOutcome { extra_move, captured, relays, ended }
     }
 }
 
@@ -155,18 +199,19 @@ impl PyGame {
 
     /// Returns the action an argument names: an action number or an action's text.
     pub fn action_arg(&self, action: &Bound<'_, PyAny>) -> PyResult<Action> {
-        if let Ok(id) = action.extract::<i64>() {
-            return self.decode(id);
-        }
         if let Ok(text) = action.cast::<PyString>() {
             return self.game.parse_action(&text.to_string()).map_err(|e| ActionError::new_err(e.to_string()));
         }
-        if action.is_instance_of::<pyo3::types::PyInt>() {
-            return Err(ActionError::new_err(format!(
-                "{action} is not an action of {}: the actions are {}",
-                self.game.rules(),
-                self.space.describe()
-            )));
+        match action_number(action) {
+            Some(Some(id)) => return self.decode(id),
+            Some(None) => {
+                return Err(ActionError::new_err(format!(
+                    "{action} is not an action of {}: the actions are {}",
+                    self.game.rules(),
+                    self.space.describe()
+                )))
+            }
+            None => {}
         }
         Err(PyTypeError::new_err(format!(
             "an action is an int (see legal_actions) or its text such as \"3\" or \"swap\", not {}",
@@ -292,7 +337,8 @@ pub fn position_of(text: &str, rules: &Rules) -> PyResult<Position> {
 }
 
 /// Builds the game of a constructor call: rules (a `Rules` or a preset name), rule keywords, and
-/// a start position whose houses give the size when none is given.
+/// a start position whose size (its houses, and the seeds a house its seeds make: see
+/// [`size_of`]) is the rules' when none is given.
 pub fn game_of(
     rules: Option<&Bound<'_, PyAny>>,
     position: Option<&str>,
@@ -304,7 +350,7 @@ pub fn game_of(
         None => Ok(Game::new(rules_of(rules, &words, None)?)),
         Some(text) => {
             let parsed: Position = text.parse().map_err(error::position)?;
-            let rules = rules_of(rules, &words, Some(parsed.houses()))?;
+            let rules = rules_of(rules, &words, Some(size_of(&parsed)))?;
             Ok(Game::from_position(rules, position_of(text, &rules)?))
         }
     }
@@ -312,6 +358,26 @@ pub fn game_of(
 
 /// The most sowings perft counts, as `kalah perft` allows.
 const MAX_PERFT_DEPTH: u32 = 40;
+
+/// Below this many sowings perft counts without looking at the stop flag: a few thousand
+/// sowings at most on the largest board, so a stop is heard at once.
+const PERFT_UNWATCHED: u32 = 3;
+
+/// Counts as `kalah_rules::perft` does, looking at `stop` at each node with more than
+/// `PERFT_UNWATCHED` sowings to go; `None` once it is set.
+fn perft_until(position: &Position, rules: &Rules, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= PERFT_UNWATCHED || position.is_over(rules) {
+        return Some(kalah_rules::perft(position, rules, depth));
+    }
+    let mut total = 0;
+    for mv in position.legal_moves() {
+        total += perft_until(&position.play_unchecked(rules, mv), rules, depth - 1, stop)?;
+    }
+    Some(total)
+}
 
 #[pymethods]
 impl PyGame {
@@ -426,7 +492,7 @@ impl PyGame {
     }
 
     /// The side `player` (0 or 1) plays now.
-    fn side_of_player(&self, player: i64) -> PyResult<PySide> {
+    fn side_of_player(&self, player: Int) -> PyResult<PySide> {
         Ok(PySide::from(self.side_of(player_arg(player)?)))
     }
 
@@ -500,8 +566,13 @@ impl PyGame {
     }
 
     /// The text of an action number: "3" for a sowing of house 3, "swap", "keep", "S3>N2".
-    fn action_to_string(&self, action: i64) -> PyResult<String> {
-        Ok(self.decode(action)?.to_string())
+    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        if action.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(
+                "action_to_string takes an action's number (an int); string_to_action reads text",
+            ));
+        }
+        Ok(self.action_arg(action)?.to_string())
     }
 
     /// The number of an action written as text, for this game's board.
@@ -516,7 +587,7 @@ impl PyGame {
     /// player's houses from its house 1, its store, then the opponent's houses and store.
     /// `player` defaults to the player who decides now (player 0 once the game is over).
     #[pyo3(signature = (player=None))]
-    fn observation<'py>(&self, py: Python<'py>, player: Option<i64>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn observation<'py>(&self, py: Python<'py>, player: Option<Int>) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let player = match player {
             Some(p) => player_arg(p)?,
             None => self.player().unwrap_or(0),
@@ -530,13 +601,17 @@ impl PyGame {
     }
 
     /// Counts the sequences of `depth` sowings from the position now (0 to 40), as `kalah perft`.
-    /// The GIL is released while it counts; a count cannot be stopped, so deep ones take long.
-    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
-        if depth > MAX_PERFT_DEPTH {
-            return Err(error::bad(format!("depth {depth} is out of range: perft takes a depth from 0 to 40")));
-        }
+    /// The GIL is released while it counts, and Ctrl-C stops it with KeyboardInterrupt.
+    fn perft(&self, py: Python<'_>, depth: Int) -> PyResult<u64> {
+        let depth: u32 = depth.within(0, MAX_PERFT_DEPTH, "depth", "perft takes a depth from 0 to 40")?;
         let (position, rules) = (*self.game.position(), *self.game.rules());
-        Ok(py.detach(|| kalah_rules::perft(&position, &rules, depth)))
+        let count = interrupt::run(
+            py,
+            |stop, _: &(dyn Fn(()) -> bool + Sync)| perft_until(&position, &rules, depth, stop),
+            |_, _| Ok(true),
+        )?;
+        // Only a stop leaves the count unfinished, and a stop raised its exception above.
+        count.ok_or_else(|| error::bad("the count was stopped"))
     }
 
     /// The tag pairs of the game's record (Event, South, North, Date, ...).
@@ -666,4 +741,21 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyOutcome>()?;
     m.add_class::<PyGame>()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perft_until_counts_as_perft_and_stops_at_the_flag() {
+        let rules = Rules::standard(6, 4).unwrap();
+        let start = Position::start(&rules);
+        let go = AtomicBool::new(false);
+        for depth in 0..=7 {
+            assert_eq!(perft_until(&start, &rules, depth, &go), Some(kalah_rules::perft(&start, &rules, depth)));
+        }
+        let stopped = AtomicBool::new(true);
+        assert_eq!(perft_until(&start, &rules, 7, &stopped), None);
+    }
 }

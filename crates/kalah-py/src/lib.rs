@@ -13,6 +13,7 @@
 //! * [`egdb`]: endgame databases, opened and built;
 //! * [`adapter`]: the one place that calls the engine library, so that its API changes here only;
 //! * [`interrupt`]: long work on a thread of its own with the GIL released, stopped by Ctrl-C;
+//! * [`number`]: whole-number arguments of any size, checked with a one-line error;
 //! * [`error`]: the exceptions, one class for each kind of bad input.
 //!
 //! No panic reaches Python on bad input: every argument is checked and every library error is an
@@ -27,9 +28,13 @@ pub mod engine;
 pub mod error;
 pub mod game;
 pub mod interrupt;
+pub mod number;
 pub mod rules;
 
 use pyo3::prelude::*;
+
+/// What a `__reduce__` returns to pickle: a callable that rebuilds the value, and its arguments.
+pub type Reduce<'py, A> = PyResult<(Bound<'py, PyAny>, A)>;
 
 /// The benchmark positions of `kalah bench`: (rules, position) pairs.
 #[pyfunction]

@@ -2,16 +2,17 @@
 //! line's flags (`size`, `rules`, `capture`, …) or read from the text records write.
 
 use kalah_rules::rules::{
-    parse_size, parse_word, word_of, CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MKAGENT_SIZE, PRESETS,
-    SOWING_WORDS,
+    parse_size, parse_word, word_of, CAPTURE_WORDS, DIRECTION_WORDS, END_WORDS, LEFTOVER_WORDS, MAX_SEEDS,
+    MKAGENT_SIZE, PRESETS, SOWING_WORDS,
 };
-use kalah_rules::{Rules, RulesError};
+use kalah_rules::{Position, Rules, RulesError};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
 use crate::actions::ActionSpace;
 use crate::error;
+use crate::number::Int;
 
 /// The rule keywords, as the command line's flags name them (`--no-first-extra` is `no_first_extra`).
 pub const KEYWORDS: [&str; 11] = [
@@ -62,14 +63,13 @@ impl RuleWords {
         *self != RuleWords::default()
     }
 
-    /// Builds the rules the words describe, as the command line does: the size defaults to the
-    /// position's houses when one is given (`houses_of_position`), else 6,6 (7,7 for `mkagent`).
-    pub fn rules_for(&self, houses_of_position: Option<u8>) -> Result<Rules, RulesError> {
+    /// Builds the rules the words describe: the size defaults to the size of the position when
+    /// one is given (`size_of_position`, see [`size_of`]), else 6,6 (7,7 for `mkagent`).
+    pub fn rules_for(&self, size_of_position: Option<(u8, u8)>) -> Result<Rules, RulesError> {
         let mkagent = self.preset.as_deref() == Some("mkagent");
-        let default_seeds = if mkagent { MKAGENT_SIZE.1 } else { 6 };
-        let (houses, seeds) = match (&self.size, houses_of_position) {
+        let (houses, seeds) = match (&self.size, size_of_position) {
             (Some(size), _) => parse_size(size)?,
-            (None, Some(m)) => (m, default_seeds),
+            (None, Some(size)) => size,
             (None, None) if mkagent => MKAGENT_SIZE,
             (None, None) => (6, 6),
         };
@@ -290,7 +290,10 @@ impl PyRules {
 
     /// Every combination of the fields that change how Kalah(houses, seeds) plays: 288 rule sets.
     #[staticmethod]
-    fn variants(houses: u8, seeds: u8) -> PyResult<Vec<PyRules>> {
+    fn variants(houses: Int, seeds: Int) -> PyResult<Vec<PyRules>> {
+        // The rules' own check says 1 to 12 for any u8; a number beyond that is out of range too.
+        let houses = houses.within(0, u8::MAX, "houses", "1 to 12 houses")?;
+        let seeds = seeds.within(0, u8::MAX, "seeds", "1 to 12 seeds")?;
         let all = Rules::variants(houses, seeds).map_err(error::rules)?;
         Ok(all.into_iter().map(|rules| PyRules { rules }).collect())
     }
@@ -309,12 +312,22 @@ impl PyRules {
     }
 }
 
+/// Returns the board size a position is of: its houses a side, and the fewest seeds a house
+/// (at most 12) whose 2mn seeds hold all the position's. A start position gives its own size, so
+/// that the rules' seed total, which bounds the observations, is the position's (the command line
+/// instead takes 6 seeds a house when `--size` is left out).
+pub fn size_of(position: &Position) -> (u8, u8) {
+    let houses = position.houses();
+    let per_house = u32::from(position.total_seeds()).div_ceil(2 * u32::from(houses));
+    (houses, per_house.clamp(1, u32::from(MAX_SEEDS)) as u8)
+}
+
 /// Reads the rules of a call that takes `rules` (a `Rules`, a preset name or None) and the rule
-/// keywords, with the size taken from a position's houses when none is given.
+/// keywords, with the size taken from a position (see [`size_of`]) when none is given.
 pub fn rules_of(
     rules: Option<&Bound<'_, PyAny>>,
     words: &RuleWords,
-    houses_of_position: Option<u8>,
+    size_of_position: Option<(u8, u8)>,
 ) -> PyResult<Rules> {
     let mut words = words.clone();
     match rules {
@@ -339,7 +352,7 @@ pub fn rules_of(
             }
         }
     }
-    words.rules_for(houses_of_position).map_err(error::rules)
+    words.rules_for(size_of_position).map_err(error::rules)
 }
 
 #[cfg(test)]
@@ -365,8 +378,25 @@ mod tests {
     fn the_size_comes_from_the_preset_or_the_position() {
         let mkagent = RuleWords { preset: Some("mkagent".into()), ..RuleWords::default() };
         assert_eq!(mkagent.rules_for(None).unwrap(), Rules::mkagent());
-        assert_eq!(RuleWords::default().rules_for(Some(3)).unwrap(), Rules::standard(3, 6).unwrap());
+        assert_eq!(RuleWords::default().rules_for(Some((3, 4))).unwrap(), Rules::standard(3, 4).unwrap());
+        assert_eq!(
+            RuleWords { preset: Some("mkagent".into()), ..RuleWords::default() }
+                .rules_for(Some((4, 3)))
+                .unwrap()
+                .seeds(),
+            3
+        );
         assert_eq!(RuleWords::default().rules_for(None).unwrap(), Rules::default());
+    }
+
+    #[test]
+    fn a_position_gives_its_size() {
+        let start = Position::start(&Rules::standard(4, 3).unwrap());
+        assert_eq!(size_of(&start), (4, 3));
+        // 25 seeds on 3 houses a side: 5 seeds a house would hold 30, 4 only 24.
+        assert_eq!(size_of(&"0,0,1:20/1,0,0:3/S".parse().unwrap()), (3, 5));
+        assert_eq!(size_of(&"0:0/0:0/S".parse().unwrap()), (1, 1), "at least one seed a house");
+        assert_eq!(size_of(&"0:100/0:0/S".parse().unwrap()), (1, 12), "at most twelve");
     }
 
     #[test]

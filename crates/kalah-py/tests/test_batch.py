@@ -98,3 +98,22 @@ def test_a_bad_step_changes_no_game():
         kalah.Batch(0)
     with pytest.raises(kalah.KalahError, match="out of range"):
         batch.game(3)
+
+
+@pytest.mark.parametrize("rules", [{"size": "6,4"}, {"size": "6,4", "pie": True}], ids=["compact", "full"])
+def test_step_refuses_floats_and_bools_as_play_does(rules):
+    batch = kalah.Batch(2, **rules)
+    before = batch.observations()
+    for actions in ([1.7, 1], [True, 1], np.array([1.7, 1.0]), np.array([True, False]), [1, np.float64(1.0)]):
+        with pytest.raises(TypeError) as error:
+            batch.step(actions)
+        assert "\n" not in str(error.value), error.value
+    with pytest.raises(kalah.ActionError, match="game 0: 1180591620717411303424 is not an action"):
+        batch.step([2**70, 1])
+    np.testing.assert_array_equal(batch.observations(), before)
+    assert all(len(batch.game(i).actions) == 0 for i in range(2)), "no game changed"
+    # Whole numbers of any integer type play.
+    for actions in ([1, 2], np.array([1, 2], dtype=np.uint8), [np.int64(1), np.int32(2)]):
+        batch.reset()
+        batch.step(actions)
+        assert [batch.game(i).actions for i in range(2)] == [[1], [2]]

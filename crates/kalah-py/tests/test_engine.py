@@ -210,7 +210,8 @@ def test_bad_engine_settings_raise(options, words):
             kind(egdb=None, **options)
     with pytest.raises(TypeError, match="egdb takes"):
         kalah.Engine(egdb=3)
-    with pytest.raises(OverflowError):
+    # A negative number is out of range like any other, not an OverflowError (test_errors.py).
+    with pytest.raises(kalah.KalahError, match="hash_mb=-1 is out of range: the table takes 1 to 65536 MiB"):
         kalah.Engine(hash_mb=-1)
 
 
@@ -236,6 +237,7 @@ INTERRUPTED = textwrap.dedent(
     """
     import signal
     import sys
+    import threading
     import kalah
 
     # Python raises KeyboardInterrupt on SIGINT only if SIGINT was not ignored when it started,
@@ -252,11 +254,29 @@ INTERRUPTED = textwrap.dedent(
             told.append(True)
             print("started", flush=True)
 
+    def from_inside(call):
+        # perft and random_playouts hear nothing on the way: another thread says "started" once
+        # the call has released the GIL, which the main thread does nowhere else here: it does
+        # nothing that blocks between the gate and the call, and the switch interval (which
+        # would have it hand the GIL over) is far longer than any test.
+        gate = threading.Lock()
+        gate.acquire()
+        sys.setswitchinterval(1000)
+        threading.Thread(target=lambda: (gate.acquire(), started()), daemon=True).start()
+        gate.release()
+        call()
+
     try:
         if kind == "solve":
             kalah.Solver(egdb=None, hash_mb=16).solve(game, progress=started)
-        else:
+        elif kind == "analyse":
             kalah.Engine(egdb=None, hash_mb=16).analyse(game, time=86400, callback=started)
+        elif kind == "perft":
+            board = kalah.Game(size="12,12")
+            from_inside(lambda: board.perft(40))  # 12 houses a side, 40 sowings: years
+        else:
+            # 2**24 random games of Kalah(12,12) on the general path (the pie rule), one thread.
+            from_inside(lambda: kalah.random_playouts(2**24, size="12,12", pie=True, threads=1))
     except KeyboardInterrupt as interrupt:
         # Raised from inside the call, and the interpreter goes on: another search runs.
         game.play(kalah.Engine(egdb=None, hash_mb=1).decide(game, depth=2).action)
@@ -265,7 +285,8 @@ INTERRUPTED = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("kind", ["solve", "analyse"])
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows has no SIGINT to send to a process")
+@pytest.mark.parametrize("kind", ["solve", "analyse", "perft", "playouts"])
 def test_ctrl_c_stops_a_long_search_cleanly(kind):
     child = subprocess.Popen(
         [sys.executable, "-c", INTERRUPTED, kind], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True

@@ -52,7 +52,45 @@ CASES = [
     ("no database", lambda: kalah.Egdb.open(size="6,4", dir="no-such-egdb-folder"), kalah.EgdbError, "no endgame database"),
     ("database of unsupported rules", lambda: kalah.Egdb.open(rules="clockwise", dir="."), kalah.EgdbError, "do not support"),
     ("database layer too large", lambda: kalah.Egdb.build(200, size="3,2", dir="."), kalah.EgdbError, "at most 127"),
+    ("engine database folder missing", lambda: kalah.Engine(egdb="no-such-egdb-folder"), kalah.EgdbError, "no such folder"),
+    ("solver database folder missing", lambda: kalah.Solver(egdb="no-such-egdb-folder"), kalah.EgdbError, "no such folder"),
+    ("action of a bool", lambda: GAME.copy().play(True), TypeError, "not bool"),
 ]
+
+# Negative (and huge) numbers get the package's one-line error naming the argument, as any
+# number out of range does, not an OverflowError from converting them.
+NEGATIVE = [
+    ("perft depth", lambda n: GAME.perft(n), "depth="),
+    ("playouts", lambda n: kalah.random_playouts(n), "count="),
+    ("playouts seed", lambda n: kalah.random_playouts(1, seed=n), "seed="),
+    ("playouts threads", lambda n: kalah.random_playouts(1, threads=n), "threads="),
+    ("batch", lambda n: kalah.Batch(n), "count="),
+    ("batch game", lambda n: kalah.Batch(2).game(n), "index="),
+    ("batch seed", lambda n: kalah.Batch(2).random_actions(seed=n), "seed="),
+    ("engine table", lambda n: kalah.Engine(egdb=None, hash_mb=n), "hash_mb="),
+    ("engine threads", lambda n: kalah.Engine(egdb=None, threads=n), "threads="),
+    ("engine memory", lambda n: kalah.Engine(egdb=None, memory_mb=n), "memory_mb="),
+    ("solver table", lambda n: kalah.Solver(egdb=None, hash_mb=n), "hash_mb="),
+    ("analysis depth", lambda n: kalah.Engine(egdb=None).analyse(GAME, depth=n), "depth="),
+    ("analysis nodes", lambda n: kalah.Engine(egdb=None).analyse(GAME, nodes=n), "nodes="),
+    ("decision level", lambda n: kalah.Engine(egdb=None).decide(GAME, level=n), "level="),
+    ("solve nodes", lambda n: kalah.Solver(egdb=None).solve(GAME, nodes=n), "nodes="),
+    ("database seeds", lambda n: kalah.Egdb.build(n, size="3,2", dir="."), "seeds="),
+    ("database threads", lambda n: kalah.Egdb.build(1, size="3,2", dir=".", threads=n), "threads="),
+    ("database layers", lambda n: kalah.Egdb.open(size="3,2", dir=".", max_seeds=n), "max_seeds="),
+    ("database memory", lambda n: kalah.Egdb.open(size="3,2", dir=".", memory_mb=n), "memory_mb="),
+    ("variants", lambda n: kalah.Rules.variants(n, 4), "houses="),
+    ("player", lambda n: GAME.observation(n), "player="),
+]
+
+
+@pytest.mark.parametrize("number", [-1, -(2**70), 2**70])
+@pytest.mark.parametrize("name, call, words", NEGATIVE, ids=[c[0] for c in NEGATIVE])
+def test_a_number_out_of_range_says_what_is_accepted(name, call, words, number):
+    with pytest.raises(kalah.KalahError) as error:
+        call(number)
+    message = str(error.value)
+    assert message.startswith(words) and "out of range: " in message and "\n" not in message, message
 
 
 @pytest.mark.parametrize("name, call, kind, words", CASES, ids=[c[0] for c in CASES])

@@ -126,3 +126,14 @@ def test_games_copy_and_pickle_with_their_history():
 def test_perft_counts_sowings():
     game = kalah.Game(size="6,4")
     assert [game.perft(d) for d in range(6)] == [1, 6, 35, 185, 942, 4690]
+
+
+def test_a_position_gives_the_board_size():
+    start = kalah.Game(size="4,3")
+    game = kalah.Game(position=start.position)
+    assert str(game.rules) == str(start.rules) == "kalah(4,3) standard"
+    assert game.rules.total_seeds == 24
+    # Seeds taken from the board: the fewest a house (at most 12) whose total holds them all.
+    assert kalah.Game(position="0,0,1:20/1,0,0:3/S").rules.seeds == 5
+    assert kalah.Game(position="0,0,1:20/1,0,0:3/S", size="3,4").rules.seeds == 4, "a size given wins"
+    assert kalah.Batch(2, position=start.position).rules.seeds == 3

@@ -148,8 +148,9 @@ class Game:
     """A game of Kalah: the rules, the start, every action so far, and the position now.
 
     Game(rules=None, *, position=None, **rule keywords): rules is a Rules or a preset name;
-    the rule keywords are Rules's; position, in the position notation, gives the start (and
-    the size, when no size is given).
+    the rule keywords are Rules's; position, in the position notation, gives the start (and,
+    when no size is given, the size: its houses a side and the fewest seeds a house, at most
+    12, whose 2mn seeds hold all of its seeds).
     """
 
     def __init__(
@@ -250,7 +251,7 @@ class Game:
     def observation(self, player: Optional[int] = None) -> npt.NDArray[np.float32]:
         """The board as `player` sees it: its houses, its store, the opponent's houses and store."""
     def perft(self, depth: int) -> int:
-        """Counts the sequences of `depth` sowings from the position now (0 to 40)."""
+        """Counts the sequences of `depth` sowings from the position now (0 to 40); Ctrl-C stops it."""
     @property
     def tags(self) -> dict[str, str]:
         """The tag pairs of the game's record."""
@@ -272,7 +273,8 @@ def random_playouts(
     **rule_keywords: Any,
 ) -> npt.NDArray[np.int32]:
     """Plays `count` random games to the end in one call, on `threads` threads (default: every
-    core); returns their final margins (South - North). The same seed gives the same games."""
+    core); returns their final margins (South - North). The same seed gives the same games.
+    Ctrl-C stops it with KeyboardInterrupt."""
 
 class Batch:
     """Many games of one rule set, stepped together with NumPy arrays.
@@ -301,13 +303,14 @@ class Batch:
     def step(
         self, actions: npt.ArrayLike, *, margin: bool = True, auto_reset: bool = False
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
-        """Plays actions[i] in game i; returns (rewards of shape (count, 2), done)."""
+        """Plays actions[i] in game i; returns (rewards of shape (count, 2), done). Actions are
+        whole numbers (an int array or ints): floats and bools are a TypeError."""
     def random_actions(self, seed: int = 0) -> npt.NDArray[np.int64]:
         """A random legal action in every game, -1 where the game is over."""
 
 @final
 class Analysis:
-    """What the engine found."""
+    """What the engine found. Pickles (a process pool can return one)."""
 
     @property
     def value(self) -> float:
@@ -336,7 +339,7 @@ class Analysis:
 
 @final
 class Decision:
-    """An action chosen, what it is worth to the player who takes it, and why."""
+    """An action chosen, what it is worth to the player who takes it, and why. Pickles."""
 
     @property
     def action(self) -> int:
@@ -367,7 +370,7 @@ class Decision:
 
 @final
 class Solution:
-    """The exact value of a position, a best move and a perfect line (or bounds, if stopped)."""
+    """The exact value of a position, a best move and a perfect line (or bounds, if stopped). Pickles."""
 
     @property
     def value(self) -> Optional[int]:
