@@ -68,8 +68,11 @@ const HINT_SHARE: usize = 8;
 /// save nodes (measured on Kalah(6,4) with the 24-seed database and Kalah(5,4) without one).
 const ETC_SEEDS: i32 = 24;
 /// Nodes with at least this many seeds in the houses tell the other threads they are being
-/// searched (ABDADA); smaller subtrees are not worth the bookkeeping.
-const SHARE_SEEDS: i32 = 12;
+/// searched (ABDADA), with no database; smaller subtrees are not worth the bookkeeping: a shared
+/// node marks itself, asks about its children and cannot search its first move before sowing the
+/// others. From 12 seeds on, two threads took 40% more CPU a node than one on Kalah(6,4); from 24
+/// on, as much as one (measurements 2026-11-28). With a database every node above it is shared.
+const SHARE_SEEDS: i32 = 24;
 /// On the byte board, nodes with at least this many seeds in the houses look their children up
 /// before searching any (the byte board's children are fetched from the table anyway, so the
 /// lookups cost less there than in the nodes of [`ETC_SEEDS`]).
@@ -324,6 +327,12 @@ impl Solver {
             local: 0,
             busy: &self.busy,
             shared: self.busy.is_shared(),
+            // The database answers every board of its seeds or fewer: the nodes searched start
+            // above it, and there the test solve ran faster with all of them shared.
+            share_seeds: match self.engine.options().oracle.as_ref().map_or(0, |o| o.board_seeds()) {
+                0 => SHARE_SEEDS,
+                seeds => SHARE_SEEDS.min(seeds as i32 + 1),
+            },
             root_best: None,
             layout: None,
             oracle_seeds: self.engine.options().oracle.as_ref().map_or(0, |o| o.board_seeds()),
@@ -430,6 +439,8 @@ struct Prover<'a> {
     busy: &'a Busy,
     /// [`Busy::is_shared`], read once: every node asks.
     shared: bool,
+    /// Nodes of at least this many seeds are shared with the other threads ([`SHARE_SEEDS`]).
+    share_seeds: i32,
     root_best: Option<Move>,
     /// The byte board's rules, when small nodes are searched on it.
     layout: Option<Layout>,
@@ -601,7 +612,7 @@ impl Prover<'_> {
         if bound_from_children < beta && ply > 0 {
             return bound_from_children;
         }
-        let share = self.shared && left >= SHARE_SEEDS;
+        let share = self.shared && left >= self.share_seeds;
         if share {
             self.busy.enter(key);
         }
@@ -731,7 +742,7 @@ impl Prover<'_> {
         }
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
-        let share = self.shared && left >= SHARE_SEEDS;
+        let share = self.shared && left >= self.share_seeds;
         let mut moves = layout.moves_in::<M>(board);
         // The move tried first, the table's or else the one nearest the store that gives another
         // turn, is known without sowing: where no other thread takes part, it is sown and
