@@ -74,9 +74,10 @@ impl Variant {
     }
 
     /// Returns the mover's gain when the game is over with `mine` and `theirs` seeds left on the
-    /// mover's and the opponent's side, under the leftover rule.
+    /// mover's and the opponent's side, under the leftover rule (the proof search's byte board
+    /// ends its games with it too).
     #[inline]
-    fn sweep(&self, mine: u32, theirs: u32) -> i32 {
+    pub fn sweep(&self, mine: u32, theirs: u32) -> i32 {
         let (mine, theirs) = (mine as i32, theirs as i32);
         match self.leftover {
             Leftover::Owner => mine - theirs,

@@ -24,7 +24,7 @@
 //! plays.
 
 use kalah_egdb::board::{Variant, CELLS};
-use kalah_rules::{Capture, GameEnd, Leftover, Position, Rules, Sowing};
+use kalah_rules::{Capture, GameEnd, Position, Rules, Sowing};
 
 /// The most houses a side of a board kept a side a word: its houses and the store fill 8 bytes.
 const NARROW_HOUSES: usize = 7;
@@ -62,7 +62,6 @@ pub struct Layout {
     again: u64,
     capture: Capture,
     end: GameEnd,
-    leftover: Leftover,
 }
 
 /// What a move leads to.
@@ -109,7 +108,6 @@ impl Layout {
             again: (0..rules.houses().min(8)).fold(0, |word, h| word | u64::from(rules.houses() - h) << (8 * h)),
             capture: rules.capture,
             end: rules.end,
-            leftover: rules.leftover,
         })
     }
 
@@ -438,7 +436,7 @@ impl Layout {
         let other = seeds - own;
         let over = if again { self.over(own, other) } else { self.over(other, own) };
         if over {
-            let gain = gain as i32 + self.sweep(own, other);
+            let gain = gain as i32 + self.variant.sweep(own, other);
             return Step { board: Board { words: [mine, theirs, 0, 0] }, gain, again: false, over: true, seeds: 0 };
         }
         let words = if again { [mine, theirs, 0, 0] } else { [theirs, mine, 0, 0] };
@@ -450,20 +448,6 @@ impl Layout {
     #[inline]
     fn over(&self, to_move: u32, other: u32) -> bool {
         to_move == 0 || (self.end == GameEnd::EitherSideEmpty && other == 0)
-    }
-
-    /// Returns the mover's gain when the game is over with `mine` and `theirs` seeds left on the
-    /// mover's and the opponent's side, under the leftover rule.
-    #[inline]
-    fn sweep(&self, mine: u32, theirs: u32) -> i32 {
-        let (mine, theirs) = (mine as i32, theirs as i32);
-        match self.leftover {
-            Leftover::Owner => mine - theirs,
-            Leftover::Emptier if mine == 0 => theirs,
-            Leftover::Emptier if theirs == 0 => -mine,
-            Leftover::Emptier => mine - theirs,
-            Leftover::Discard => 0,
-        }
     }
 }
 
