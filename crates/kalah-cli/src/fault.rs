@@ -11,9 +11,11 @@
 //! that loads the engine decides for itself what a fault does).
 
 /// The exit status after a mapped database file changed on disk while in use.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub const CHANGED_ON_DISK: i32 = 3;
 
 /// The line written on standard error before the process exits with [`CHANGED_ON_DISK`].
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub const MESSAGE: &str = "kalah: an endgame database file changed on disk while in use (Bus error); \
 leave the database folder alone while kalah runs, then run `kalah egdb info` to check it\n";
 

@@ -114,6 +114,9 @@ fn map_file(file: &File, len: u64, populate: bool) -> Option<memmap2::Mmap> {
         }
         let _ = map.advise(memmap2::Advice::Random);
     }
+    // Elsewhere (macOS, the BSDs) the pages are read as the probes touch them.
+    #[cfg(not(target_os = "linux"))]
+    let _ = populate;
     Some(map)
 }
 
