@@ -24,6 +24,8 @@
 //! plays.
 
 use kalah_egdb::board::{Variant, CELLS};
+// `RUN[k]`: a one in each of bytes 0..k, the compact position's table (indices masked to 0..16).
+use kalah_rules::compact::RUN;
 use kalah_rules::{Capture, GameEnd, Position, Rules, Sowing};
 
 /// The most houses a side of a board kept a side a word: its houses and the store fill 8 bytes.
@@ -31,18 +33,6 @@ const NARROW_HOUSES: usize = 7;
 
 /// A one in every byte of a word.
 const ONES: u64 = 0x0101_0101_0101_0101;
-
-/// `RUN[k]`: a one in each of bytes 0..k (k ≤ 8; 16 long so that an index masked to 0..16
-/// needs no check).
-const RUN: [u64; 16] = {
-    let mut run = [0u64; 16];
-    let mut k = 1;
-    while k < 9 {
-        run[k] = run[k - 1] | 1 << (8 * (k - 1));
-        k += 1;
-    }
-    run
-};
 
 /// Byte h is h, for h < 8: the numbers of the houses, to take from m in every byte.
 const RUN_UP: u64 = 0x0706_0504_0302_0100;
