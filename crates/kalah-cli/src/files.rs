@@ -190,34 +190,14 @@ fn open(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
 /// # Errors
 /// A [`Refused`]; the temporary file is removed and `path` is left as it was.
 pub fn replace(path: &Path, kind: &Kind<'_>, contents: &[u8]) -> Result<(), Refused> {
-    let target = check(path, kind)?;
-    let io = |cause| Refused::Io { path: path.to_path_buf(), cause };
-    let name = path.file_name().ok_or_else(|| {
-        io(io::Error::new(io::ErrorKind::InvalidInput, format!("{} does not name a file", path.display())))
-    })?;
-    // The temporary must be in the same directory: a rename is atomic only within one file system.
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let (temp_path, mut temp) = create_temporary(dir, name).map_err(io)?;
-    let written = temp
-        .write_all(contents)
-        .and_then(|()| match &target {
-            Target::Replaces(permissions) => temp.set_permissions(permissions.clone()),
-            Target::New => Ok(()),
-        })
-        .and_then(|()| temp.sync_all())
-        .map_err(io)
-        // Whatever was put at `path` while the file was written is refused too.
-        .and_then(|()| check(path, kind).map(drop))
-        .and_then(|()| fs::rename(&temp_path, path).map_err(io));
-    if let Err(error) = written {
-        let _ = fs::remove_file(&temp_path);
-        return Err(error);
-    }
-    sync_directory(dir);
-    Ok(())
+    through_temporary(path, kind, |target, _, temp| {
+        let mut temp = temp;
+        temp.write_all(contents)?;
+        if let Target::Replaces(permissions) = target {
+            temp.set_permissions(permissions)?;
+        }
+        temp.sync_all()
+    })
 }
 
 /// Writes a new file at `path`, where nothing may stand yet ([`check`] with `kind`), atomically as
@@ -233,20 +213,35 @@ pub fn create<E: std::fmt::Display>(
     kind: &Kind<'_>,
     write: impl FnOnce(&Path) -> Result<(), E>,
 ) -> Result<(), Refused> {
-    check(path, kind)?;
+    through_temporary(path, kind, |_, temp_path, temp| {
+        drop(temp);
+        write(temp_path).map_err(|e| io::Error::other(e.to_string()))?;
+        OpenOptions::new().write(true).open(temp_path)?.sync_all()
+    })
+}
+
+/// Checks `path` for a file of `kind`, has `fill` write and flush a temporary file beside it
+/// (given what [`check`] found, its path and the file open for writing), checks `path` again
+/// (whatever was put there meanwhile is refused too) and renames the temporary over it. On any
+/// failure the temporary is removed and `path` is left as it was.
+fn through_temporary(
+    path: &Path,
+    kind: &Kind<'_>,
+    fill: impl FnOnce(Target, &Path, File) -> io::Result<()>,
+) -> Result<(), Refused> {
+    let target = check(path, kind)?;
     let io = |cause| Refused::Io { path: path.to_path_buf(), cause };
     let name = path.file_name().ok_or_else(|| {
         io(io::Error::new(io::ErrorKind::InvalidInput, format!("{} does not name a file", path.display())))
     })?;
+    // The temporary must be in the same directory: a rename is atomic only within one file system.
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
     let (temp_path, temp) = create_temporary(dir, name).map_err(io)?;
-    drop(temp);
-    let written = write(&temp_path)
-        .map_err(|e| io(io::Error::other(e.to_string())))
-        .and_then(|()| OpenOptions::new().write(true).open(&temp_path).and_then(|f| f.sync_all()).map_err(io))
+    let written = fill(target, &temp_path, temp)
+        .map_err(io)
         .and_then(|()| check(path, kind).map(drop))
         .and_then(|()| fs::rename(&temp_path, path).map_err(io));
     if let Err(error) = written {
