@@ -433,6 +433,17 @@ fn run_server(config: Config, stop_at_end: bool) -> Result<()> {
         let interrupted = crate::serve::interrupted().context("cannot listen for Ctrl-C")?;
         let server = Server::start(config, events).await.map_err(|e| bad(e.to_string()))?;
         log_line(name, format_args!("games are stored in {} (Ctrl-C stops)", db.display()));
+        #[cfg(unix)]
+        if let Some(certificates) = server.certificates() {
+            crate::serve::reload_on_hangup(std::sync::Arc::clone(certificates), move |reloaded| match reloaded {
+                Ok(()) => log_line(name, format_args!("SIGHUP: the certificate was read again")),
+                Err(e) => log_line(
+                    name,
+                    format_args!("SIGHUP: cannot read the certificate ({e}): still serving the earlier one"),
+                ),
+            })
+            .context("cannot listen for SIGHUP")?;
+        }
         let (over, mut ended) = tokio::sync::mpsc::unbounded_channel();
         // The printer is told to finish once the server has stopped: it prints every event still
         // queued first, so that the last games' ends are not lost.

@@ -206,7 +206,15 @@ pub fn run(args: ServeArgs) -> Result<()> {
         let printing = std::thread::spawn(move || print_reports(reported, access_log));
         #[cfg(unix)]
         if let Some(certificates) = tls {
-            reload_on_hangup(certificates).context("cannot listen for SIGHUP")?;
+            reload_on_hangup(certificates, |reloaded| match reloaded {
+                Ok(()) => {
+                    let _ = writeln!(std::io::stdout(), "kalah serve: SIGHUP: the certificate was read again");
+                }
+                Err(e) => {
+                    eprintln!("kalah serve: SIGHUP: cannot read the certificate ({e}): still serving the earlier one")
+                }
+            })
+            .context("cannot listen for SIGHUP")?;
         }
         let served = kalah_web::serve(listener, app, shutdown).await.context("the server stopped");
         // The reports end with the server: the printer prints what is left, then ends.
@@ -282,20 +290,17 @@ fn print_reports(mut reported: tokio::sync::mpsc::UnboundedReceiver<Report>, log
     }
 }
 
-/// Reads the certificate again on each SIGHUP, as nginx does, whether or not its files changed.
+/// Reads the certificate again on each SIGHUP, as nginx does, whether or not its files changed,
+/// and gives `say` what happened (`kalah serve` and `kalah kgp serve` print it their way).
 #[cfg(unix)]
-fn reload_on_hangup(certificates: std::sync::Arc<Certificates>) -> std::io::Result<()> {
+pub(crate) fn reload_on_hangup(
+    certificates: std::sync::Arc<Certificates>,
+    say: impl Fn(Result<(), kalah_web::https::TlsError>) + Send + 'static,
+) -> std::io::Result<()> {
     let mut hangups = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
     tokio::spawn(async move {
         while hangups.recv().await.is_some() {
-            match certificates.reload() {
-                Ok(()) => {
-                    let _ = writeln!(std::io::stdout(), "kalah serve: SIGHUP: the certificate was read again");
-                }
-                Err(e) => {
-                    eprintln!("kalah serve: SIGHUP: cannot read the certificate ({e}): still serving the earlier one")
-                }
-            }
+            say(certificates.reload());
         }
     });
     Ok(())

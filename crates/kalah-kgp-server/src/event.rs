@@ -47,7 +47,11 @@ pub enum Event {
     },
     /// The tournament has played all its games: its table can be read from the database.
     TournamentOver(i64),
-    /// A failure that stops no game (a write to the database, a TLS handshake).
+    /// The certificate's files changed and the new certificate is served from the next
+    /// connection on.
+    CertificateRenewed,
+    /// A failure that stops no game (a write to the database, a TLS handshake, a renewed
+    /// certificate that cannot serve).
     Trouble(String),
 }
 
@@ -69,6 +73,7 @@ impl fmt::Display for Event {
             Event::Tournament { id: Some(id), text } => write!(f, "tournament {id}: {text}"),
             Event::Tournament { id: None, text } => write!(f, "tournament: {text}"),
             Event::TournamentOver(id) => write!(f, "tournament {id}: every game played"),
+            Event::CertificateRenewed => f.write_str("the certificate changed: serving the new one"),
             Event::Trouble(text) => f.write_str(text),
         }
     }

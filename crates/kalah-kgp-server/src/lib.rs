@@ -206,13 +206,15 @@ pub struct Server {
     stop: watch::Sender<bool>,
     tcp: Option<SocketAddr>,
     websocket: Option<SocketAddr>,
+    certificates: Option<Arc<kalah_web::Certificates>>,
 }
 
 impl Server {
     /// Opens the database, binds the listeners and starts serving; events go to `events`.
     pub async fn start(config: Config, events: mpsc::UnboundedSender<Event>) -> Result<Server, ServeError> {
         let store = Store::open(&config.db)?;
-        let tls = config.tls.as_ref().map(transport::acceptor).transpose()?;
+        let certificates = config.tls.clone().map(kalah_web::Certificates::open).transpose()?;
+        let tls = certificates.as_ref().map(transport::acceptor).transpose()?;
         let bind = |what, address| async move {
             TcpListener::bind(address).await.map_err(|error| ServeError::Bind { what, address, error })
         };
@@ -242,7 +244,10 @@ impl Server {
         } else {
             tokio::spawn(lobby::run(Arc::clone(&shared), joins));
         }
-        let mut server = Server { shared: Arc::clone(&shared), stop, tcp: None, websocket: None };
+        if let Some(certificates) = &certificates {
+            tokio::spawn(transport::renew(Arc::clone(certificates), shared.events.clone(), shared.stop.clone()));
+        }
+        let mut server = Server { shared: Arc::clone(&shared), stop, tcp: None, websocket: None, certificates };
         if let Some(listener) = tcp {
             let address = listener.local_addr().map_err(|error| ServeError::Bind {
                 what: "KGP over TCP",
@@ -291,6 +296,14 @@ impl Server {
     /// Returns the address the WebSocket listener is bound to.
     pub fn websocket_address(&self) -> Option<SocketAddr> {
         self.websocket
+    }
+
+    /// Returns the certificate the WebSocket listener serves over TLS: a front end may read it
+    /// again on its own signal ([`Certificates::reload`](kalah_web::Certificates::reload)), as
+    /// `kalah kgp serve` does on SIGHUP. Renewed files are found without it, within
+    /// [`CHECKED_EVERY`](kalah_web::https::CHECKED_EVERY).
+    pub fn certificates(&self) -> Option<&Arc<kalah_web::Certificates>> {
+        self.certificates.as_ref()
     }
 
     /// Stops: no new connections, `goodbye` to every connection, and waits until every game has

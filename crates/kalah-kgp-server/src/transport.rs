@@ -214,14 +214,45 @@ fn split(reader: &mut LineReader, bytes: &[u8], start: &mut usize) -> Option<Fra
     None
 }
 
+use kalah_web::https::{Refreshed, CHECKED_EVERY};
 /// The certificate chain and key files, and why they cannot serve: kalah-web's, which
 /// `kalah serve` reads the same way.
 pub use kalah_web::https::{TlsError, TlsFiles};
+use kalah_web::Certificates;
 
-/// Returns an acceptor for the certificate chain and key in `files`, offering HTTP/1.1 alone
-/// (the WebSocket upgrade).
-pub fn acceptor(files: &TlsFiles) -> Result<TlsAcceptor, TlsError> {
-    kalah_web::Certificates::open(files.clone())?.acceptor_offering(&[b"http/1.1"])
+use crate::Event;
+
+/// Returns an acceptor for the certificate being served, offering HTTP/1.1 alone (the WebSocket
+/// upgrade); each new connection gets the certificate current then.
+pub fn acceptor(certificates: &Arc<Certificates>) -> Result<TlsAcceptor, TlsError> {
+    certificates.acceptor_offering(&[b"http/1.1"])
+}
+
+/// Looks at the certificate's files every [`CHECKED_EVERY`] until `stop` turns true, and reports
+/// a renewal (certbot writes the files in place): served from the next connection on, or, if the
+/// new files cannot serve, said why while the earlier certificate still is.
+pub(crate) async fn renew(
+    certificates: Arc<Certificates>,
+    events: mpsc::UnboundedSender<Event>,
+    mut stop: watch::Receiver<bool>,
+) {
+    let mut tick = tokio::time::interval(CHECKED_EVERY);
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = stop.wait_for(|stopped| *stopped) => return,
+        }
+        let event = match certificates.refresh() {
+            Refreshed::Unchanged => continue,
+            Refreshed::Reloaded => Event::CertificateRenewed,
+            Refreshed::Failed(e) => Event::Trouble(format!(
+                "the certificate changed but cannot be served ({e}): still serving the earlier one"
+            )),
+        };
+        if events.send(event).is_err() {
+            return;
+        }
+    }
 }
 
 /// A listener whose connections come out of TLS handshakes, done apart so that a slow one holds

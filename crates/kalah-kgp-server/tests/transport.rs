@@ -3,7 +3,8 @@
 //! cut), a binary message refused, other paths not found, a failed handshake that stops nothing;
 //! close frames with the status of what a raw client did wrong (1002, 1007); a half-sent HTTP
 //! request closed after the header time; a client that stops reading dropped, and the log saying
-//! why; the page's JSON with each key once.
+//! why; the page's JSON with each key once; a renewed certificate served without a restart, and a
+//! renewal that cannot serve leaving the earlier one served.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -116,6 +117,89 @@ async fn a_game_over_websocket_behind_tls() {
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].south.as_str().min(games[0].north.as_str()), "random");
     assert!(games[0].state.ends_with("won") || games[0].state == "draw", "{games:?}");
+}
+
+/// Does a TLS handshake with the server at `address` trusting only `cert`; tells whether it held.
+async fn handshake_trusting(address: std::net::SocketAddr, cert: &rcgen::Certificate) -> bool {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(CertificateDer::from(cert.der().to_vec())).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(tls));
+    let tcp = TcpStream::connect(address).await.unwrap();
+    let name = rustls_pki_types::ServerName::try_from("localhost").unwrap();
+    connector.connect(name, tcp).await.is_ok()
+}
+
+/// Writes `text` beside `path` and renames it over, as certbot renews its files.
+fn renew_file(path: &std::path::Path, text: &str) {
+    let new = path.with_extension("new");
+    std::fs::write(&new, text).unwrap();
+    std::fs::rename(&new, path).unwrap();
+}
+
+/// Tells whether the server's log line is about its certificate's files (not, say, a handshake
+/// that a client refused).
+fn about_the_certificate(event: &Event) -> bool {
+    match event {
+        Event::CertificateRenewed => true,
+        Event::Trouble(text) => text.starts_with("the certificate changed"),
+        _ => false,
+    }
+}
+
+/// Waits for the server's log to say something `wanted` takes, and returns it.
+async fn wait_for(log: &mut mpsc::UnboundedReceiver<Event>, wanted: impl Fn(&Event) -> bool) -> Event {
+    tokio::time::timeout(HANG, async {
+        loop {
+            let event = log.recv().await.expect("the server's log");
+            if wanted(&event) {
+                return event;
+            }
+        }
+    })
+    .await
+    .expect("the event within the time")
+}
+
+#[tokio::test]
+async fn a_renewed_certificate_is_served_without_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    std::fs::write(&cert, first.cert.pem()).unwrap();
+    std::fs::write(&key, first.signing_key.serialize_pem()).unwrap();
+    let mut config = config(&dir);
+    config.tls = Some(TlsFiles { cert: cert.clone(), key: key.clone() });
+    let (events, mut log) = mpsc::unbounded_channel();
+    let server = Server::start(config, events).await.unwrap();
+    assert!(server.certificates().is_some());
+    let address = server.websocket_address().unwrap();
+    assert!(handshake_trusting(address, &first.cert).await);
+
+    // The renewal: a new key and certificate, found by the server's look at its files.
+    let second = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    renew_file(&key, &second.signing_key.serialize_pem());
+    renew_file(&cert, &second.cert.pem());
+    let said = wait_for(&mut log, about_the_certificate).await;
+    // The key and the certificate may be seen apart (the key first): then the next look serves both.
+    if !matches!(said, Event::CertificateRenewed) {
+        wait_for(&mut log, |e| matches!(e, Event::CertificateRenewed)).await;
+    }
+    assert!(handshake_trusting(address, &second.cert).await, "the renewed certificate is served");
+    assert!(!handshake_trusting(address, &first.cert).await, "the old one is not");
+
+    // A renewal that cannot serve (a key that is not PEM) is said, and the last good one stays.
+    renew_file(&key, "not a key\n");
+    let said = wait_for(&mut log, about_the_certificate).await;
+    let Event::Trouble(text) = said else { panic!("a broken renewal is trouble, not {said}") };
+    assert!(text.contains("cannot be served") && text.contains("still serving the earlier one"), "{text}");
+    assert!(handshake_trusting(address, &second.cert).await, "the earlier certificate still serves");
+    server.shutdown().await;
 }
 
 #[tokio::test]

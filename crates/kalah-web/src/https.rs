@@ -6,13 +6,16 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use rustls::server::{ClientHello, ResolvesServerCert};
 use rustls::sign::CertifiedKey;
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use tokio_rustls::TlsAcceptor;
+
+/// How often a server looks at its certificate's files for a renewal ([`Certificates::refresh`]).
+pub const CHECKED_EVERY: Duration = Duration::from_secs(10);
 
 /// A certificate chain and its private key, PEM files.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -136,9 +136,6 @@ fn index(public: Option<&PublicUrl>) -> String {
     }
 }
 
-/// How often the certificate's files are looked at for a renewal.
-const CERTIFICATE_CHECKED: Duration = Duration::from_secs(10);
-
 /// Serves the page and the API on `listener` (over TLS if the configuration has a certificate)
 /// until `shutdown` completes, closing idle games as they expire; the connections are capped
 /// and timed ([`ConnectionLimits`]).
@@ -201,7 +198,7 @@ pub async fn serve(
     let renewing = app.tls.clone().map(|certificates| {
         let reports = app.reports.clone();
         tokio::spawn(async move {
-            let mut tick = tokio::time::interval(CERTIFICATE_CHECKED);
+            let mut tick = tokio::time::interval(crate::https::CHECKED_EVERY);
             loop {
                 tick.tick().await;
                 let refreshed = certificates.refresh();
