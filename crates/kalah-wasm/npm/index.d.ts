@@ -5,7 +5,8 @@
 export type Side = 'South' | 'North';
 
 /** What `init` takes: nothing (the module beside the package's index.js), the module's bytes,
- * its URL, a fetch Response (or its promise) or a compiled module. */
+ * its URL (a string is a URL in a browser, relative to the page, and a URL or a file's path in
+ * Node), a fetch Response (or its promise) or a compiled module. */
 export type ModuleSource =
   | undefined
   | ArrayBuffer

@@ -53,7 +53,8 @@ function ready() {
   if (!compiled) throw new Error('kalah: the module is not loaded yet: call `await init()` first');
 }
 
-// Node: a file URL is read from the disk (Node's fetch takes no file URLs).
+// Whether this runs in Node, where the module's file is read from the disk (Node's fetch takes
+// no file URLs).
 const inNode = typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';
 
 async function readFile(url) {
@@ -84,8 +85,13 @@ async function compileResponse(response) {
 async function compile(source) {
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
+  // Node reads a path as its file system does (from the working folder); a browser takes a
+  // relative address as fetch does (from the page).
+  if (typeof source === 'string' && inNode && !/^[a-z][a-z0-9+.-]*:/i.test(source)) {
+    return WebAssembly.compile(await readFile(source));
+  }
   if (source === undefined || typeof source === 'string' || source instanceof URL) {
-    const url = source === undefined ? WASM : new URL(source, import.meta.url);
+    const url = source === undefined ? WASM : new URL(source, globalThis.location?.href);
     if (url.protocol === 'file:' && inNode) return WebAssembly.compile(await readFile(url));
     return compileResponse(fetch(url));
   }
@@ -96,20 +102,23 @@ async function compile(source) {
 }
 
 /** Loads the module, once: from the package's folder in Node, from beside this file in a browser,
- * or from `source` (bytes, a URL, a fetch Response or a compiled WebAssembly.Module). Resolves to
- * the compiled module, which an EngineWorker can take. Later calls resolve to the same module. */
+ * or from `source` (bytes, a URL, a path in Node, a fetch Response or a compiled
+ * WebAssembly.Module). Resolves to the compiled module, which an EngineWorker can take. Later
+ * calls resolve to the same module. */
 export function init(source) {
   if (compiled) return Promise.resolve(compiled);
-  starting ??= (async () => {
-    const module = await compile(source);
-    await initGlue({ module_or_path: module });
-    compiled = module;
-    return module;
-  })();
-  // A failed load may be tried again (another source, the network back).
-  starting.catch(() => {
-    starting = null;
-  });
+  if (!starting) {
+    starting = (async () => {
+      const module = await compile(source);
+      await initGlue({ module_or_path: module });
+      compiled = module;
+      return module;
+    })();
+    // A failed load may be tried again (another source, the network back).
+    starting.catch(() => {
+      starting = null;
+    });
+  }
   return starting;
 }
 

@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { init, initSync, search, solve, bench, variants, route, Game, Engine, EngineWorker, KalahError } from 'kalah';
 
@@ -64,6 +65,20 @@ const module = await init();
 console.log(`init: ${Date.now() - started} ms`);
 check(module instanceof WebAssembly.Module && (await init()) === module && initSync(new Uint8Array(0)) === module,
   'init loads the module once');
+
+// The other sources init takes, each in a Node of its own (a module loads once a process): a
+// path, a file URL and the bytes.
+const here = path.dirname(fileURLToPath(import.meta.url));
+const file = path.join(here, 'node_modules', 'kalah', 'wasm', 'kalah_wasm_bg.wasm');
+for (const [what, source] of [
+  ['a path', JSON.stringify(file)],
+  ['a file URL', `new URL(${JSON.stringify(`file://${file}`)})`],
+  ['the bytes', `(await import('node:fs')).readFileSync(${JSON.stringify(file)})`],
+]) {
+  const code = `import { init, variants } from 'kalah'; await init(${source}); console.log(variants().levels.length);`;
+  const said = execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: here, encoding: 'utf8' });
+  check(said.trim() === '5', `init from ${what}`);
+}
 
 // A search of Kalah(6,4) from the start to a fixed depth.
 const position = '4,4,4,4,4,4:0/4,4,4,4,4,4:0/S';
