@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Writes the static site of the Kalah page into a folder (default target/site): index.html, the
-# page's scripts and style, the engine compiled to WebAssembly with its wasm-bindgen glue (pkg/),
-# the engine's Web Worker, the web app manifest and the service worker. Any static file server
-# serves the folder; nothing runs behind it. Usage: bash scripts/site.sh [FOLDER]
+# page's scripts and style, the npm package kalah (pkg/: the engine compiled to WebAssembly, its
+# wrapper and its Web Worker, as scripts/npm.sh builds it), the web app manifest and the service
+# worker. Any static file server serves the folder; nothing runs behind it.
+# Usage: bash scripts/site.sh [FOLDER]
 #
-# Needs rustup (adds the wasm32-unknown-unknown target) and wasm-bindgen-cli at exactly the
-# version of the wasm-bindgen crate in Cargo.lock, which it installs from crates.io when
-# `wasm-bindgen --version` differs. A folder that exists is replaced only if this script wrote it.
+# Needs what scripts/npm.sh needs: rustup (it adds the wasm32-unknown-unknown target) and
+# wasm-bindgen-cli at exactly the version in Cargo.lock (it installs that version with its lock
+# file when `wasm-bindgen --version` differs). A folder that exists is replaced only if this
+# script wrote it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/target/site}"
@@ -17,28 +19,14 @@ if [ -e "$out" ] && [ ! -f "$out/$marker" ]; then
 fi
 cd "$root"
 
-if command -v rustup >/dev/null; then
-    rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
-fi
-version=$(sed -n '/^name = "wasm-bindgen"$/{n;s/^version = "\(.*\)"$/\1/p;}' Cargo.lock)
-if [ -z "$version" ]; then
-    echo "scripts/site.sh: no wasm-bindgen in Cargo.lock" >&2
-    exit 1
-fi
-if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $version" ]; then
-    # With its own lock file first; a registry that lacks one of the versions locked there gets
-    # the same CLI version with the newest compatible dependencies.
-    cargo install wasm-bindgen-cli --version "$version" --locked || cargo install wasm-bindgen-cli --version "$version"
-fi
-
-cargo build --release --target wasm32-unknown-unknown --no-default-features -p kalah-wasm
-module="${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/release/kalah_wasm.wasm"
-
 # Written beside the folder, then put in its place, so a failed build leaves the old site whole.
 new="$out.new.$$"
 trap 'rm -rf "$new"' EXIT
 mkdir -p "$new"
-wasm-bindgen --target web --no-typescript --out-dir "$new/pkg" "$module"
+# The page imports the package as a user's page would: its folder as it is, less the mark that
+# scripts/npm.sh wrote it.
+bash scripts/npm.sh "$new/pkg"
+rm "$new/pkg/.kalah-npm"
 web=crates/kalah-web/web
 cp "$web"/index.html "$web"/bench.html "$web"/style.css "$web"/*.js "$web"/manifest.webmanifest "$web"/icon.svg "$new"/
 # The board's script and style, shared with kalah kgp serve's page.

@@ -3,8 +3,9 @@
 //!
 //! This crate builds `kalah-rules` and `kalah-engine` without their default features (one thread,
 //! no file system, no memory mapping) for `wasm32-unknown-unknown` and exports them with
-//! wasm-bindgen. The page of the static site (docs/site.md) loads one module twice: in the page
-//! for the rules, in a Web Worker for the engine.
+//! wasm-bindgen. The npm package `kalah` (`npm/`, docs/npm.md) wraps the exports in an ES module
+//! for Node and browsers that takes and returns objects; the page of the static site
+//! (docs/site.md) loads it twice: in the page for the rules, in a Web Worker for the engine.
 //!
 //! * [`page`]: the game a page holds with no server ([`page::Page`]): a table of the crate
 //!   kalah-table's, the one `kalah serve` holds its games in (seats, undo, redo, goto, clocks,
@@ -17,8 +18,8 @@
 //!   (`kalah(6,4)`, as [`Rules`] reads it) and a position in the position notation (or `start`),
 //!   and returning a JSON object ([`SearchReport`], [`SolveReport`]). Every call starts from empty
 //!   tables of [`TABLE_BYTES`], so the same call gives the same nodes anywhere: `.ci/wasm` checks
-//!   that the module run in Node gives the values and node counts of the native `kalah analyze`
-//!   and `kalah solve`.
+//!   that the npm package run in Node gives the values and node counts of the native `kalah
+//!   analyze` and `kalah solve`.
 //!
 //! Every function and method takes and returns JSON text, or throws an `Error` whose message says
 //! what is wrong with the input. The same functions are plain Rust natively, where the tests run.
@@ -236,8 +237,8 @@ mod exports {
         reply(engine::run_bench(depth))
     }
 
-    /// A game the page holds (`session::Session`).
-    /// Says a refusal as `STATUS message`, the status kalah-table gives it (local.js reads it).
+    /// Says a refusal as `STATUS message`, the status kalah-table gives it (the npm package's
+    /// wrapper reads it into a `KalahError`).
     fn refused(refused: Refused) -> JsError {
         JsError::new(&format!("{} {refused}", refused.status()))
     }
@@ -329,6 +330,7 @@ mod exports {
         }
     }
 
+    /// The engine a page's worker runs (`engine::PageEngine`).
     #[wasm_bindgen(js_name = Engine)]
     pub struct Engine(PageEngine);
 

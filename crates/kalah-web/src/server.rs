@@ -41,16 +41,15 @@ use crate::{Config, Report};
 
 /// The page, built into the binary so that `kalah serve` works from any folder with no network:
 /// each file's path, type and text. The static site (scripts/site.sh) holds the same files and
-/// the engine compiled to WebAssembly, which this page does without: it asks the API instead.
-const PAGE: [(&str, &str, &str); 13] = [
+/// the npm package kalah (the engine compiled to WebAssembly, its worker), which this page does
+/// without: local.js fails to import it, and the page asks the API instead.
+const PAGE: [(&str, &str, &str); 11] = [
     ("/", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/index.html", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
     ("/app.js", "text/javascript; charset=utf-8", include_str!("../web/app.js")),
     ("/backend.js", "text/javascript; charset=utf-8", include_str!("../web/backend.js")),
     ("/local.js", "text/javascript; charset=utf-8", include_str!("../web/local.js")),
-    ("/engine.js", "text/javascript; charset=utf-8", include_str!("../web/engine.js")),
-    ("/worker.js", "text/javascript; charset=utf-8", include_str!("../web/worker.js")),
     ("/friends.js", "text/javascript; charset=utf-8", include_str!("../web/friends.js")),
     ("/manifest.webmanifest", "application/manifest+json", include_str!("../web/manifest.webmanifest")),
     ("/icon.svg", "image/svg+xml", include_str!("../web/icon.svg")),

@@ -90,7 +90,7 @@ async fn the_page_and_its_assets_are_served() {
     for (path, says) in [
         ("/", "<title>Kalah</title>"),
         ("/app.js", "import { connect"),
-        ("/local.js", "kalah_wasm.js"),
+        ("/local.js", "./pkg/index.js"),
         ("/friends.js", "export function seatFor"),
         ("/style.css", ".board"),
     ] {

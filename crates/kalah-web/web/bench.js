@@ -1,12 +1,13 @@
-// The benchmark page (bench.html): `kalah bench`'s positions searched in the engine's Web Worker,
-// the nodes (at depth 13 the search's signature, as natively) and the nodes a second.
-import { EngineWorker } from './engine.js';
+// The benchmark page (bench.html): `kalah bench`'s positions searched in the Web Worker of the
+// npm package kalah (pkg/), the nodes (at depth 13 the search's signature, as natively) and the
+// nodes a second.
+import { EngineWorker } from './pkg/index.js';
 
 async function run() {
   const asked = Number(new URLSearchParams(location.search).get('depth') || 13);
-  const url = new URL('./pkg/kalah_wasm_bg.wasm', import.meta.url);
-  const engine = new EngineWorker(await WebAssembly.compileStreaming(fetch(url)));
-  const report = await engine.ask('bench', { depth: asked });
+  // The page never loads the module itself: the worker fetches and compiles it.
+  const engine = new EngineWorker();
+  const report = await engine.bench(asked);
   const status = document.getElementById('bench-status');
   const same = report.depth !== 13 || report.nodes === report.signature;
   status.textContent = `depth ${report.depth}: ${report.nodes} nodes in ${report.millis} ms, ${report.nps} nodes/s`

@@ -1,9 +1,8 @@
-// The game in this browser, with no server: the rules from the WebAssembly module (kalah-wasm's
-// Game, on the page's thread: each call takes microseconds) and the engine in a Web Worker
-// (engine.js). It answers the paths of `kalah serve`'s JSON API (docs/web.md) with the same
-// JSON and the same refusals, so the page plays alike with either.
-import init, { Game, route, variants } from './pkg/kalah_wasm.js';
-import { EngineWorker } from './engine.js';
+// The game in this browser, with no server: the rules from the npm package kalah in pkg/ (its
+// Game, on the page's thread: each call takes microseconds) and the engine in the package's Web
+// Worker (EngineWorker). It answers the paths of `kalah serve`'s JSON API (docs/web.md) with the
+// same JSON and the same refusals, so the page plays alike with either.
+import { init, Game, EngineWorker, route, variants } from './pkg/index.js';
 
 // The longest a solve may take before the page shows the bounds proven so far.
 const SOLVE_MS = 10000;
@@ -16,26 +15,25 @@ const LAST = 'kalah-last-game';
 const EARLIER = 'kalah-saved-game';
 // A kept game that cannot be taken up is set aside under this prefix, never deleted.
 const ASIDE = 'kalah-set-aside-';
+// What a search stopped by a change of its game is refused with (409), as a server says it.
+const CHANGED = 'the game changed while the engine was thinking';
 
-// A refusal of the module's table comes as "STATUS message" (kalah-table's statuses, as
-// `kalah serve` answers them): an Error with the status, as backend.js makes them.
+// An Error with the status `kalah serve` would answer, as backend.js makes them.
 function refused(message, status) {
   return Object.assign(new Error(message), { status });
 }
 
+// The package refuses with a KalahError, which has its status (kalah-table's, as `kalah serve`
+// answers them); anything else is a bad request.
 function thrown(error) {
-  const text = error.message || String(error);
-  const match = /^(\d{3}) (.*)$/s.exec(text);
-  return match ? refused(match[2], Number(match[1])) : refused(text, 400);
+  return typeof error?.status === 'number' ? error : refused(error?.message || String(error), 400);
 }
 
 export async function start(engineTime) {
-  const url = new URL('./pkg/kalah_wasm_bg.wasm', import.meta.url);
-  const module = await WebAssembly.compileStreaming(fetch(url));
-  await init({ module_or_path: module });
-  const engine = new EngineWorker(module);
+  // The worker starts from the module the page compiled.
+  const engine = new EngineWorker(await init());
   const games = new Map();
-  const known = JSON.parse(variants());
+  const known = variants();
   let analysis = null;  // the last analysis, for the game and version it is of
 
   const store = (key, value) => {
@@ -86,8 +84,8 @@ export async function start(engineTime) {
 
   // The state the page draws.
   const state = (game) => {
-    game.check_time();
-    return JSON.parse(game.state());
+    game.checkTime();
+    return game.state();
   };
 
   const wrap = (f) => {
@@ -97,39 +95,39 @@ export async function start(engineTime) {
   // A change of the game: the engine's work for the game as it was is stopped.
   const change = (id, f) => {
     const game = find(id);
-    const version = game.version();
+    const version = game.version;
     try {
       wrap(() => f(game));
     } finally {
       keep(id, game);
     }
-    if (game.version() !== version) engine.stop();
+    if (game.version !== version) engine.stop(CHANGED);
     return state(game);
   };
 
-  const question = (game) => ({ version: game.version(), game: JSON.parse(game.snapshot()) });
+  const question = (game) => ({ version: game.version, game: game.snapshot() });
 
   // Refuses an answer for a game that changed while it was searched.
   const still = (id, game, version) => {
-    if (games.get(id) !== game || game.version() !== version) {
-      throw refused('the game changed while the engine was thinking', 409);
+    if (games.get(id) !== game || game.version !== version) {
+      throw refused(CHANGED, 409);
     }
   };
 
   async function engineMove(id) {
     const game = find(id);
-    game.check_time();
-    const turn = wrap(() => JSON.parse(game.engine_turn()));
+    game.checkTime();
+    const turn = wrap(() => game.engineTurn());
     let move;
     try {
-      move = await engine.ask('decide', { ...turn, time_ms: engineTime });
+      move = await engine.decide({ ...turn, time_ms: engineTime });
     } catch (error) {
-      game.stop_thinking(turn.version);
+      game.stopThinking(turn.version);
       throw error;
     }
     still(id, game, turn.version);
-    game.check_time();
-    wrap(() => game.play_engine(turn.version, move.action));
+    game.checkTime();
+    wrap(() => game.playEngine(turn.version, move.action));
     keep(id, game);
     return state(game);
   }
@@ -137,21 +135,20 @@ export async function start(engineTime) {
   async function ask(id, kind, time) {
     const game = find(id);
     const asked = question(game);
-    const reply = await engine.ask(kind, { ...asked, time_ms: time });
+    const reply = await engine[kind]({ ...asked, time_ms: time });
     still(id, game, asked.version);
     return reply;
   }
 
   async function api(method, path, body) {
     // The routes are kalah-table's, as `kalah serve` builds its router from.
-    const { route: what, id } = JSON.parse(wrap(() => route(method, path)));
-    const text = body === undefined || body === null ? '' : JSON.stringify(body);
+    const { route: what, id } = wrap(() => route(method, path));
     switch (what) {
       case 'variants':
         return known;
       case 'create': {
         const id = `b${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-        const game = wrap(() => new Game(id, text));
+        const game = wrap(() => new Game(body, id));
         games.set(id, game);
         keep(id, game);
         return state(game);
@@ -162,7 +159,7 @@ export async function start(engineTime) {
         if (games.has(id)) {
           games.get(id).free();
           games.delete(id);
-          engine.stop();
+          engine.stop(CHANGED);
         }
         localStorage.removeItem(`${KEPT}${id}`);
         return null;
@@ -171,14 +168,14 @@ export async function start(engineTime) {
       case 'redo':
       case 'goto':
       case 'shown':
-        return change(id, (game) => game.request(what, text));
+        return change(id, (game) => game.request(what, body));
       case 'engine':
         return engineMove(id);
       case 'hint':
         return ask(id, 'hint', engineTime);
       case 'analysis': {
         const game = find(id);
-        const key = `${id}:${game.version()}`;
+        const key = `${id}:${game.version}`;
         if (analysis && analysis.key === key) return analysis.reply;
         const reply = await ask(id, 'analyse', engineTime);
         analysis = { key, reply };
@@ -187,7 +184,7 @@ export async function start(engineTime) {
       case 'solve':
         return ask(id, 'solve', SOLVE_MS);
       case 'record':
-        return find(id).record(Date.now() / 1000);
+        return find(id).record(new Date());
       default:
         throw refused(`no such request in this browser: ${method} ${path}`, 404);
     }
