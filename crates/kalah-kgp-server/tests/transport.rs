@@ -88,18 +88,7 @@ async fn a_game_over_websocket_behind_tls() {
     let mut back = Vec::new();
     let _ = tokio::time::timeout(HANG, plain.read_to_end(&mut back)).await.expect("the server closes it");
     // The real client: TLS with the certificate as its only root, then WebSocket.
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(CertificateDer::from(certified.cert.der().to_vec())).unwrap();
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let tls = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    let connector = tokio_rustls::TlsConnector::from(Arc::new(tls));
-    let tcp = TcpStream::connect(address).await.unwrap();
-    let name = rustls_pki_types::ServerName::try_from("localhost").unwrap();
-    let stream = connector.connect(name, tcp).await.unwrap();
+    let stream = connect_trusting(address, &certified.cert).await.unwrap();
     let url = format!("wss://localhost:{}/socket", address.port());
     let (mut socket, _) = tokio_tungstenite::client_async(url, stream).await.unwrap();
     let received = play(&mut socket).await;
@@ -119,8 +108,12 @@ async fn a_game_over_websocket_behind_tls() {
     assert!(games[0].state.ends_with("won") || games[0].state == "draw", "{games:?}");
 }
 
-/// Does a TLS handshake with the server at `address` trusting only `cert`; tells whether it held.
-async fn handshake_trusting(address: std::net::SocketAddr, cert: &rcgen::Certificate) -> bool {
+/// Connects to the server at `address` over TLS, trusting only `cert`, as a client of
+/// `localhost`.
+async fn connect_trusting(
+    address: std::net::SocketAddr,
+    cert: &rcgen::Certificate,
+) -> std::io::Result<tokio_rustls::client::TlsStream<TcpStream>> {
     let mut roots = rustls::RootCertStore::empty();
     roots.add(CertificateDer::from(cert.der().to_vec())).unwrap();
     let provider = Arc::new(rustls::crypto::ring::default_provider());
@@ -132,7 +125,12 @@ async fn handshake_trusting(address: std::net::SocketAddr, cert: &rcgen::Certifi
     let connector = tokio_rustls::TlsConnector::from(Arc::new(tls));
     let tcp = TcpStream::connect(address).await.unwrap();
     let name = rustls_pki_types::ServerName::try_from("localhost").unwrap();
-    connector.connect(name, tcp).await.is_ok()
+    connector.connect(name, tcp).await
+}
+
+/// Does a TLS handshake with the server at `address` trusting only `cert`; tells whether it held.
+async fn handshake_trusting(address: std::net::SocketAddr, cert: &rcgen::Certificate) -> bool {
+    connect_trusting(address, cert).await.is_ok()
 }
 
 /// Writes `text` beside `path` and renames it over, as certbot renews its files.
