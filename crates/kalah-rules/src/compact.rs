@@ -23,7 +23,7 @@ pub const MAX_COMPACT_SEEDS: u16 = 255;
 const ONES: u64 = 0x0101_0101_0101_0101;
 
 /// `RUN[k]`: a one in each of bytes 0..k (k ≤ 8; the table is 16 long so that an index masked
-/// to 0..16, as [`run`] masks it, needs no check; entries 9 to 15 are 0). The engine's byte board
+/// to 0..16, as `run` masks it, needs no check; entries 9 to 15 are 0). The engine's byte board
 /// sows with the same table.
 pub const RUN: [u64; 16] = {
     let mut run = [0u64; 16];
