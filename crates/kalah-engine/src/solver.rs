@@ -71,8 +71,14 @@ const ETC_SEEDS: i32 = 24;
 /// searched (ABDADA), with no database; smaller subtrees are not worth the bookkeeping: a shared
 /// node marks itself, asks about its children and cannot search its first move before sowing the
 /// others. From 12 seeds on, two threads took 40% more CPU a node than one on Kalah(6,4); from 24
-/// on, as much as one (measurements 2026-11-28). With a database every node above it is shared.
+/// on, as much as one (measurements 2026-11-28). With a database, see [`SHARE_ABOVE_DATABASE`].
 const SHARE_SEEDS: i32 = 24;
+/// With a database of K seeds, nodes of at least K + this many seeds are shared: the nodes just
+/// above the database are cheap (their children are mostly probes), and sharing them cost more
+/// than it saved. Two threads, against sharing every node above the database: the 20-seed test
+/// solve faster in 7 rounds of 8 (2.77 to 3.27 s against 2.85 to 4.99 s); on Kalah(6,5) with the
+/// 32-seed database the runs overlap (measurements 2026-11-28).
+const SHARE_ABOVE_DATABASE: i32 = 8;
 /// On the byte board, nodes with at least this many seeds in the houses look their children up
 /// before searching any (the byte board's children are fetched from the table anyway, so the
 /// lookups cost less there than in the nodes of [`ETC_SEEDS`]).
@@ -328,10 +334,10 @@ impl Solver {
             busy: &self.busy,
             shared: self.busy.is_shared(),
             // The database answers every board of its seeds or fewer: the nodes searched start
-            // above it, and there the test solve ran faster with all of them shared.
+            // above it.
             share_seeds: match self.engine.options().oracle.as_ref().map_or(0, |o| o.board_seeds()) {
                 0 => SHARE_SEEDS,
-                seeds => SHARE_SEEDS.min(seeds as i32 + 1),
+                seeds => seeds as i32 + SHARE_ABOVE_DATABASE,
             },
             root_best: None,
             layout: None,
