@@ -52,6 +52,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod book;
 pub mod busy;
 #[cfg(feature = "fs")]
 pub mod databases;
