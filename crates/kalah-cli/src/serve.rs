@@ -91,6 +91,9 @@ pub struct ServeArgs {
     /// Do not use endgame databases even if they are there
     #[arg(long)]
     pub no_egdb: bool,
+    /// An opening book that the explorer answers from at once (repeatable; `kalah solve book` writes them)
+    #[arg(long, value_name = "FILE")]
+    pub book: Vec<PathBuf>,
 }
 
 /// Checks that a flag's value is in range.
@@ -143,7 +146,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
     // The databases keep within what the machine can spare beside every engine's table.
     let tables = Memory::mib((searches * args.hash) as u64);
     let databases = shared_databases(egdb_folder(args.egdb_dir.as_ref(), args.no_egdb), tables);
+    let books = args
+        .book
+        .iter()
+        .map(|path| crate::explore::read_book(path, None).map(Arc::new))
+        .collect::<Result<Vec<_>>>()?;
     let config = Config {
+        books,
         engine_time: Duration::from_millis(args.engine_time),
         searches,
         table_bytes: args.hash << 20,

@@ -68,6 +68,9 @@ pub struct Config {
     pub table_bytes: usize,
     /// The endgame databases the engines may use, if any: a folder and the memory they may take.
     pub databases: Option<Arc<Databases>>,
+    /// Opening books the explorer answers from at once (`GET /api/games/{id}/explore`), for
+    /// their rules' positions of the first plies.
+    pub books: Vec<Arc<kalah_engine::book::Book>>,
     /// Where the games are kept.
     pub database: Database,
     /// Most games held in memory at once.
@@ -109,6 +112,7 @@ impl Default for Config {
             searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
             table_bytes: 16 << 20,
             databases: None,
+            books: Vec::new(),
             database: Database::Memory,
             max_games: 1000,
             idle: Duration::from_secs(30 * 60),
