@@ -6,6 +6,9 @@ import { init, Game, EngineWorker, route, variants } from './pkg/index.js';
 
 // The longest a solve may take before the page shows the bounds proven so far.
 const SOLVE_MS = 10000;
+// The time the explorer has for every move of a position together (small boards settle in it;
+// on larger ones the moves left open show their bounds).
+const EXPLORE_MS = 5000;
 // Where each game is kept in this browser (its id after the prefix), so that a reload, another
 // tab, a closed browser or a visit offline takes it up again; and which game was shown last.
 const KEPT = 'kalah-kept-';
@@ -183,6 +186,8 @@ export async function start(engineTime) {
       }
       case 'solve':
         return ask(id, 'solve', SOLVE_MS);
+      case 'explore':
+        return ask(id, 'explore', EXPLORE_MS);
       case 'record':
         return find(id).record(new Date());
       default:
