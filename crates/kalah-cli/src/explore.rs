@@ -59,18 +59,22 @@ pub struct BookArgs {
 }
 
 /// What `--out` of `kalah solve book` may replace: an opening book.
-const BOOK: Kind<'static> = Kind { name: "a kalah opening book", recognise: Some(&|head: &[u8]| head.starts_with(MAGIC.as_bytes())) };
+const BOOK: Kind<'static> =
+    Kind { name: "a kalah opening book", recognise: Some(&|head: &[u8]| head.starts_with(MAGIC.as_bytes())) };
 
 /// The largest book read: far beyond any that builds in a day.
 const MAX_BOOK_BYTES: u64 = 256 << 20;
 
 /// Reads the opening book at `path`; `rules`, when given, are the rules it must be for.
 pub fn read_book(path: &std::path::Path, rules: Option<&Rules>) -> Result<Book> {
-    let size = std::fs::metadata(path).map_err(|e| bad(format!("cannot read the opening book {}: {e}", path.display())))?.len();
+    let size = std::fs::metadata(path)
+        .map_err(|e| bad(format!("cannot read the opening book {}: {e}", path.display())))?
+        .len();
     if size > MAX_BOOK_BYTES {
         return Err(bad(format!("{} is too large for an opening book ({size} bytes)", path.display())));
     }
-    let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read the opening book {}: {e}", path.display())))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| bad(format!("cannot read the opening book {}: {e}", path.display())))?;
     Book::from_bytes(&bytes, rules).map_err(|e| bad(format!("{}: {e}", path.display())))
 }
 
@@ -163,7 +167,8 @@ pub fn run_book(args: BookArgs) -> Result<()> {
     let solver = Solver::new(options);
     let bar = ProgressBar::new(0);
     bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} positions {msg}").expect("a valid template"),
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} positions {msg}")
+            .expect("a valid template"),
     );
     let started = std::time::Instant::now();
     let book = Book::build(&solver, &rules, args.plies, |i, count, _, _| {

@@ -146,11 +146,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
     // The databases keep within what the machine can spare beside every engine's table.
     let tables = Memory::mib((searches * args.hash) as u64);
     let databases = shared_databases(egdb_folder(args.egdb_dir.as_ref(), args.no_egdb), tables);
-    let books = args
-        .book
-        .iter()
-        .map(|path| crate::explore::read_book(path, None).map(Arc::new))
-        .collect::<Result<Vec<_>>>()?;
+    let books =
+        args.book.iter().map(|path| crate::explore::read_book(path, None).map(Arc::new)).collect::<Result<Vec<_>>>()?;
     let config = Config {
         books,
         engine_time: Duration::from_millis(args.engine_time),

@@ -202,7 +202,9 @@ impl Book {
         let (body, last) = text.split_at(body_end);
         let last: Vec<&str> = last.split_whitespace().collect();
         let (count, hash) = match last.as_slice() {
-            ["end", count, "positions", "fnv1a64", hash] => (count.parse::<usize>().ok(), u64::from_str_radix(hash, 16).ok()),
+            ["end", count, "positions", "fnv1a64", hash] => {
+                (count.parse::<usize>().ok(), u64::from_str_radix(hash, 16).ok())
+            }
             _ => (None, None),
         };
         if hash != Some(fnv1a64(body.as_bytes())) {
@@ -234,8 +236,7 @@ impl Book {
             let [position, values, pv] = fields.as_slice() else {
                 return Err(malformed(n, "expected a position, its moves' values and a line".into()));
             };
-            let position: Position =
-                position.parse().map_err(|e| malformed(n, format!("the position: {e}")))?;
+            let position: Position = position.parse().map_err(|e| malformed(n, format!("the position: {e}")))?;
             let values: Vec<&str> = values.split(',').collect();
             if values.len() != usize::from(position.houses()) {
                 return Err(malformed(n, format!("{} values for {} houses", values.len(), position.houses())));
@@ -244,7 +245,8 @@ impl Book {
             let mut moves = Vec::new();
             for (house, value) in values.iter().enumerate() {
                 let mv = Move::from_index(house);
-                let number = |s: &str| s.parse::<i32>().map(Seeds).map_err(|_| malformed(n, format!("the value `{value}`")));
+                let number =
+                    |s: &str| s.parse::<i32>().map(Seeds).map_err(|_| malformed(n, format!("the value `{value}`")));
                 let bounds = match value.split_once("..") {
                     _ if *value == "x" => {
                         if legal.contains(mv) {
@@ -317,8 +319,10 @@ mod tests {
         let mut explored = read.get(&rules, &start).unwrap().unwrap().clone();
         mark_extra_moves(&mut explored, &start, &rules);
         let built = book.get(&rules, &start).unwrap().unwrap();
-        assert_eq!(explored.moves.iter().map(|m| (m.mv, m.bounds, m.again)).collect::<Vec<_>>(),
-            built.moves.iter().map(|m| (m.mv, m.bounds, m.again)).collect::<Vec<_>>());
+        assert_eq!(
+            explored.moves.iter().map(|m| (m.mv, m.bounds, m.again)).collect::<Vec<_>>(),
+            built.moves.iter().map(|m| (m.mv, m.bounds, m.again)).collect::<Vec<_>>()
+        );
         assert_eq!(explored.line, built.line);
         assert_eq!(explored.value(), Some(Seeds(6)));
     }

@@ -195,7 +195,8 @@ pub fn explore(solver: &Solver, position: &Position, rules: &Rules, budget: Budg
             let frame = child.store_difference() * child.mover().sign();
             let left = i32::from(child.seeds_in_houses());
             let known = Bounds::new(Seeds(frame - left), Seeds(frame + left));
-            let value = MoveValue { mv, again, bounds: Bounds::new(Seeds(i32::MIN), Seeds(i32::MAX)), line: Vec::new() };
+            let value =
+                MoveValue { mv, again, bounds: Bounds::new(Seeds(i32::MIN), Seeds(i32::MAX)), line: Vec::new() };
             (value, child, known)
         })
         .collect();

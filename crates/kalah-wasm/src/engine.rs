@@ -11,14 +11,14 @@
 use std::time::Duration;
 
 use kalah_engine::bench;
+use kalah_engine::book::Book;
+use kalah_engine::explorer::{explore, Budget};
 use kalah_engine::level::Level;
 use kalah_engine::search::Options;
+use kalah_engine::solver::Solver;
 use kalah_engine::time::{now, Limits};
 use kalah_engine::{GameEngine, OtherRules};
 use kalah_rules::{Game, Rules, Side};
-use kalah_engine::book::Book;
-use kalah_engine::explorer::{explore, Budget};
-use kalah_engine::solver::Solver;
 use kalah_view::{Analysis, Explored, Hint};
 use serde::{Deserialize, Serialize};
 
