@@ -206,6 +206,7 @@ pub fn explore(solver: &Solver, position: &Position, rules: &Rules, budget: Budg
             || budget.time.is_some_and(|t| started.elapsed() >= t)
             || budget.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     };
+    let sliced = budget.nodes.is_some() || budget.time.is_some();
     let mut slice = FIRST_SLICE;
     loop {
         let mut open = false;
@@ -213,8 +214,9 @@ pub fn explore(solver: &Solver, position: &Position, rules: &Rules, budget: Budg
             if spent(nodes) {
                 break;
             }
+            // With no nodes or time to share, each move is solved whole in one go.
             let limits = Limits {
-                nodes: Some(budget.nodes.map_or(slice, |n| slice.min(n - nodes))),
+                nodes: sliced.then(|| budget.nodes.map_or(slice, |n| slice.min(n.saturating_sub(nodes)))),
                 time: budget.time.map(|t| t.saturating_sub(started.elapsed())),
                 ..Limits::default()
             };
