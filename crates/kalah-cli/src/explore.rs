@@ -171,14 +171,15 @@ pub fn run_book(args: BookArgs) -> Result<()> {
             .expect("a valid template"),
     );
     let started = std::time::Instant::now();
-    let book = Book::build(&solver, &rules, args.plies, |i, count, _, _| {
+    let mut nodes = 0;
+    let book = Book::build(&solver, &rules, args.plies, |i, count, _, explored| {
+        nodes += explored.nodes;
         bar.set_length(count as u64);
         bar.set_position(i as u64 + 1);
     });
     bar.finish_and_clear();
     let text = book.to_text();
     files::replace(&args.out, &BOOK, text.as_bytes()).map_err(|e| e.into_error(ADVICE))?;
-    let nodes: u64 = book.entries().map(|(_, e)| e.nodes).sum();
     eprintln!(
         "wrote {}: {rules}, {} plies, {} positions, {} bytes; {nodes} nodes, {:.1} s",
         args.out.display(),

@@ -34,6 +34,9 @@ pub struct ServeArgs {
     /// Most time the engine thinks for a move, a hint or an analysis, in milliseconds (1-60000)
     #[arg(long, value_name = "MS", default_value_t = 1000)]
     pub engine_time: u64,
+    /// Most time the explorer solves the moves of a position not in an opening book, all together, in milliseconds (1-60000)
+    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    pub explore_time: u64,
     /// Searches that may run at once (1-64) [default: the number of cores]
     #[arg(long, value_name = "N")]
     pub searches: Option<usize>,
@@ -107,6 +110,7 @@ fn check<T: PartialOrd + std::fmt::Display>(flag: &str, value: T, low: T, high: 
 /// Runs `kalah serve` until Ctrl-C.
 pub fn run(args: ServeArgs) -> Result<()> {
     check("engine-time", args.engine_time, 1, 60_000, "milliseconds")?;
+    check("explore-time", args.explore_time, 1, 60_000, "milliseconds")?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let searches = args.searches.unwrap_or(cores);
     check("searches", searches, 1, 64, "searches")?;
@@ -151,6 +155,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     let config = Config {
         books,
         engine_time: Duration::from_millis(args.engine_time),
+        explore_time: Duration::from_millis(args.explore_time),
         searches,
         table_bytes: args.hash << 20,
         databases,

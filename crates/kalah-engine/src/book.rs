@@ -99,7 +99,8 @@ pub fn positions(rules: &Rules, plies: u32) -> Vec<Position> {
 impl Book {
     /// Solves every position of the first `plies` plies of `rules` ([`positions`]) with
     /// `solver`, telling `on_position` each position's index, the count, and its answer as it is
-    /// settled. Positions are solved in full: no budget.
+    /// settled (with the nodes its solve took; the book keeps none). Positions are solved in full:
+    /// no budget.
     pub fn build(
         solver: &Solver,
         rules: &Rules,
@@ -112,8 +113,10 @@ impl Book {
             .into_iter()
             .enumerate()
             .map(|(i, position)| {
-                let explored = explore(solver, &position, rules, Budget::default());
+                let mut explored = explore(solver, &position, rules, Budget::default());
                 on_position(i, count, &position, &explored);
+                // An answer read from a book searched no nodes, as one read from a file.
+                explored.nodes = 0;
                 (position, explored)
             })
             .collect();

@@ -62,6 +62,8 @@ pub use store::{Database, StoreError};
 pub struct Config {
     /// Most time the engine thinks for a move, a hint or an analysis.
     pub engine_time: Duration,
+    /// Most time the explorer solves the moves of a position no opening book holds, together.
+    pub explore_time: Duration,
     /// Searches that may run at once.
     pub searches: usize,
     /// Bytes of each engine's transposition table.
@@ -105,10 +107,11 @@ pub enum Report {
 }
 
 impl Default for Config {
-    /// One second a move, a search a core, 16 MiB tables, no databases, 1000 games idle for 30 minutes.
+    /// One second a move, five for the explorer, a search a core, 16 MiB tables, no databases, 1000 games idle for 30 minutes.
     fn default() -> Config {
         Config {
             engine_time: Duration::from_secs(1),
+            explore_time: Duration::from_secs(5),
             searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
             table_bytes: 16 << 20,
             databases: None,

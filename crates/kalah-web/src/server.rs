@@ -67,6 +67,8 @@ pub struct App {
     pub(crate) games: Games,
     engines: Arc<Engines>,
     engine_time: Duration,
+    /// The explorer's time for a position no book holds.
+    explore_time: Duration,
     /// The opening books of the explorer.
     books: Vec<Arc<kalah_engine::book::Book>>,
     limiter: Limiter,
@@ -109,6 +111,7 @@ impl App {
             games,
             engines: Arc::new(Engines::new(config.searches, config.table_bytes, config.databases.clone())),
             engine_time: config.engine_time,
+            explore_time: config.explore_time,
             books: config.books.clone(),
             limiter: Limiter::new(config.clients),
             connections: config.connections,
@@ -1095,7 +1098,7 @@ fn analyse_game(
 /// `GET /api/games/{id}/explore`: every legal move of the position shown with its exact value
 /// for the side to move, the best line and the moves that throw away a win or a draw. Answered
 /// at once from an opening book that holds the position, else by a solve of every move on a
-/// blocking thread within the server's engine time (with the endgame databases), whose moves
+/// blocking thread within the server's explore time (with the endgame databases), whose moves
 /// left open are given with their proven bounds. Refused between friends while the game goes on,
 /// as a hint is. `HEAD` says whether the game is there and runs no search.
 async fn explore(State(app): State<Arc<App>>, method: Method, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -1119,7 +1122,7 @@ async fn explore(State(app): State<Arc<App>>, method: Method, Path(id): Path<Str
         let millis = started.elapsed().as_millis() as u64;
         return Ok(Json(Explored::of(version, &rules, &position, &found, "book", millis)).into_response());
     }
-    let time = app.engine_time;
+    let time = app.explore_time;
     let explored = app
         .engines
         .run(Kind::Analysis, &id, rules, move |engine| {

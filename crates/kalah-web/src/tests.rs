@@ -551,7 +551,8 @@ async fn the_explorer_answers_from_a_book_at_once_and_else_solves_every_move() {
     for m in solved["moves"].as_array().unwrap() {
         let mv = kalah_rules::Move::from_number(m["move"].as_u64().unwrap() as u32).unwrap();
         let child = position.play(&rules, mv).unwrap().0;
-        let info = solver.solve(&child, &rules, None, kalah_engine::search::Limits::default(), None, |_, _| {}).unwrap();
+        let info =
+            solver.solve(&child, &rules, None, kalah_engine::search::Limits::default(), None, |_, _| {}).unwrap();
         let value = i64::from(info.score.whole_seeds().0);
         let expected = if child.mover() == position.mover() { value } else { -value };
         assert_eq!(m["value"].as_i64(), Some(expected), "{m}");

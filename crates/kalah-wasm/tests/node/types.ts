@@ -4,7 +4,7 @@
 // types must refuse. Nothing here runs.
 import {
   init, initSync, search, solve, variants, bench, route, Game, Engine, EngineWorker, KalahError,
-  type GameState, type SearchReport, type SolveReport, type MoveTask, type Solved,
+  type GameState, type SearchReport, type SolveReport, type MoveTask, type Solved, type Explored,
 } from 'kalah';
 
 export async function typed(bytes: Uint8Array): Promise<number> {
@@ -34,6 +34,9 @@ export async function typed(bytes: Uint8Array): Promise<number> {
   const hint: string = engine.hint(game.question()).action;
   const south: number = engine.analyse(game.question(200)).value;
   const solved: Solved = engine.solve(game.question(1000));
+  const explored: Explored = engine.explore(game.question(1000));
+  const thrown: 'win' | 'draw' | null = explored.moves[0].throws_away;
+  const rulesOfBook: string = engine.addBook('kalah-book 1');
   const again = Game.restore(game.save());
   const record: string = again.record(new Date());
   again.checkTime();
@@ -44,6 +47,8 @@ export async function typed(bytes: Uint8Array): Promise<number> {
   const worker = new EngineWorker(module);
   const moved = await worker.decide(turn);
   const bounds: [number, number] = (await worker.solve(again.question())).bounds;
+  const lower: number = (await worker.explore(again.question())).lower + (thrown === null ? 0 : 1);
+  await worker.addBook(rulesOfBook);
   const depth: number = (await worker.bench(5)).depth + (await worker.hint(again.question())).depth;
   await worker.analyse(again.question());
   if (worker.busy()) worker.stop('changed');
@@ -64,5 +69,5 @@ export async function typed(bytes: Uint8Array): Promise<number> {
   const sync: number = worker.decide(turn).value;
   // @ts-expect-error: the state has no such field
   state.winner;
-  return [best, levels, nodes, named, hint, south, solved, record, moved, bounds, depth, sync].length;
+  return [best, levels, nodes, named, hint, south, solved, record, moved, bounds, depth, sync, lower].length;
 }
