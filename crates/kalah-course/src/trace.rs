@@ -10,7 +10,7 @@
 use kalah_engine::eval::Weights;
 use kalah_rules::{Game, Move, Position, Rules};
 
-use crate::classic::{self, Algorithm, Bound, Counts, End, Recorder, INFINITY};
+use crate::classic::{self, Algorithm, Bound, Counts, End, Recorder};
 use crate::compare::{compare_at, Disagreement};
 
 /// The deepest search that is drawn, in sowings: minimax to depth 6 on Kalah(6,6) makes tens of
@@ -284,6 +284,64 @@ pub struct Searches {
     pub game: GameCalls,
 }
 
+/// What a request for the drawn searches asks: `search=minimax|alphabeta|ordered` (alpha-beta by
+/// default), `depth=1..=6` (3 by default) and `eval=tuned|store` (tuned by default), as in the
+/// query of `GET /api/games/{id}/searches`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Query {
+    /// The search whose tree is drawn.
+    pub search: Algorithm,
+    /// The depth, in sowings.
+    pub depth: u32,
+    /// The evaluation at the leaves.
+    pub eval: Eval,
+}
+
+impl Default for Query {
+    fn default() -> Query {
+        Query { search: Algorithm::AlphaBeta, depth: 3, eval: Eval::Tuned }
+    }
+}
+
+/// A query that cannot be read: the message says what is wrong and what is accepted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct QueryError(String);
+
+impl Query {
+    /// Reads a query string (`search=ordered&depth=4`; the part after `?`, which may be empty).
+    ///
+    /// # Errors
+    /// [`QueryError`] for an unknown parameter, search or evaluation, or a depth that is not a
+    /// whole number from 1 to [`MAX_DEPTH`].
+    pub fn parse(query: &str) -> Result<Query, QueryError> {
+        let mut asked = Query::default();
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match key {
+                "search" => {
+                    asked.search =
+                        value.parse().map_err(|e: crate::classic::UnknownAlgorithm| QueryError(e.to_string()))?
+                }
+                "eval" => asked.eval = value.parse().map_err(|e: UnknownEval| QueryError(e.to_string()))?,
+                "depth" => {
+                    asked.depth = value.parse().ok().filter(|d| (1..=MAX_DEPTH).contains(d)).ok_or_else(|| {
+                        QueryError(format!(
+                            "depth {value:?} is out of range: a drawn search goes 1 to {MAX_DEPTH} sowings deep"
+                        ))
+                    })?;
+                }
+                _ => {
+                    return Err(QueryError(format!(
+                        "unknown parameter {key:?}: the parameters are search, depth, eval"
+                    )))
+                }
+            }
+        }
+        Ok(asked)
+    }
+}
+
 /// Returns the positions of `game` (the start to the current position) where it is not over,
 /// each once, in order: the positions a search could be asked for.
 pub fn game_positions(game: &Game) -> Vec<Position> {
@@ -349,7 +407,7 @@ pub fn searches(game: &Game, depth: u32, search: Algorithm, eval: Eval) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classic::search;
+    use crate::classic::{search, INFINITY};
     use proptest::prelude::*;
 
     fn positions66() -> (Rules, Vec<Position>) {
@@ -425,6 +483,23 @@ mod tests {
         let wide = trace(&start, &rules, 6, Algorithm::Minimax, &Weights::TUNED).unwrap_err();
         assert!(matches!(wide, TraceError::TooManyNodes { limit: MAX_NODES, .. }), "{wide}");
         assert!(wide.to_string().contains("5000"), "{wide}");
+    }
+
+    #[test]
+    fn queries_are_read_and_refused_with_what_is_accepted() {
+        assert_eq!(Query::parse(""), Ok(Query::default()));
+        let q = Query::parse("search=ordered&depth=5&eval=store").unwrap();
+        assert_eq!(q, Query { search: Algorithm::Ordered, depth: 5, eval: Eval::Store });
+        for (bad, says) in [
+            ("depth=7", "1 to 6"),
+            ("depth=x", "1 to 6"),
+            ("search=bfs", "minimax, alphabeta, ordered"),
+            ("eval=x", "tuned, store"),
+            ("colour=red", "search, depth, eval"),
+        ] {
+            let e = Query::parse(bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
     }
 
     #[test]
