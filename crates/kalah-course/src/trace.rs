@@ -276,8 +276,10 @@ pub struct Searches {
     pub eval: Eval,
     /// The depth, in sowings.
     pub depth: u32,
-    /// The drawn search's tree.
-    pub tree: Trace,
+    /// The drawn search's tree, unless it makes more calls than [`MAX_NODES`].
+    pub tree: Option<Trace>,
+    /// Why there is no tree ([`TraceError::TooManyNodes`]'s message), when there is none.
+    pub untraced: Option<String>,
     /// The three searches on the position, in the assignment's order.
     pub searches: Vec<Calls>,
     /// The three searches averaged over the game.
@@ -384,12 +386,19 @@ pub fn averages(
 /// there and over the game so far, evaluating leaves with `eval`.
 ///
 /// # Errors
-/// As [`trace`]; [`TraceError::Disagreement`] if the searches disagree (a bug).
+/// [`TraceError::Depth`] for a depth outside 1 to [`MAX_DEPTH`]; [`TraceError::Disagreement`] if
+/// the searches disagree (a bug). A search of more calls than [`MAX_NODES`] is answered with its
+/// counts and no tree ([`Searches::untraced`] says why).
 pub fn searches(game: &Game, depth: u32, search: Algorithm, eval: Eval) -> Result<Searches, TraceError> {
     let weights = &eval.weights();
     let rules = game.rules();
     let position = game.position();
-    let tree = trace(position, rules, depth, search, weights)?;
+    let (tree, untraced) = match trace(position, rules, depth, search, weights) {
+        Ok(tree) => (Some(tree), None),
+        // The counts are still worth showing.
+        Err(e @ TraceError::TooManyNodes { .. }) => (None, Some(e.to_string())),
+        Err(e) => return Err(e),
+    };
     let here = averages(std::slice::from_ref(position), rules, depth, weights)?;
     let positions = game_positions(game);
     let over_game = averages(&positions, rules, depth, weights)?;
@@ -399,6 +408,7 @@ pub fn searches(game: &Game, depth: u32, search: Algorithm, eval: Eval) -> Resul
         eval,
         depth,
         tree,
+        untraced,
         searches: here,
         game: GameCalls { positions: positions.len(), searches: over_game },
     })
@@ -511,7 +521,10 @@ mod tests {
         assert_eq!(drawn.game.positions, 2);
         let names: Vec<_> = drawn.searches.iter().map(|c| c.search).collect();
         assert_eq!(names, Algorithm::ALL);
-        assert_eq!(drawn.searches[1].total, drawn.tree.counts.total() as f64);
+        assert_eq!(drawn.searches[1].total, drawn.tree.unwrap().counts.total() as f64);
+        let wide = searches(&game, 6, Algorithm::Minimax, Eval::Tuned).unwrap();
+        assert!(wide.tree.is_none() && wide.untraced.unwrap().contains("5000"));
+        assert!(wide.searches[0].total > MAX_NODES as f64);
     }
 
     proptest! {

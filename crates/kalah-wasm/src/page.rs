@@ -145,7 +145,7 @@ mod tests {
         );
         assert!(matches!(page.request(Route::Move, "{", t), Err(Refused::Bad(_))));
         let drawn = page.searches("search=ordered&depth=2").unwrap();
-        assert_eq!((drawn.tree.nodes[0].depth, drawn.game.positions), (2, 1));
+        assert_eq!((drawn.tree.unwrap().nodes[0].depth, drawn.game.positions), (2, 1));
         assert!(matches!(page.searches("depth=9"), Err(Refused::Bad(e)) if e.contains("1 to 6")));
     }
 }
