@@ -1,4 +1,4 @@
-//! The assignment's searches, drawn: a search of [`classic`](crate::classic) that records every
+//! The assignment's searches, drawn: a search of [`classic`] that records every
 //! call of Max and Min in the order they were made, and the report the page draws from it (the
 //! tree, the three searches' call counts side by side, and their averages over a game).
 //!
