@@ -44,7 +44,7 @@ pub struct CompareArgs {
     /// start) instead of a sample; repeat it for several, averaged
     #[arg(long = "position", value_name = "POSITION", conflicts_with_all = ["positions", "seed", "game"])]
     pub position: Vec<String>,
-    /// Compare on every position of a saved game (a game record, as `kalah play --save` writes),
+    /// Compare on every position of a saved game (a game record, as `save` in `kalah play` writes),
     /// averaged: the assignment's averages over a game
     #[arg(long, value_name = "RECORD", conflicts_with_all = ["positions", "seed"])]
     pub game: Option<PathBuf>,
