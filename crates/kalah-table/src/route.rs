@@ -37,6 +37,8 @@ pub enum Route {
     /// `GET /api/games/{id}/explore`: every legal move of the position shown with its exact
     /// value (the perfect-play explorer), from an opening book or a solve within a budget.
     Explore,
+    /// `GET /api/games/{id}/searches`: the assignment's searches drawn on the position shown.
+    Searches,
     /// `GET /api/games/{id}/record`: the game record.
     Record,
     /// `POST /api/games/{id}/resign`.
@@ -80,7 +82,7 @@ const fn spec(method: &'static str, path: &'static str, route: Route, hosts: Hos
 }
 
 /// Every route of the API.
-pub const ROUTES: [Spec; 20] = [
+pub const ROUTES: [Spec; 21] = [
     spec("GET", "/api/variants", Route::Variants, Hosts::Both),
     spec("POST", "/api/games", Route::Create, Hosts::Both),
     spec("GET", "/api/games/{id}", Route::Show, Hosts::Both),
@@ -95,6 +97,7 @@ pub const ROUTES: [Spec; 20] = [
     spec("GET", "/api/games/{id}/analysis", Route::Analysis, Hosts::Both),
     spec("GET", "/api/games/{id}/solve", Route::Solve, Hosts::Page),
     spec("GET", "/api/games/{id}/explore", Route::Explore, Hosts::Both),
+    spec("GET", "/api/games/{id}/searches", Route::Searches, Hosts::Both),
     spec("GET", "/api/games/{id}/record", Route::Record, Hosts::Both),
     spec("POST", "/api/games/{id}/resign", Route::Resign, Hosts::Server),
     spec("POST", "/api/games/{id}/takeback", Route::Takeback, Hosts::Server),

@@ -158,8 +158,11 @@ export async function start(engineTime) {
   }
 
   async function api(method, path, body) {
-    // The routes are kalah-table's, as `kalah serve` builds its router from.
-    const { route: what, id } = wrap(() => route(method, path));
+    // The routes are kalah-table's, as `kalah serve` builds its router from; a query (the
+    // drawn searches') is the route's to read.
+    const at = path.indexOf('?');
+    const query = at < 0 ? '' : path.slice(at + 1);
+    const { route: what, id } = wrap(() => route(method, at < 0 ? path : path.slice(0, at)));
     switch (what) {
       case 'variants':
         return known;
@@ -204,6 +207,9 @@ export async function start(engineTime) {
         // The worker is started afresh when a search is stopped: it is given the books each time.
         for (const text of await bookTexts()) await engine.addBook(text);
         return ask(id, 'explore', EXPLORE_MS);
+      case 'searches':
+        // The course's searches are bounded (depth 6, 5000 calls drawn): answered on this thread.
+        return wrap(() => find(id).searches(query));
       case 'record':
         return find(id).record(new Date());
       default:
