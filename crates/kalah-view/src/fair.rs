@@ -85,6 +85,10 @@ mod tests {
         assert_eq!(kalah_6_4.starts.len(), 254);
         assert_eq!(kalah_6_4.starts.iter().filter(|s| !s.shifts.contains(' ')).count(), 3);
         assert_eq!(kalah_6_4.size, [6, 4]);
+        // Without empty captures: 323, the count of Pham and Neller ("FairKalah Without Empty Capture").
+        let standard = lists.iter().find(|l| l.rules == "kalah(6,4) standard").unwrap();
+        assert_eq!(standard.starts.len(), 323);
+        assert_eq!(standard.starts.iter().filter(|s| !s.shifts.contains(' ')).count(), 3);
         assert_eq!(fair_starts(), lists);
     }
 
