@@ -596,6 +596,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     clocks(&client).await;
     a_fair_start(&client).await;
     a_busy_server(&client, &url).await;
+    searches_drawn(&client, &url).await;
 
     if std::env::var_os("KALAH_SCREENSHOT").is_some_and(|v| v == "1") {
         new_game(&client, "6", "4", "engine:3").await;
@@ -1697,6 +1698,83 @@ async fn hint_evaluation_and_solve(client: &Client, url: &str) {
     );
 }
 
+/// The AI course's searches drawn (the Searches panel): alpha-beta to depth 3 on a Kalah(6,6)
+/// position, stepped through call by call, with the Max and Min calls of the three searches shown
+/// equal to `kalah compare --position`'s, on the position and averaged over the game (one
+/// position: the link's); then the panel at a phone's width.
+async fn searches_drawn(client: &Client, url: &str) {
+    let position = "6,6,0,7,7,7:1/7,7,6,6,6,6:0/N";
+    client
+        .goto(&format!("{url}?rules=kalah(6,6)%20standard&position={position}&south=human&north=human"))
+        .await
+        .expect("the link");
+    idle(client).await;
+    client.find(Locator::Css("#searches > summary")).await.expect("the panel").click().await.expect("a click");
+    // Opened, it draws alpha-beta to depth 3, the form's choice.
+    assert_eq!(script(client, "return document.getElementById('searches-search').value").await, "alphabeta");
+    assert_eq!(script(client, "return document.getElementById('searches-depth').value").await, "3");
+    let first = wait_for(client, "#searches-at", |t| t.starts_with("Call 1 of ")).await;
+    let calls: usize = first.trim_start_matches("Call 1 of ").parse().expect("a number of calls");
+    let output = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["compare", "--position", position, "--from", "3", "--to", "3", "--json"])
+        .output()
+        .expect("kalah compare runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let compared: serde_json::Value = serde_json::from_slice(&output.stdout).expect("kalah compare's JSON");
+    let cell = async |table: &str, search: &str, class: &str| -> f64 {
+        let css = format!("#{table} tr[data-search=\"{search}\"] .{class}");
+        text(client, &css).await.parse().unwrap_or_else(|e| panic!("{css}: {e}"))
+    };
+    for (row, search) in compared["rows"].as_array().expect("rows").iter().zip(["minimax", "alphabeta", "ordered"]) {
+        for table in ["searches-here", "searches-game"] {
+            let shown = (cell(table, search, "max").await, cell(table, search, "min").await);
+            let counted = (row["max_calls"].as_f64().unwrap(), row["min_calls"].as_f64().unwrap());
+            assert_eq!(shown, counted, "{table}, {search}: the page and kalah compare");
+        }
+    }
+    assert_eq!(calls as f64, cell("searches-here", "alphabeta", "total").await, "a call a node");
+    assert!(!client.find_all(Locator::Css("#searches-tree li.cut")).await.unwrap().is_empty(), "alpha-beta cuts");
+    // Step through every call in the order made: each is highlighted in turn, its callers open.
+    // The first steps by real clicks, the rest by the same button clicked in one script (a
+    // round trip for each of a hundred calls would cost seconds and test nothing more).
+    let current = "const li = document.querySelector('#searches-tree [aria-current]'); \
+        return li.dataset.node + ' ' + document.getElementById('searches-at').textContent + ' ' + \
+        String(li.getBoundingClientRect().height > 0)";
+    let expected = |call: usize| format!("{} Call {call} of {calls} true", call - 1);
+    let next = client.find(Locator::Id("searches-next")).await.expect("the Next button");
+    for call in 1..=3 {
+        assert_eq!(script(client, current).await, expected(call));
+        next.click().await.expect("a click on Next");
+    }
+    let steps = script(
+        client,
+        &format!(
+            "const seen = []; \
+             for (let i = 4; i <= {calls}; i++) {{ \
+               const li = document.querySelector('#searches-tree [aria-current]'); \
+               seen.push(li.dataset.node + ' ' + document.getElementById('searches-at').textContent + ' ' + \
+                 String(li.getBoundingClientRect().height > 0)); \
+               if (i < {calls}) document.getElementById('searches-next').click(); }} \
+             return seen.join('|');"
+        ),
+    )
+    .await;
+    let wanted: Vec<String> = (4..=calls).map(expected).collect();
+    assert_eq!(steps, wanted.join("|"), "every call highlighted in the order made");
+    assert_eq!(script(client, "return String(document.getElementById('searches-next').disabled)").await, "true");
+    let said = text(client, "#searches-call").await;
+    assert!(said.starts_with("Min") || said.starts_with("Max"), "the last call described: {said}");
+    // Back by the keyboard, within the panel.
+    client.find(Locator::Id("searches-back")).await.unwrap().send_keys("\u{E012}").await.expect("←");
+    assert!(script(client, current).await.starts_with(&format!("{} Call {} of", calls - 2, calls - 1)));
+    // At a phone's width the panel fits.
+    client.set_window_size(390, 844).await.expect("a phone's width");
+    let fits = "return String(document.documentElement.scrollWidth <= window.innerWidth)";
+    assert_eq!(script(client, fits).await, "true", "the drawn searches fit 390 pixels");
+    client.set_window_size(1100, 760).await.expect("back to a desktop's width");
+    client.find(Locator::Css("#searches > summary")).await.unwrap().click().await.expect("the panel folds");
+}
+
 /// Saves a game (the file the page offers) and loads it again from that file.
 async fn save_and_load(client: &Client, url: &str) {
     client.goto(&format!("{url}?rules=kalah(4,3)%20standard&south=human&north=human")).await.expect("the link");
@@ -1863,6 +1941,7 @@ async fn the_static_site_plays_every_level_with_no_kalah_process() {
     phones(&client, &url).await;
     clocks(&client).await;
     clicks_during_a_search(&client, &url).await;
+    searches_drawn(&client, &url).await;
     games_kept_by_id(&client, &url).await;
     client.goto(&format!("{url}/?engine-time=50")).await.expect("the page opens");
     idle(&client).await;

@@ -1,4 +1,5 @@
-//! The engine's commands from the outside: analyze, solve, bench.
+//! The engine's commands from the outside: analyze, solve, bench; and the course's `compare` on
+//! given positions and on a saved game.
 
 use std::process::Command;
 
@@ -51,6 +52,70 @@ fn bad_input_exits_2_with_one_line() {
         assert_eq!(code, 2, "{args:?}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
+}
+
+/// The rows of `kalah compare ARGS --json`: (search, Max calls, Min calls) at each depth.
+fn compare_rows(args: &[&str]) -> Vec<(String, f64, f64)> {
+    let (code, out, err) = kalah(&[&["compare", "--json"], args].concat());
+    assert_eq!(code, 0, "{args:?}: {err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = json["rows"].as_array().unwrap();
+    rows.iter()
+        .map(|r| {
+            let calls = |k: &str| r[k].as_f64().unwrap();
+            (r["algorithm"].as_str().unwrap().to_string(), calls("max_calls"), calls("min_calls"))
+        })
+        .collect()
+}
+
+#[test]
+fn compare_counts_the_calls_on_a_given_position_and_averages_over_a_game() {
+    use kalah_course::classic::{search, Algorithm};
+    use kalah_engine::eval::Weights;
+    use kalah_rules::{Action, Game, Move, Rules};
+
+    // One position: the counts are the search's own.
+    let rules = Rules::standard(6, 6).unwrap();
+    let mut game = Game::new(rules);
+    for house in [3, 5, 1, 6] {
+        game.act(Action::Sow(Move::from_number(house).unwrap())).unwrap();
+    }
+    let position = game.position().to_string();
+    let rows = compare_rows(&["--position", &position, "--from", "3", "--to", "3"]);
+    for ((name, max, min), algorithm) in rows.iter().zip(Algorithm::ALL) {
+        let found = search(game.position(), &rules, 3, algorithm, &Weights::TUNED);
+        assert_eq!((*max, *min), (found.counts.max_calls as f64, found.counts.min_calls as f64), "{name}");
+    }
+    let (code, out, _) = kalah(&["compare", "--position", &position, "--from", "3", "--to", "3"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("kalah(6,6)") && out.contains("1 position (given)"), "{out}");
+
+    // A saved game: the averages over every position of it, as each position given.
+    let folder = tempfile::tempdir().unwrap();
+    let record = folder.path().join("game.kalah");
+    let text = kalah_rules::record::Record::new(game.clone()).to_text();
+    std::fs::write(&record, text).unwrap();
+    let over_game = compare_rows(&["--game", record.to_str().unwrap(), "--from", "2", "--to", "2"]);
+    let each: Vec<String> = game.positions().iter().map(ToString::to_string).collect();
+    let mut args: Vec<&str> = vec!["--from", "2", "--to", "2"];
+    for p in &each {
+        args.extend(["--position", p]);
+    }
+    let given = compare_rows(&args);
+    assert_eq!(over_game, given);
+
+    // Refusals: one line, status 2.
+    for args in [
+        &["compare", "--position", "1,2:0/3:0/S"][..],
+        &["compare", "--game", "no-such-record.kalah"],
+        &["compare", "--game", record.to_str().unwrap(), "--size", "6,4"],
+    ] {
+        let (code, _, err) = kalah(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+    let (code, _, err) = kalah(&["compare", "--position", "start", "--seed", "3"]);
+    assert_eq!(code, 2, "a sample's seed with given positions: {err}");
 }
 
 /// Starts `kalah ARGS` (a solve with `--verbose`), waits for the line that says the solve has

@@ -119,6 +119,21 @@ pub fn search_until(
     weights: &Weights,
     deadline: Option<Instant>,
 ) -> Option<Found> {
+    run(position, rules, depth, algorithm, weights, deadline, &mut ())
+}
+
+/// Runs `algorithm` on `position` to `depth`, telling `recorder` of every call; `None` if the
+/// deadline passed or the recorder was full. [`search`] and the traced search
+/// (`crate::trace`) are this one search, the first with a recorder that does nothing.
+pub(crate) fn run<R: Recorder>(
+    position: &Position,
+    rules: &Rules,
+    depth: u32,
+    algorithm: Algorithm,
+    weights: &Weights,
+    deadline: Option<Instant>,
+    recorder: &mut R,
+) -> Option<Found> {
     let mut searcher = Searcher {
         rules,
         weights,
@@ -128,6 +143,7 @@ pub fn search_until(
         deadline,
         stopped: false,
         best: None,
+        recorder,
     };
     let value = match algorithm {
         Algorithm::Minimax => searcher.minimax_max(position, depth, true),
@@ -135,6 +151,49 @@ pub fn search_until(
     };
     (!searcher.stopped).then_some(Found { value, best: searcher.best, counts: searcher.counts })
 }
+
+/// How a call of Max or Min ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum End {
+    /// It called Max or Min for its children and returned the best of their values.
+    Inner,
+    /// At depth 0 with the game going on: the evaluation function's value.
+    Evaluated,
+    /// The game is over: its exact final store difference.
+    Finished,
+}
+
+/// Which bound cut a node's remaining children.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bound {
+    /// At a Max node: a child's value reached beta, the best Min above already has.
+    Beta,
+    /// At a Min node: a child's value fell to alpha, the best Max above already has.
+    Alpha,
+}
+
+/// What a search tells as it goes. `()` is told nothing, and the search compiles to what it was
+/// without a recorder ([`Recorder::ACTIVE`] is false); the traced search records every call.
+pub(crate) trait Recorder {
+    /// Whether anything is recorded: when false, the search computes nothing for the recorder.
+    const ACTIVE: bool = false;
+    /// The next call is for the child reached by sowing `house`.
+    fn child(&mut self, _house: Move) {}
+    /// Max (`max`) or Min was called with `depth` left and, for alpha-beta, `window` (alpha, beta).
+    fn enter(&mut self, _max: bool, _depth: u32, _window: Option<(i32, i32)>) {}
+    /// The call returns `value`, having ended as `end`.
+    fn leave(&mut self, _value: i32, _end: End) {}
+    /// The call's remaining children, `houses`, are cut by `bound` with `alpha` and `beta` as they are now.
+    fn cut(&mut self, _bound: Bound, _alpha: i32, _beta: i32, _houses: &mut dyn Iterator<Item = Move>) {}
+    /// Whether the recorder holds all it may: the search then stops as at a deadline.
+    fn full(&self) -> bool {
+        false
+    }
+}
+
+impl Recorder for () {}
 
 /// The deepest iteration a classic search with no depth limit tries. Below the engine's
 /// [`kalah_engine::search::MAX_DEPTH`]: a classic search has no table and no proofs, so its time
@@ -232,7 +291,7 @@ impl decide::Searcher for Classic {
     }
 }
 
-struct Searcher<'a> {
+struct Searcher<'a, R> {
     rules: &'a Rules,
     weights: &'a Weights,
     root: Side,
@@ -241,16 +300,34 @@ struct Searcher<'a> {
     deadline: Option<Instant>,
     stopped: bool,
     best: Option<Move>,
+    recorder: &'a mut R,
 }
 
-impl Searcher<'_> {
+impl<R: Recorder> Searcher<'_, R> {
     /// Returns the value of a leaf: exact when the game is over, else the evaluation.
-    fn leaf(&self, position: &Position) -> i32 {
-        evaluate(position, self.rules, self.root, self.weights)
+    fn leaf(&mut self, position: &Position) -> i32 {
+        let value = evaluate(position, self.rules, self.root, self.weights);
+        if R::ACTIVE {
+            let end = if position.is_over(self.rules) { End::Finished } else { End::Evaluated };
+            self.recorder.leave(value, end);
+        }
+        value
     }
 
-    /// Checks the clock every 4096 calls; once stopped, every call returns at once.
+    /// Tells the recorder that an inner call returns `value`.
+    fn inner(&mut self, value: i32) -> i32 {
+        if R::ACTIVE {
+            self.recorder.leave(value, End::Inner);
+        }
+        value
+    }
+
+    /// Checks the clock every 4096 calls, and a recorder's room at every call; once stopped,
+    /// every call returns at once.
     fn out_of_time(&mut self) -> bool {
+        if R::ACTIVE && self.recorder.full() {
+            self.stopped = true;
+        }
         if !self.stopped && self.counts.total() % 4096 == 0 {
             if let Some(deadline) = self.deadline {
                 self.stopped = now() >= deadline;
@@ -270,6 +347,9 @@ impl Searcher<'_> {
 
     fn minimax_max(&mut self, position: &Position, depth: u32, root: bool) -> i32 {
         self.counts.max_calls += 1;
+        if R::ACTIVE {
+            self.recorder.enter(true, depth, None);
+        }
         if self.out_of_time() {
             return 0;
         }
@@ -278,6 +358,9 @@ impl Searcher<'_> {
         }
         let mut best = -INFINITY;
         for mv in position.legal_moves() {
+            if R::ACTIVE {
+                self.recorder.child(mv);
+            }
             let value = self.minimax_child(&position.play_unchecked(self.rules, mv), depth - 1);
             if value > best {
                 best = value;
@@ -286,11 +369,14 @@ impl Searcher<'_> {
                 }
             }
         }
-        best
+        self.inner(best)
     }
 
     fn minimax_min(&mut self, position: &Position, depth: u32) -> i32 {
         self.counts.min_calls += 1;
+        if R::ACTIVE {
+            self.recorder.enter(false, depth, None);
+        }
         if self.out_of_time() {
             return 0;
         }
@@ -299,9 +385,12 @@ impl Searcher<'_> {
         }
         let mut best = INFINITY;
         for mv in position.legal_moves() {
+            if R::ACTIVE {
+                self.recorder.child(mv);
+            }
             best = best.min(self.minimax_child(&position.play_unchecked(self.rules, mv), depth - 1));
         }
-        best
+        self.inner(best)
     }
 
     /// Returns the children in search order: house order, or ordered by the heuristic.
@@ -352,6 +441,9 @@ impl Searcher<'_> {
 
     fn max_value(&mut self, position: &Position, depth: u32, mut alpha: i32, beta: i32, root: bool) -> i32 {
         self.counts.max_calls += 1;
+        if R::ACTIVE {
+            self.recorder.enter(true, depth, Some((alpha, beta)));
+        }
         if self.out_of_time() {
             return 0;
         }
@@ -360,7 +452,10 @@ impl Searcher<'_> {
         }
         let (children, n) = self.children(position);
         let mut best = -INFINITY;
-        for (mv, child) in &children[..n] {
+        for (i, (mv, child)) in children[..n].iter().enumerate() {
+            if R::ACTIVE {
+                self.recorder.child(*mv);
+            }
             let value = self.child_value(child, depth - 1, alpha, beta);
             if value > best {
                 best = value;
@@ -370,14 +465,20 @@ impl Searcher<'_> {
             }
             alpha = alpha.max(value);
             if alpha >= beta {
+                if R::ACTIVE && i + 1 < n {
+                    self.recorder.cut(Bound::Beta, alpha, beta, &mut children[i + 1..n].iter().map(|c| c.0));
+                }
                 break;
             }
         }
-        best
+        self.inner(best)
     }
 
     fn min_value(&mut self, position: &Position, depth: u32, alpha: i32, mut beta: i32) -> i32 {
         self.counts.min_calls += 1;
+        if R::ACTIVE {
+            self.recorder.enter(false, depth, Some((alpha, beta)));
+        }
         if self.out_of_time() {
             return 0;
         }
@@ -386,15 +487,21 @@ impl Searcher<'_> {
         }
         let (children, n) = self.children(position);
         let mut best = INFINITY;
-        for (_, child) in &children[..n] {
+        for (i, (mv, child)) in children[..n].iter().enumerate() {
+            if R::ACTIVE {
+                self.recorder.child(*mv);
+            }
             let value = self.child_value(child, depth - 1, alpha, beta);
             best = best.min(value);
             beta = beta.min(value);
             if alpha >= beta {
+                if R::ACTIVE && i + 1 < n {
+                    self.recorder.cut(Bound::Alpha, alpha, beta, &mut children[i + 1..n].iter().map(|c| c.0));
+                }
                 break;
             }
         }
-        best
+        self.inner(best)
     }
 }
 

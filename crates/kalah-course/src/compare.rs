@@ -1,22 +1,28 @@
 //! The assignment's comparison: average Max and Min calls of the three searches on positions from real games.
 
-use kalah_rules::{Action, Game, Position, Rules};
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use kalah_rules::{Position, Rules};
+#[cfg(feature = "games")]
+use {
+    crate::player::{Player, SearchPlayer, Strength},
+    kalah_rules::{Action, Game},
+    rand::seq::SliceRandom,
+    rand::{Rng, SeedableRng},
+    rand_chacha::ChaCha8Rng,
+};
 
 use crate::classic::{search, Algorithm, Counts};
-use crate::player::{Player, SearchPlayer, Strength};
 use kalah_engine::eval::Weights;
 use kalah_engine::time::now;
 
 /// Random sowings that open each sample game, so the games differ.
+#[cfg(feature = "games")]
 const OPENING_SOWINGS: u32 = 4;
 
 /// Returns `count` positions from games of ordered alpha-beta (depth 4) against itself, each game
 /// opened by a few random sowings; the same seed gives the same positions.
 ///
 /// Only positions where the game is not over are taken, and no two alike.
+#[cfg(feature = "games")]
 pub fn sample_positions(rules: &Rules, count: usize, seed: u64) -> Vec<Position> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut player = SearchPlayer::new(Algorithm::Ordered, Strength::Depth(4));
@@ -129,7 +135,7 @@ pub fn compare_at(
     Ok(rows)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "games"))]
 mod tests {
     use super::*;
 

@@ -11,13 +11,19 @@
 //!   each counting its Max and Min calls, and [`classic::Classic`], which lets the engine's
 //!   decisions ([`kalah_engine::decide`]) rest on them.
 //! * [`compare`]: the assignment's comparison of the three searches on positions from real games.
+//! * [`trace`]: the searches drawn: every call of Max and Min recorded in order, with the
+//!   counts of the three searches side by side and over a game.
 //! * [`player`]: players that choose actions: random, greedy, the assignment's searches and the
 //!   strong engine at a set strength; all but the random one decide by the engine's rules.
 //! * [`arena`]: games and matches between two players, with seeded openings and the Elo difference.
 //! * [`tune`]: tuning the evaluation weights by seeded self-play.
 
+#[cfg(feature = "games")]
 pub mod arena;
 pub mod classic;
 pub mod compare;
+#[cfg(feature = "games")]
 pub mod player;
+pub mod trace;
+#[cfg(feature = "games")]
 pub mod tune;

@@ -121,14 +121,84 @@ export interface BenchReport {
   nps: number;
 }
 
+/** One of the AI course's searches. */
+export type CourseSearch = 'minimax' | 'alphabeta' | 'ordered';
+
+/** What to draw: the search (default `alphabeta`), the depth (1 to 6, default 3), the evaluation. */
+export interface SearchesOptions {
+  search?: CourseSearch;
+  depth?: number;
+  eval?: 'tuned' | 'store';
+}
+
+/** The Max and Min calls of a search (an average over several positions may be fractional). */
+export interface Calls {
+  /** `Minimax`, `AlphaBeta` or `Ordered`. */
+  search: 'Minimax' | 'AlphaBeta' | 'Ordered';
+  max_calls: number;
+  min_calls: number;
+  total: number;
+}
+
+/** One call of Max or Min in a drawn search. Values are hundredths of a seed for the root player. */
+export interface TraceNode {
+  /** Its place in the visit order; the root is 0. */
+  id: number;
+  parent: number | null;
+  /** The house sown to reach it from its parent. */
+  house: number | null;
+  /** Max (the root player to move) or Min. */
+  max: boolean;
+  /** Sowings left below it. */
+  depth: number;
+  /** Alpha and beta on entry (null for minimax; ±1000000 for no bound yet). */
+  alpha: number | null;
+  beta: number | null;
+  value: number;
+  end: 'inner' | 'evaluated' | 'finished';
+  /** Its children, in the order searched. */
+  children: number[];
+  /** The children not searched: the bound that cut them, alpha and beta then, their houses. */
+  cut: { bound: 'alpha' | 'beta'; alpha: number; beta: number; houses: number[] } | null;
+}
+
+/** A drawn search. */
+export interface Trace {
+  search: 'Minimax' | 'AlphaBeta' | 'Ordered';
+  depth: number;
+  value: number;
+  best: number | null;
+  counts: { max_calls: number; min_calls: number };
+  /** Every call in the order made. */
+  nodes: TraceNode[];
+}
+
+/** The AI course's searches drawn on a position. */
+export interface Searches {
+  rules: string;
+  position: string;
+  eval: 'tuned' | 'store';
+  depth: number;
+  /** The drawn search's tree; null when it makes more than 5000 calls (`untraced` says so). */
+  tree: Trace | null;
+  untraced: string | null;
+  /** The three searches on the position, in the order minimax, alpha-beta, ordered. */
+  searches: Calls[];
+  /** Their averages over the positions of the game so far. */
+  game: { positions: number; searches: Calls[] };
+}
+
 /** A route of `kalah serve`'s JSON API. */
 export type RouteName =
   | 'variants' | 'create' | 'show' | 'delete' | 'move' | 'engine' | 'undo' | 'redo' | 'goto' | 'shown'
-  | 'hint' | 'analysis' | 'solve' | 'record' | 'resign' | 'takeback' | 'rematch' | 'live' | 'archive';
+  | 'hint' | 'analysis' | 'solve' | 'searches' | 'record' | 'resign' | 'takeback' | 'rematch' | 'live' | 'archive';
 
 /** Searches `position` (the position notation, or `start`) under `rules` to `depth` sowings
  * (1 to 120) on one thread, from an empty 16 MiB table. */
 export function search(rules: string, position: string, depth: number): SearchReport;
+
+/** Draws the AI course's searches on `position` under `rules` (depth 1 to 6, at most 5000 calls). */
+export function searches(rules: string, position: string, options?: SearchesOptions): Searches;
 
 /** Solves `position` under `rules` exactly, on one thread, with no database. */
 export function solve(rules: string, position: string): SolveReport;
@@ -370,6 +440,8 @@ export class Game {
   snapshot(): Snapshot;
   /** A question about the position shown (default 1000 ms). */
   question(timeMs?: number): Question & { time_ms: number };
+  /** The AI course's searches drawn on the position shown, with their averages over the game. */
+  searches(options?: SearchesOptions | string): Searches;
   /** Ends the game if a clock ran out; tells whether it changed. */
   checkTime(): boolean;
   /** The game record up to the ply shown, dated `date` (default now). */

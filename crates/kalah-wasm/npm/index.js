@@ -144,6 +144,23 @@ export function solve(rules, position) {
   return call(() => glue.solve(rules, position));
 }
 
+// The query of the drawn searches from `{ search, depth, eval }` (each may be left out).
+function searchQuery(options = {}) {
+  const query = new URLSearchParams();
+  for (const key of ['search', 'depth', 'eval']) {
+    if (options[key] !== undefined) query.set(key, String(options[key]));
+  }
+  return query.toString();
+}
+
+/** Draws the AI course's searches on `position` under `rules`: `options.search` (`minimax`,
+ * `alphabeta` (the default) or `ordered`) to `options.depth` sowings (1 to 6, 3 by default) with
+ * the `tuned` (default) or `store` evaluation: every call of Max and Min in order, and the three
+ * searches' Max and Min calls side by side, as `kalah compare --position` counts them. */
+export function searches(rules, position, options) {
+  return call(() => glue.searches(rules, position, searchQuery(options)));
+}
+
 /** Returns the sizes, presets, rule words and engine levels a new-game form offers. */
 export function variants() {
   return call(() => glue.variants());
@@ -268,6 +285,12 @@ export class Game {
   /** A question about the position shown, for Engine.hint, analyse and solve. */
   question(timeMs = TIME_MS) {
     return { version: this.version, game: this.snapshot(), time_ms: timeMs };
+  }
+
+  /** Draws the AI course's searches on the position shown (`options` as for `searches`), with
+   * the three searches' averages over the game so far. */
+  searches(options) {
+    return call(() => this.#raw.searches(typeof options === 'string' ? options : searchQuery(options)));
   }
 
   /** Ends the game if a clock ran out; tells whether it changed. */

@@ -14,6 +14,8 @@
 //! * [`engine`]: the worker's engine ([`engine::PageEngine`]): engine moves at the levels 1-5,
 //!   hints, the evaluation and a solve within a budget, as `kalah serve` gives them, and the
 //!   benchmark; exported as the class `Engine` and the function `bench`.
+//! * `searches(rules, position, query)`: the course's searches drawn ([`searches`]), also
+//!   a method of `Game` for the position shown, with the averages over the game so far.
 //! * `search(rules, position, depth)` and `solve(rules, position)`, each taking the rules' text
 //!   (`kalah(6,4)`, as [`Rules`] reads it) and a position in the position notation (or `start`),
 //!   and returning a JSON object ([`SearchReport`], [`SolveReport`]). Every call starts from empty
@@ -29,10 +31,11 @@ pub mod page;
 
 use std::time::Duration;
 
+use kalah_course::trace::{self, Query, QueryError, Searches, TraceError};
 use kalah_engine::score::Score;
 use kalah_engine::search::{Engine, Info, Limits, Options, MAX_DEPTH};
 use kalah_engine::solver::Solver;
-use kalah_rules::{Position, PositionError, Rules, RulesError};
+use kalah_rules::{Game, Position, PositionError, Rules, RulesError};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -62,6 +65,12 @@ pub enum ApiError {
     /// A depth the search does not take.
     #[error("depth {0} is out of range: 1 to {MAX_DEPTH} sowings")]
     Depth(u32),
+    /// A query of the drawn searches that cannot be read.
+    #[error(transparent)]
+    Query(#[from] QueryError),
+    /// A search that is not drawn (too deep, too many calls).
+    #[error(transparent)]
+    Trace(#[from] TraceError),
 }
 
 /// What a search found: the reply of `search`.
@@ -190,6 +199,20 @@ pub fn solve(rules: &str, position: &str) -> Result<SolveReport, ApiError> {
     Ok(report(&info))
 }
 
+/// Draws the assignment's searches on `position` under `rules` as `query` asks
+/// (`search=alphabeta&depth=3&eval=tuned`, kalah-course's [`Query`]): the tree, the three
+/// searches' Max and Min calls side by side, and (over this one position) their averages.
+///
+/// # Errors
+///
+/// If the rules, the position or the query cannot be read, or the search is not drawn (deeper
+/// than [`trace::MAX_DEPTH`], more calls than [`trace::MAX_NODES`]).
+pub fn searches(rules: &str, position: &str, query: &str) -> Result<Searches, ApiError> {
+    let query = Query::parse(query)?;
+    let (rules, position) = read(rules, position)?;
+    Ok(trace::searches(&Game::from_position(rules, position), query.depth, query.search, query.eval)?)
+}
+
 /// The functions and classes a script calls: each returns JSON text, or throws an `Error` saying
 /// what is wrong with the input.
 #[cfg(target_arch = "wasm32")]
@@ -223,6 +246,12 @@ mod exports {
     #[wasm_bindgen]
     pub fn solve(rules: &str, position: &str) -> Result<String, JsError> {
         reply(super::solve(rules, position))
+    }
+
+    /// `searches(rules, position, query)`: the assignment's searches drawn, as JSON (see `Searches`).
+    #[wasm_bindgen]
+    pub fn searches(rules: &str, position: &str, query: &str) -> Result<String, JsError> {
+        reply(super::searches(rules, position, query))
     }
 
     /// `variants()`: the sizes, presets, rule words and levels of the new-game form, as JSON.
@@ -311,6 +340,12 @@ mod exports {
         /// The game as the worker rebuilds it.
         pub fn snapshot(&self) -> String {
             serde_json::to_string(&Snapshot::of(self.0.table().game())).unwrap_or_default()
+        }
+
+        /// The assignment's searches drawn on the position shown, as `query` asks, as JSON.
+        pub fn searches(&self, query: &str) -> Result<String, JsError> {
+            let drawn = self.0.searches(query).map_err(refused)?;
+            serde_json::to_string(&drawn).map_err(|e| JsError::new(&e.to_string()))
         }
 
         /// Ends the game if a clock ran out; tells whether it changed.

@@ -2,6 +2,7 @@
 //! holds its games in, kept whole ([`Kept`]) for the browser's storage. Every request goes
 //! through the table as at a server, with the page as the game's only client.
 
+use kalah_course::trace::{self, Query, Searches};
 use kalah_table::kept::{Kept, KeptError};
 use kalah_table::route::Route;
 use kalah_table::turn::EngineTurn;
@@ -108,6 +109,14 @@ impl Page {
         self.table.version() != version
     }
 
+    /// Draws the assignment's searches on the position shown as `query` asks (kalah-course's
+    /// [`kalah_course::trace::Query`]), with the averages over the game so far.
+    pub fn searches(&self, query: &str) -> Result<Searches, Refused> {
+        let query = Query::parse(query).map_err(|e| Refused::Bad(e.to_string()))?;
+        trace::searches(self.table.game(), query.depth, query.search, query.eval)
+            .map_err(|e| Refused::Bad(e.to_string()))
+    }
+
     /// Returns the game record up to the ply shown, dated `date` (`YYYY.MM.DD`).
     pub fn record(&self, date: &str, now: Moment) -> String {
         self.table.facts(&self.id, now).record(date).to_text()
@@ -135,5 +144,8 @@ mod tests {
             "no one holds the other seat"
         );
         assert!(matches!(page.request(Route::Move, "{", t), Err(Refused::Bad(_))));
+        let drawn = page.searches("search=ordered&depth=2").unwrap();
+        assert_eq!((drawn.tree.unwrap().nodes[0].depth, drawn.game.positions), (2, 1));
+        assert!(matches!(page.searches("depth=9"), Err(Refused::Bad(e)) if e.contains("1 to 6")));
     }
 }

@@ -161,6 +161,17 @@ impl Engines {
         .map_err(|_| Failed::Crashed)
     }
 
+    /// Runs `job`, which needs no engine (the course's searches, drawn), on a blocking thread in
+    /// a search's place, waiting its turn as a request of `kind` does.
+    pub async fn compute<T: Send + 'static>(
+        &self,
+        kind: Kind,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Failed> {
+        let _slot = self.slot(kind).await?;
+        tokio::task::spawn_blocking(job).await.map_err(|_| Failed::Crashed)
+    }
+
     /// Takes an idle engine for `rules`, preferably the one that last searched this game under
     /// them (its table is still good); any other starts this game from an empty table.
     fn take(&self, game_id: &str, rules: Rules) -> GameEngine {

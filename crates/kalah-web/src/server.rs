@@ -17,6 +17,7 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, on, MethodFilter, MethodRouter};
 use axum::{Json, Router};
+use kalah_course::trace;
 use kalah_engine::time::Limits;
 use kalah_rules::{record, Game, RecordWarning, Side};
 use kalah_table::refused::one_line;
@@ -43,7 +44,7 @@ use crate::{Config, Report};
 /// each file's path, type and text. The static site (scripts/site.sh) holds the same files and
 /// the npm package kalah (the engine compiled to WebAssembly, its worker), which this page does
 /// without: local.js fails to import it, and the page asks the API instead.
-const PAGE: [(&str, &str, &str); 11] = [
+const PAGE: [(&str, &str, &str); 12] = [
     ("/", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/index.html", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
@@ -51,6 +52,7 @@ const PAGE: [(&str, &str, &str); 11] = [
     ("/backend.js", "text/javascript; charset=utf-8", include_str!("../web/backend.js")),
     ("/local.js", "text/javascript; charset=utf-8", include_str!("../web/local.js")),
     ("/friends.js", "text/javascript; charset=utf-8", include_str!("../web/friends.js")),
+    ("/searches.js", "text/javascript; charset=utf-8", include_str!("../web/searches.js")),
     ("/manifest.webmanifest", "application/manifest+json", include_str!("../web/manifest.webmanifest")),
     ("/icon.svg", "image/svg+xml", include_str!("../web/icon.svg")),
     // The board, shared with kalah kgp serve's page.
@@ -391,6 +393,7 @@ fn handler(route: Route, filter: MethodFilter) -> MethodRouter<Arc<App>> {
         Route::Shown => on(filter, shown),
         Route::Hint => on(filter, hint),
         Route::Analysis => on(filter, analysis),
+        Route::Searches => on(filter, searches),
         Route::Record => on(filter, record),
         Route::Resign => on(filter, resign),
         Route::Takeback => on(filter, takeback),
@@ -1085,6 +1088,36 @@ fn analyse_game(
 ) -> Option<Analysis> {
     let analysed = engine.analyse(game, limits, Some(stop)).ok()??;
     Some(Analysis::of_analysed(version, game.position(), &analysed))
+}
+
+/// `GET /api/games/{id}/searches?search=S&depth=D&eval=E`: the assignment's searches drawn on
+/// the position shown (kalah-course's [`trace::searches`]): the tree of search `S` to depth `D`,
+/// the three searches' Max and Min calls there side by side, and their averages over the game so
+/// far. The searches run on a blocking thread in a search's place, as hints do; depth and size
+/// are bounded by the trace's limits. Refused between friends, as the analysis is.
+async fn searches(State(app): State<Arc<App>>, Path(id): Path<String>, uri: Uri) -> Result<Response, ApiError> {
+    let query = trace::Query::parse(uri.query().unwrap_or("")).map_err(|e| bad_request(e.to_string()))?;
+    let game = session(&app, &id).await?;
+    let game = {
+        let s = game.lock().await;
+        s.no_help_between_friends()?;
+        s.game().clone()
+    };
+    let drawn = app
+        .engines
+        .compute(Kind::Hint, move || trace::searches(&game, query.depth, query.search, query.eval))
+        .await
+        .map_err(not_searched)?
+        .map_err(|e| match e {
+            trace::TraceError::Disagreement(_) => engine_failed(),
+            refused => bad_request(refused.to_string()),
+        })?;
+    Ok(Json(drawn).into_response())
+}
+
+/// A 400 with `message`.
+fn bad_request(message: String) -> ApiError {
+    ApiError { status: StatusCode::BAD_REQUEST, message: one_line(message), retry_after: None }
 }
 
 /// `GET /api/archive`: the finished games, the last finished first (at most 1000).

@@ -92,6 +92,7 @@ async fn the_page_and_its_assets_are_served() {
         ("/app.js", "import { connect"),
         ("/local.js", "./pkg/index.js"),
         ("/friends.js", "export function seatFor"),
+        ("/searches.js", "export function setUp"),
         ("/style.css", ".board"),
     ] {
         let (status, body) = call(&app, "GET", path, "").await;
@@ -488,6 +489,31 @@ async fn records_without_an_end_tag_load_with_a_warning_and_damaged_ones_are_ref
         let body = json!({ "record": record }).to_string();
         refused(&app, "POST", "/api/games", &body, StatusCode::BAD_REQUEST, says).await;
     }
+}
+
+#[tokio::test]
+async fn the_searches_are_drawn_on_the_position_shown_with_the_games_averages() {
+    let (app, _) = server(30, 10);
+    let game = create(&app, json!({"rules": "kalah(6,6) standard", "north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 3}"#, StatusCode::OK).await;
+    let drawn = ok(&app, "GET", &format!("{url}/searches?search=alphabeta&depth=3"), "", StatusCode::OK).await;
+    assert_eq!(drawn["position"], "6,6,0,7,7,7:1/7,7,6,6,6,6:0/N", "{drawn}");
+    let nodes = drawn["tree"]["nodes"].as_array().unwrap();
+    let alphabeta = &drawn["searches"][1];
+    assert_eq!(alphabeta["search"], "AlphaBeta");
+    assert_eq!(nodes.len() as f64, alphabeta["total"].as_f64().unwrap());
+    assert_eq!(drawn["game"]["positions"], 2, "the start and the position shown");
+    // Defaults: alpha-beta to depth 3.
+    let plain = ok(&app, "GET", &format!("{url}/searches"), "", StatusCode::OK).await;
+    assert_eq!(plain["tree"], drawn["tree"]);
+    // Too many calls to draw: the counts, and why there is no tree.
+    let wide = ok(&app, "GET", &format!("{url}/searches?search=minimax&depth=6"), "", StatusCode::OK).await;
+    assert!(wide["tree"].is_null() && wide["untraced"].as_str().unwrap().contains("5000"), "{wide}");
+    refused(&app, "GET", &format!("{url}/searches?depth=7"), "", StatusCode::BAD_REQUEST, "1 to 6").await;
+    refused(&app, "GET", &format!("{url}/searches?search=bfs"), "", StatusCode::BAD_REQUEST, "minimax, alphabeta")
+        .await;
+    refused(&app, "GET", "/api/games/nosuch/searches", "", StatusCode::NOT_FOUND, "no game").await;
 }
 
 #[tokio::test]

@@ -3,6 +3,7 @@
 // `kalah serve` (its JSON API), as backend.js finds. Plain JavaScript modules, no build step.
 import { connect, engineTimeSaid } from './backend.js';
 import * as friends from './friends.js';
+import * as searches from './searches.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -317,6 +318,7 @@ export async function show(state, animate) {
   draw();
   updateBusy();
   friends.shown(state);
+  searches.shown(state);
   // The board is fitted to the screen once everything above and below it is drawn, for every
   // state: what surrounds it may have changed height (the end panel); refitOnChanges catches
   // what changes between states. Fitted here, it is in place when the page says it is idle.
@@ -1139,6 +1141,7 @@ async function start() {
   $('load').addEventListener('click', () => $('load-file').click());
   $('load-file').addEventListener('change', (e) => { if (e.target.files[0]) load(e.target.files[0]); e.target.value = ''; });
   $('link').addEventListener('click', link);
+  searches.setUp({ api, current: () => game });
   $('engine-go').addEventListener('click', () => { setPaused(false); draw(); maybeEngine(); });
   $('eval-on').addEventListener('change', () => { analysed = -1; draw(); analyse(); });
   document.addEventListener('keydown', onKey);

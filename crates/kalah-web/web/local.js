@@ -141,8 +141,11 @@ export async function start(engineTime) {
   }
 
   async function api(method, path, body) {
-    // The routes are kalah-table's, as `kalah serve` builds its router from.
-    const { route: what, id } = wrap(() => route(method, path));
+    // The routes are kalah-table's, as `kalah serve` builds its router from; a query (the
+    // drawn searches') is the route's to read.
+    const at = path.indexOf('?');
+    const query = at < 0 ? '' : path.slice(at + 1);
+    const { route: what, id } = wrap(() => route(method, at < 0 ? path : path.slice(0, at)));
     switch (what) {
       case 'variants':
         return known;
@@ -183,6 +186,9 @@ export async function start(engineTime) {
       }
       case 'solve':
         return ask(id, 'solve', SOLVE_MS);
+      case 'searches':
+        // The course's searches are bounded (depth 6, 5000 calls drawn): answered on this thread.
+        return wrap(() => find(id).searches(query));
       case 'record':
         return find(id).record(new Date());
       default:

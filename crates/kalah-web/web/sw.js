@@ -5,7 +5,7 @@
 const VERSION = 'dev';
 const CACHE = `kalah-${VERSION}`;
 const FILES = [
-  './', 'index.html', 'board.css', 'style.css', 'board.js', 'app.js', 'backend.js', 'local.js', 'friends.js',
+  './', 'index.html', 'board.css', 'style.css', 'board.js', 'app.js', 'backend.js', 'local.js', 'friends.js', 'searches.js',
   'manifest.webmanifest', 'icon.svg',
   // The npm package kalah: its wrapper, its engine's worker, wasm-bindgen's glue and the module.
   'pkg/index.js', 'pkg/worker.js', 'pkg/wasm/kalah_wasm.js', 'pkg/wasm/kalah_wasm_bg.wasm',

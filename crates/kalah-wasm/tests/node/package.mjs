@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { init, initSync, search, solve, bench, variants, route, Game, Engine, EngineWorker, KalahError } from 'kalah';
+import { init, initSync, search, solve, bench, variants, route, searches, Game, Engine, EngineWorker, KalahError } from 'kalah';
 
 const [binary] = process.argv.slice(2);
 if (!binary) {
@@ -44,7 +44,7 @@ function compare(what, fromWasm, fromNative, keys, seconds) {
     failures += same ? 0 : 1;
     console.log(`  ${key.padEnd(6)} wasm ${a.padEnd(24)} native ${b.padEnd(24)} ${same ? 'same' : 'DIFFERENT'}`);
   }
-  if (!Number.isNaN(seconds[1])) console.log(`  time   wasm ${seconds[0].toFixed(3)} s, native ${seconds[1].toFixed(3)} s`);
+  if (!Number.isNaN(seconds[0]) && !Number.isNaN(seconds[1])) console.log(`  time   wasm ${seconds[0].toFixed(3)} s, native ${seconds[1].toFixed(3)} s`);
 }
 
 // Throws unless `f` throws a KalahError of `status`; returns its message.
@@ -101,12 +101,24 @@ const nativeNodes = Number((nativeBench.match(/^(\d+) nodes/m) || [])[1]);
 compare('bench: kalah bench\'s positions, depth 9', benched, { nodes: nativeNodes }, ['nodes'],
   [benched.millis / 1000, NaN]);
 
+// The AI course's searches drawn: the three searches' counts those of `kalah compare --position`.
+const course = '4,4,4,0,5,5:1/4,4,4,4,4,4:0/N';
+const drawn = searches('kalah(6,6)', course, { search: 'alphabeta', depth: 3 });
+const counted = JSON.parse(execFileSync(kalah, ['compare', '--position', course, '--from', '3', '--to', '3', '--json'],
+  { encoding: 'utf8', cwd: scratch }));
+const calls = (rows) => rows.map((r) => `${r.max_calls}/${r.min_calls}`).join(' ');
+compare('searches: Kalah(6,6), the three searches at depth 3', { calls: calls(drawn.searches) },
+  { calls: calls(counted.rows) }, ['calls'], [NaN, NaN]);
+check(drawn.tree && drawn.tree.nodes.length === drawn.tree.counts.max_calls + drawn.tree.counts.min_calls,
+  `the drawn tree has a node for each of its ${drawn.tree.nodes.length} calls`);
+
 console.log('the API');
 // The clock ran (web-time reads performance.now() here).
 check(solved.seconds > 0, `the module's clock runs (the solve took ${solved.seconds} s)`);
 check(refused(() => search('kalah(6,4)', 'start', 0), 400) === 'depth 0 is out of range: 1 to 120 sowings',
   'a bad depth says so');
 refused(() => solve('kalah(13,4)', 'start'), 400);
+check(refused(() => searches('kalah(6,6)', 'start', { depth: 7 }), 400).includes('1 to 6'), 'a drawn search too deep says so');
 const known = variants();
 check(known.levels.length === 5 && known.houses[1] === 12, 'variants: five levels, up to 12 houses');
 const found = route('POST', '/api/games/g1/move');

@@ -3,8 +3,8 @@
 // used once the way its documentation says, and each `@ts-expect-error` line is a misuse the
 // types must refuse. Nothing here runs.
 import {
-  init, initSync, search, solve, variants, bench, route, Game, Engine, EngineWorker, KalahError,
-  type GameState, type SearchReport, type SolveReport, type MoveTask, type Solved,
+  init, initSync, search, solve, variants, bench, route, searches, Game, Engine, EngineWorker, KalahError,
+  type GameState, type SearchReport, type SolveReport, type MoveTask, type Solved, type Searches, type TraceNode,
 } from 'kalah';
 
 export async function typed(bytes: Uint8Array): Promise<number> {
@@ -19,6 +19,9 @@ export async function typed(bytes: Uint8Array): Promise<number> {
   const nodes: number = bench(9).nodes + bench().signature;
   const { route: name, id } = route('GET', '/api/games/g1');
   const named: string = `${name} ${id ?? ''}`;
+  const drawn: Searches = searches('kalah(6,6)', 'start', { search: 'ordered', depth: 3, eval: 'store' });
+  const root: TraceNode | undefined = drawn.tree?.nodes[0];
+  const cutBy: string = root?.cut?.bound ?? drawn.untraced ?? drawn.searches[0].search;
 
   const game = new Game({ rules: 'kalah(6,4)', south: 'human', north: 'engine:3', clock: { seconds: 300 } });
   let state: GameState = game.move(3);
@@ -36,6 +39,7 @@ export async function typed(bytes: Uint8Array): Promise<number> {
   const solved: Solved = engine.solve(game.question(1000));
   const again = Game.restore(game.save());
   const record: string = again.record(new Date());
+  const average: number = again.searches({ depth: 2 }).game.searches[0].total;
   again.checkTime();
   game.stopThinking(game.version);
   game.free();
@@ -64,5 +68,7 @@ export async function typed(bytes: Uint8Array): Promise<number> {
   const sync: number = worker.decide(turn).value;
   // @ts-expect-error: the state has no such field
   state.winner;
-  return [best, levels, nodes, named, hint, south, solved, record, moved, bounds, depth, sync].length;
+  // @ts-expect-error: no such search
+  searches('kalah(6,6)', 'start', { search: 'negamax' });
+  return [best, levels, nodes, named, hint, south, solved, record, moved, bounds, depth, sync, cutBy, average].length;
 }
