@@ -11,6 +11,7 @@ mod completions;
 mod egdb;
 mod engine;
 mod error;
+mod fair;
 mod fault;
 mod files;
 mod input;

@@ -57,6 +57,7 @@ pub mod busy;
 pub mod databases;
 pub mod decide;
 pub mod eval;
+pub mod fairness;
 pub mod game_engine;
 pub mod level;
 mod order;
