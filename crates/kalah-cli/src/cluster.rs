@@ -34,10 +34,6 @@ pub enum ClusterCommand {
     Merge(MergeArgs),
     /// Run a manifest's tasks as local processes, N at a time, merge, and go on round by round until the value is decided
     Run(RunArgs),
-    /// Every legal move of a position with its exact value, a perfect line and the moves that throw away a win (the perfect-play explorer)
-    Explore(crate::explore::ExploreArgs),
-    /// Write an opening book: every move's exact value in each position of the first plies, for `kalah serve --book` and `solve explore --book`
-    Book(crate::explore::BookArgs),
 }
 
 /// Flags of `kalah solve plan`.
@@ -130,8 +126,6 @@ pub fn run(command: ClusterCommand) -> Result<()> {
         ClusterCommand::Task(args) => task(args),
         ClusterCommand::Merge(args) => merge(&args.files, args.next.as_deref(), args.json).map(|_| ()),
         ClusterCommand::Run(args) => run_local(args),
-        ClusterCommand::Explore(args) => crate::explore::run_explore(args),
-        ClusterCommand::Book(args) => crate::explore::run_book(args),
     }
 }
 

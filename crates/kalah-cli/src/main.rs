@@ -12,6 +12,7 @@ mod egdb;
 mod engine;
 mod error;
 mod explore;
+mod fair;
 mod fault;
 mod files;
 mod input;

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use anyhow::Result;
-use clap::Args;
+use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use kalah_cluster::checkpoint::{name_hash, CheckpointError, CheckpointFile, Claim};
 use kalah_engine::egdb;
@@ -28,9 +28,9 @@ use crate::files::{self, Kind};
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct SolveArgs {
-    /// A solve split into tasks for a cluster or local processes (docs/cluster.md)
+    /// A solve split into tasks for a cluster or local processes (docs/cluster.md), the fair starts, the explorer or an opening book
     #[command(subcommand)]
-    pub step: Option<crate::cluster::ClusterCommand>,
+    pub step: Option<SolveCommand>,
     /// The position, in the position notation or as a KGP board; `start` for the rules' start
     #[arg(default_value = "start")]
     pub position: String,
@@ -47,6 +47,20 @@ pub struct SolveArgs {
     pub rules: RuleArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// The subcommands of `kalah solve`.
+#[derive(Subcommand, Debug)]
+pub enum SolveCommand {
+    /// A solve split into tasks (docs/cluster.md).
+    #[command(flatten)]
+    Cluster(crate::cluster::ClusterCommand),
+    /// List the starts one or two seeds away from the rules' start that perfect players draw (FairKalah), each decided by the solver
+    Fair(crate::fair::FairArgs),
+    /// Every legal move of a position with its exact value, a perfect line and the moves that throw away a win (the perfect-play explorer)
+    Explore(crate::explore::ExploreArgs),
+    /// Write an opening book: every move's exact value in each position of the first plies, for `kalah serve --book` and `solve explore --book`
+    Book(crate::explore::BookArgs),
 }
 
 /// Returns the default checkpoint file of a solve: named by a hash of the rules and position.
@@ -157,8 +171,12 @@ pub(crate) fn stop_on_signals() -> Arc<AtomicBool> {
 
 /// Runs `kalah solve`.
 pub fn run(args: SolveArgs) -> Result<()> {
-    if let Some(step) = args.step {
-        return crate::cluster::run(step);
+    match args.step {
+        Some(SolveCommand::Cluster(step)) => return crate::cluster::run(step),
+        Some(SolveCommand::Fair(fair)) => return crate::fair::run(fair),
+        Some(SolveCommand::Explore(explore)) => return crate::explore::run_explore(explore),
+        Some(SolveCommand::Book(book)) => return crate::explore::run_book(book),
+        None => {}
     }
     let text = (args.position != "start").then_some(args.position.as_str());
     let (rules, position) = args.rules.rules_and_position(text)?;

@@ -249,6 +249,43 @@ async fn new_game(client: &Client, m: &str, n: &str, north: &str) {
     idle(client).await;
 }
 
+/// Starts a game from the form's first fair start (Kalah(6,4) with empty captures, one seed
+/// moved): the board, the rules and the position are set from the choice, and the game starts there.
+async fn a_fair_start(client: &Client) {
+    client.find(Locator::Id("new")).await.expect("the New game button").click().await.expect("a click");
+    let fair = client.find(Locator::Id("fair")).await.expect("the fair starts");
+    let group = script(client, "return document.querySelector('#fair optgroup').label").await;
+    assert_eq!(group, "kalah(6,4) empty-capture: 254 starts");
+    fair.select_by_value("0:0").await.expect("the first fair start");
+    let value = async |id: &str| script(client, &format!("return document.getElementById('{id}').value")).await;
+    assert_eq!(value("start").await, "4,4,5,4,3,4:0/4,4,4,4,4,4:0/S");
+    assert_eq!(
+        (value("size-m").await, value("size-n").await, value("capture").await),
+        ("6".into(), "4".into(), "empty".into())
+    );
+    for (id, choice) in [("south", "human"), ("north", "engine:1")] {
+        client.find(Locator::Id(id)).await.expect("a select").select_by_value(choice).await.expect("selected");
+    }
+    client.find(Locator::Id("new-start")).await.expect("the Start button").click().await.expect("a click");
+    idle(client).await;
+    assert_eq!(text(client, "#rules-line").await, "kalah(6,4) empty-capture · South: a person · North: engine level 1");
+    let mut south = Vec::new();
+    for house in 0..6 {
+        south.push(count(client, house).await);
+    }
+    assert_eq!(south, [4, 4, 5, 4, 3, 4], "South's houses as the fair start has them");
+    // Changing the board by hand afterwards leaves the choice.
+    client.find(Locator::Id("new")).await.expect("the New game button").click().await.expect("a click");
+    fair.select_by_value("0:1").await.expect("the second fair start");
+    let size = client.find(Locator::Id("size-n")).await.expect("a size field");
+    size.clear().await.expect("cleared");
+    size.send_keys("5").await.expect("typed");
+    script(client, "document.getElementById('size-n').dispatchEvent(new Event('change')); return ''").await;
+    assert_eq!(value("fair").await, "");
+    client.find(Locator::Id("new-cancel")).await.expect("Cancel").click().await.expect("a click");
+    script(client, "document.getElementById('start').value = ''; return ''").await;
+}
+
 /// Types keys to the page, as a person with no mouse does.
 async fn press(client: &Client, keys: &str) {
     let body = client.find(Locator::Css("body")).await.expect("the page");
@@ -557,6 +594,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
     theme_and_sound(&client).await;
     phones(&client, &url).await;
     clocks(&client).await;
+    a_fair_start(&client).await;
     a_busy_server(&client, &url).await;
     searches_drawn(&client, &url).await;
 

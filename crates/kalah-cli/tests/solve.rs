@@ -221,3 +221,79 @@ fn a_solve_without_a_database_names_the_one_that_would_help() {
     assert_eq!(status, 0);
     assert!(!stderr.contains("endgame database"), "{stderr}");
 }
+
+/// Runs `kalah` with `args`; returns the exit status, standard output and standard error.
+fn kalah(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_kalah")).args(args).output().expect("the kalah binary starts");
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (output.status.code().unwrap_or(-1), text(&output.stdout), text(&output.stderr))
+}
+
+#[test]
+fn fair_starts_are_the_nearby_starts_a_full_solve_finds_drawn() {
+    // Kalah(3,3) with empty captures, every start one or two seeds from the start, fair or not.
+    let fair = ["solve", "fair", "--size", "3,3", "--rules", "empty-capture", "--moved", "2", "--no-egdb"];
+    let (status, out, err) = kalah(&[&fair[..], &["--all"]].concat());
+    assert_eq!(status, 0, "{err}");
+    let mut rules = Rules::standard(3, 3).unwrap();
+    rules.capture = kalah_rules::Capture::Empty;
+    assert!(out.starts_with("# kalah solve fair: starts one or two seeds from the start that perfect players draw\n# rules: kalah(3,3) empty-capture\n"), "{out}");
+    let solver =
+        kalah_engine::solver::Solver::new(kalah_engine::search::Options { table_bytes: 8 << 20, ..Default::default() });
+    let (mut fair_seen, mut starts) = (Vec::new(), 0);
+    for line in out.lines().filter(|line| !line.starts_with('#')) {
+        let (start, verdict) = line.split_once("  # ").unwrap_or((line, ""));
+        let (position, shifts) = start.split_once("  ").unwrap();
+        assert!(!shifts.is_empty() && shifts.split(' ').count() <= 2, "{line}");
+        let position = Position::parse(position, &rules).unwrap();
+        let solved = solver.solve(&position, &rules, None, Default::default(), None, |_, _| {}).unwrap();
+        let value = solved.score.whole_seeds().0;
+        match verdict.split_once(" wins by ") {
+            None => {
+                assert_eq!(value, 0, "{line}");
+                fair_seen.push(position.to_string());
+            }
+            Some((side, by)) => {
+                let by: i32 = by.strip_suffix(" or more").unwrap().parse().unwrap();
+                let proven = if side == "South" { value >= by } else { value <= -by };
+                assert!(by >= 1 && proven, "{line}: value {value}");
+            }
+        }
+        starts += 1;
+    }
+    assert!(!fair_seen.is_empty() && fair_seen.len() < starts);
+    let summary = out.lines().last().unwrap();
+    assert!(summary.starts_with(&format!("# {} fair of {starts} starts; ", fair_seen.len())), "{summary}");
+    // Without --all, the fair ones alone; as JSON, the same list.
+    let (status, json, _) = kalah(&[&fair[..], &["--json"]].concat());
+    assert_eq!(status, 0);
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let listed: Vec<&str> = json["fair"].as_array().unwrap().iter().map(|s| s["position"].as_str().unwrap()).collect();
+    assert_eq!(listed, fair_seen);
+    assert_eq!(json["starts"], starts);
+    // And one through `kalah solve` itself.
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("fair.ckpt");
+    let checkpoint = checkpoint.to_str().unwrap();
+    let (status, solved, _) = kalah(&[
+        "solve",
+        listed[0],
+        "--size",
+        "3,3",
+        "--rules",
+        "empty-capture",
+        "--no-egdb",
+        "--json",
+        "--checkpoint",
+        checkpoint,
+    ]);
+    assert_eq!(status, 0);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&solved).unwrap()["value"], 0);
+    // What cannot be asked is said in a line.
+    let (status, _, err) = kalah(&["solve", "fair", "--size", "3,3", "--moved", "3"]);
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("3 is not in 1..=2"), "{err}");
+    let (status, _, err) = kalah(&["solve", "fair", "--size", "3,3", "--pie", "--no-egdb"]);
+    assert_eq!((status, err.lines().count()), (2, 1), "{err}");
+    assert!(err.contains("fair starts are for rules without the pie rule"), "{err}");
+}

@@ -59,6 +59,7 @@ pub mod databases;
 pub mod decide;
 pub mod eval;
 pub mod explorer;
+pub mod fairness;
 pub mod game_engine;
 pub mod level;
 mod order;

@@ -9,6 +9,7 @@
 
 use std::io;
 use std::net::SocketAddr;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -214,7 +215,7 @@ fn split(reader: &mut LineReader, bytes: &[u8], start: &mut usize) -> Option<Fra
     None
 }
 
-use kalah_web::https::{Refreshed, CHECKED_EVERY};
+use kalah_web::https::Refreshed;
 /// The certificate chain and key files, and why they cannot serve: kalah-web's, which
 /// `kalah serve` reads the same way.
 pub use kalah_web::https::{TlsError, TlsFiles};
@@ -228,7 +229,7 @@ pub fn acceptor(certificates: &Arc<Certificates>) -> Result<TlsAcceptor, TlsErro
     certificates.acceptor_offering(&[b"http/1.1"])
 }
 
-/// Looks at the certificate's files every [`CHECKED_EVERY`] until `stop` turns true, and reports
+/// Watches the certificate's files ([`Certificates::watch`]) until `stop` turns true, and reports
 /// a renewal (certbot writes the files in place): served from the next connection on, or, if the
 /// new files cannot serve, said why while the earlier certificate still is.
 pub(crate) async fn renew(
@@ -236,22 +237,22 @@ pub(crate) async fn renew(
     events: mpsc::UnboundedSender<Event>,
     mut stop: watch::Receiver<bool>,
 ) {
-    let mut tick = tokio::time::interval(CHECKED_EVERY);
-    loop {
-        tokio::select! {
-            _ = tick.tick() => {}
-            _ = stop.wait_for(|stopped| *stopped) => return,
-        }
-        let event = match certificates.refresh() {
-            Refreshed::Unchanged => continue,
-            Refreshed::Reloaded => Event::CertificateRenewed,
+    let watching = certificates.watch(|refreshed| {
+        let event = match refreshed {
             Refreshed::Failed(e) => Event::Trouble(format!(
                 "the certificate changed but cannot be served ({e}): still serving the earlier one"
             )),
+            _ => Event::CertificateRenewed,
         };
         if events.send(event).is_err() {
-            return;
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
+    });
+    tokio::select! {
+        () = watching => {}
+        _ = stop.wait_for(|stopped| *stopped) => {}
     }
 }
 

@@ -234,8 +234,8 @@ fn fields(rules: &Rules) -> serde_json::Value {
     })
 }
 
-/// Returns the sizes, presets with their fields, rule words and engine levels the new-game form
-/// offers: what `GET /api/variants` answers.
+/// Returns the sizes, presets with their fields, rule words, engine levels and fair starts the
+/// new-game form offers: what `GET /api/variants` answers.
 pub fn variants() -> serde_json::Value {
     fn words<T>(table: &[(&'static str, T)]) -> Vec<&'static str> {
         table.iter().map(|(w, _)| *w).collect()
@@ -257,6 +257,10 @@ pub fn variants() -> serde_json::Value {
         "direction": words(&DIRECTION_WORDS),
         "sowing": words(&SOWING_WORDS),
         "levels": Level::ALL.map(|level| json!({ "level": level.number(), "about": level.about() })),
+        "fair_starts": crate::fair::fair_starts().iter().filter_map(|list| {
+            let rules: Rules = list.rules.parse().ok()?;
+            Some(json!({ "rules": list.rules, "size": list.size, "fields": fields(&rules), "starts": list.starts }))
+        }).collect::<Vec<_>>(),
     })
 }
 

@@ -18,11 +18,13 @@
 //!   engine's decision or search.
 //! * [`form`]: the new-game form: what it offers ([`variants`]) and what it sends ([`NewGame`],
 //!   [`ClockRequest`]), and the game such a request starts.
+//! * [`fair`]: the fair starts the form offers, as `kalah solve fair` found them.
 //!
 //! The JSON is documented in the repository's docs/web.md.
 
 pub mod analysis;
 pub mod explored;
+pub mod fair;
 pub mod form;
 pub mod player;
 pub mod state;

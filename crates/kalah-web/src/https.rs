@@ -4,6 +4,7 @@
 //! (the key written before the certificate, a typo) keeps the certificate being served and
 //! says why. HTTP/2 is offered through ALPN beside HTTP/1.1.
 
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, SystemTime};
@@ -85,6 +86,25 @@ impl Certificates {
     /// Returns the files served.
     pub fn files(&self) -> &TlsFiles {
         &self.files
+    }
+
+    /// Looks at the files every [`CHECKED_EVERY`] for as long as the future runs and tells
+    /// `report` of each change: a renewal served from the next connection on, or one that cannot
+    /// be served (the earlier certificate still is). Returns when `report` answers `Break`.
+    /// Both servers (`kalah serve`, `kalah kgp serve`) watch their certificate with it.
+    pub async fn watch(self: Arc<Self>, mut report: impl FnMut(Refreshed) -> ControlFlow<()>) {
+        let mut tick = tokio::time::interval(CHECKED_EVERY);
+        loop {
+            tick.tick().await;
+            match self.refresh() {
+                Refreshed::Unchanged => {}
+                changed => {
+                    if report(changed).is_break() {
+                        return;
+                    }
+                }
+            }
+        }
     }
 
     /// Reads the files again if they changed since they were last read.

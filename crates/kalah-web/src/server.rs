@@ -34,7 +34,7 @@ use crate::connections::{self, ConnectionLimits, Listening};
 use crate::engines::{Engines, Failed, Kind};
 use crate::games::{self, Games, Held, Missing, Session};
 use crate::guard::{self, Channels, Client, Limiter};
-use crate::https::{Certificates, Refreshed};
+use crate::https::Certificates;
 use crate::postgres::Notice;
 use crate::presence::{self, Attending, Presence};
 use crate::proxy::{PublicUrl, TrustedProxies};
@@ -205,18 +205,12 @@ pub async fn serve(
     // connection on.
     let renewing = app.tls.clone().map(|certificates| {
         let reports = app.reports.clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(crate::https::CHECKED_EVERY);
-            loop {
-                tick.tick().await;
-                let refreshed = certificates.refresh();
-                if !matches!(refreshed, Refreshed::Unchanged) {
-                    if let Some(reports) = &reports {
-                        let _ = reports.send(Report::Certificate(refreshed));
-                    }
-                }
+        tokio::spawn(certificates.watch(move |refreshed| {
+            if let Some(reports) = &reports {
+                let _ = reports.send(Report::Certificate(refreshed));
             }
-        })
+            std::ops::ControlFlow::Continue(())
+        }))
     });
     let limits = app.connections;
     let closing = app.closing.clone();

@@ -989,6 +989,39 @@ function setUpForm() {
   for (const field of ['capture', 'end', 'leftover', 'direction', 'sowing', 'majority-ends']) {
     $(field).addEventListener('change', () => { $('preset').value = ''; });
   }
+  setUpFairStarts();
+}
+
+// The fair starts (`kalah solve fair`): choosing one sets the board, the rules and the start
+// position; changing any of those by hand afterwards leaves the choice.
+function setUpFairStarts() {
+  const select = $('fair');
+  select.replaceChildren(new Option('(none)', ''));
+  (variants.fair_starts || []).forEach((list, i) => {
+    const group = document.createElement('optgroup');
+    group.label = `${list.rules}: ${list.starts.length} starts`;
+    list.starts.forEach((start, j) => group.append(new Option(`${start.shifts}  (${start.position})`, `${i}:${j}`)));
+    select.append(group);
+  });
+  select.addEventListener('change', () => {
+    if (!select.value) return;
+    const [i, j] = select.value.split(':').map(Number);
+    const list = variants.fair_starts[i];
+    [$('size-m').value, $('size-n').value] = list.size;
+    const preset = variants.presets.find((p) => ['capture', 'end', 'leftover', 'direction', 'sowing', 'majority_ends']
+      .every((field) => p.fields[field] === list.fields[field]));
+    $('preset').value = preset ? preset.name : '';
+    for (const field of ['capture', 'end', 'leftover', 'direction', 'sowing']) $(field).value = list.fields[field];
+    $('majority-ends').checked = list.fields.majority_ends;
+    $('pie').checked = false;
+    $('handicap').checked = false;
+    $('start').value = list.starts[j].position;
+  });
+  const leave = () => { select.value = ''; };
+  for (const id of ['size-m', 'size-n', 'preset', 'capture', 'end', 'leftover', 'direction', 'sowing', 'majority-ends', 'pie', 'handicap']) {
+    $(id).addEventListener('change', leave);
+  }
+  $('start').addEventListener('input', leave);
 }
 
 function applyPreset() {
