@@ -31,6 +31,9 @@ web=crates/kalah-web/web
 cp "$web"/index.html "$web"/bench.html "$web"/style.css "$web"/*.js "$web"/manifest.webmanifest "$web"/icon.svg "$new"/
 # The board's script and style, shared with kalah kgp serve's page.
 cp crates/kalah-board/web/board.js crates/kalah-board/web/board.css "$new"/
+# The opening books the explorer answers from (kalah solve book; docs/solver.md).
+mkdir "$new/books"
+cp books/*.book "$new/books/"
 # The site's version names the service worker's cache: a new site replaces the files kept.
 sum=$(cd "$new" && find . -type f ! -name sw.js -print0 | sort -z | xargs -0 cat | sha256sum | cut -c1-16)
 sed -i "s/^const VERSION = 'dev';$/const VERSION = '$sum';/" "$new/sw.js"

@@ -11,6 +11,7 @@ mod completions;
 mod egdb;
 mod engine;
 mod error;
+mod explore;
 mod fair;
 mod fault;
 mod files;

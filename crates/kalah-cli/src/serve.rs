@@ -34,6 +34,9 @@ pub struct ServeArgs {
     /// Most time the engine thinks for a move, a hint or an analysis, in milliseconds (1-60000)
     #[arg(long, value_name = "MS", default_value_t = 1000)]
     pub engine_time: u64,
+    /// Most time the explorer solves the moves of a position not in an opening book, all together, in milliseconds (1-60000)
+    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    pub explore_time: u64,
     /// Searches that may run at once (1-64) [default: the number of cores]
     #[arg(long, value_name = "N")]
     pub searches: Option<usize>,
@@ -91,6 +94,9 @@ pub struct ServeArgs {
     /// Do not use endgame databases even if they are there
     #[arg(long)]
     pub no_egdb: bool,
+    /// An opening book that the explorer answers from at once (repeatable; `kalah solve book` writes them)
+    #[arg(long, value_name = "FILE")]
+    pub book: Vec<PathBuf>,
 }
 
 /// Checks that a flag's value is in range.
@@ -104,6 +110,7 @@ fn check<T: PartialOrd + std::fmt::Display>(flag: &str, value: T, low: T, high: 
 /// Runs `kalah serve` until Ctrl-C.
 pub fn run(args: ServeArgs) -> Result<()> {
     check("engine-time", args.engine_time, 1, 60_000, "milliseconds")?;
+    check("explore-time", args.explore_time, 1, 60_000, "milliseconds")?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let searches = args.searches.unwrap_or(cores);
     check("searches", searches, 1, 64, "searches")?;
@@ -143,8 +150,12 @@ pub fn run(args: ServeArgs) -> Result<()> {
     // The databases keep within what the machine can spare beside every engine's table.
     let tables = Memory::mib((searches * args.hash) as u64);
     let databases = shared_databases(egdb_folder(args.egdb_dir.as_ref(), args.no_egdb), tables);
+    let books =
+        args.book.iter().map(|path| crate::explore::read_book(path, None).map(Arc::new)).collect::<Result<Vec<_>>>()?;
     let config = Config {
+        books,
         engine_time: Duration::from_millis(args.engine_time),
+        explore_time: Duration::from_millis(args.explore_time),
         searches,
         table_bytes: args.hash << 20,
         databases,

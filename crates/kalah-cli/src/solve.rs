@@ -28,7 +28,7 @@ use crate::files::{self, Kind};
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct SolveArgs {
-    /// A solve split into tasks for a cluster or local processes (docs/cluster.md), or the fair starts
+    /// A solve split into tasks for a cluster or local processes (docs/cluster.md), the fair starts, the explorer or an opening book
     #[command(subcommand)]
     pub step: Option<SolveCommand>,
     /// The position, in the position notation or as a KGP board; `start` for the rules' start
@@ -57,6 +57,10 @@ pub enum SolveCommand {
     Cluster(crate::cluster::ClusterCommand),
     /// List the starts one or two seeds away from the rules' start that perfect players draw (FairKalah), each decided by the solver
     Fair(crate::fair::FairArgs),
+    /// Every legal move of a position with its exact value, a perfect line and the moves that throw away a win (the perfect-play explorer)
+    Explore(crate::explore::ExploreArgs),
+    /// Write an opening book: every move's exact value in each position of the first plies, for `kalah serve --book` and `solve explore --book`
+    Book(crate::explore::BookArgs),
 }
 
 /// Returns the default checkpoint file of a solve: named by a hash of the rules and position.
@@ -170,6 +174,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
     match args.step {
         Some(SolveCommand::Cluster(step)) => return crate::cluster::run(step),
         Some(SolveCommand::Fair(fair)) => return crate::fair::run(fair),
+        Some(SolveCommand::Explore(explore)) => return crate::explore::run_explore(explore),
+        Some(SolveCommand::Book(book)) => return crate::explore::run_book(book),
         None => {}
     }
     let text = (args.position != "start").then_some(args.position.as_str());

@@ -634,6 +634,7 @@ async fn a_person_plays_a_whole_game_against_the_engine_by_clicking_and_two_peop
         std::fs::write(docs.join("serve-phone-12.png"), png).expect("docs/serve-phone-12.png is written");
         phone.close().await.expect("the phone's browser closes");
     }
+    the_explorer(&client, &url).await;
     client.close().await.expect("the browser closes");
 }
 
@@ -1698,6 +1699,60 @@ async fn hint_evaluation_and_solve(client: &Client, url: &str) {
     );
 }
 
+/// The explorer panel of Kalah(4,3) after South's 2 (South moves again): each move's value, result and marks as
+/// `kalah solve explore` gives them, the exact mark, and the best line; the table fits the page's
+/// width.
+async fn the_explorer(client: &Client, url: &str) {
+    client.goto(&format!("{url}?rules=kalah(4,3)%20standard&south=human&north=human")).await.expect("the link");
+    idle(client).await;
+    press(client, "2").await;
+    idle(client).await;
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let output = Command::new(env!("CARGO_BIN_EXE_kalah"))
+        .args(["solve", "explore", "3,0,4,4:1/3,3,3,3:0/S", "--size", "4,3", "--no-egdb", "--json"])
+        .env("HOME", folder.path())
+        .stderr(Stdio::null())
+        .output()
+        .expect("kalah solve explore runs");
+    let explored: serde_json::Value = serde_json::from_slice(&output.stdout).expect("the explorer's JSON");
+    client.find(Locator::Css("#explorer summary")).await.expect("the explorer").click().await.expect("a click");
+    let said = wait_for(client, "#explorer-text", |t| t.starts_with("Exact") || t.starts_with("Not every")).await;
+    let value = explored["value"].as_i64().expect("a value");
+    let verdict = match value {
+        v if v > 0 => format!("win by {v}"),
+        v if v < 0 => format!("loss by {}", -v),
+        _ => "draw".to_string(),
+    };
+    assert!(said.starts_with(&format!("Exact ✓: {verdict} for South")), "{said}");
+    let rows = script(
+        client,
+        "return JSON.stringify([...document.querySelectorAll('#explorer-moves tr')].map((r) =>
+            [...r.children].map((c) => c.textContent)))",
+    )
+    .await;
+    let rows: Vec<Vec<String>> = serde_json::from_str(&rows).expect("the rows");
+    let moves = explored["moves"].as_array().expect("the moves");
+    assert_eq!(rows.len(), moves.len(), "{rows:?}");
+    for (row, m) in rows.iter().zip(moves) {
+        let v = m["value"].as_i64().expect("a settled move");
+        assert_eq!(row[0], m["move"].to_string());
+        assert_eq!(row[1], if v > 0 { format!("+{v}") } else { v.to_string() }, "{row:?}");
+        assert_eq!(row[3].contains("best"), m["best"] == true, "{row:?}");
+        assert_eq!(row[3].contains("throws away"), !m["throws_away"].is_null(), "{row:?}");
+    }
+    let line = text(client, "#explorer-line").await;
+    let first = explored["line"][0].to_string();
+    assert!(line.starts_with(&format!("Best line: {first}")), "{line}");
+    let fits = script(
+        client,
+        "const t = document.querySelector('#explorer-table').getBoundingClientRect();
+        return String(t.right <= document.documentElement.clientWidth + 1)",
+    )
+    .await;
+    assert_eq!(fits, "true", "the explorer's table fits the page");
+    client.find(Locator::Css("#explorer summary")).await.expect("the explorer").click().await.expect("a click");
+}
+
 /// The AI course's searches drawn (the Searches panel): alpha-beta to depth 3 on a Kalah(6,6)
 /// position, stepped through call by call, with the Max and Min calls of the three searches shown
 /// equal to `kalah compare --position`'s, on the position and averaged over the game (one
@@ -1935,6 +1990,7 @@ async fn the_static_site_plays_every_level_with_no_kalah_process() {
         a_game_at(&client, level).await;
     }
     hint_evaluation_and_solve(&client, &url).await;
+    the_explorer(&client, &url).await;
     save_and_load(&client, &url).await;
     keys_alone(&client, &url).await;
     links_reloads_and_the_engine(&client, &url).await;

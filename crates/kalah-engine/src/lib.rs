@@ -52,11 +52,13 @@
 
 pub mod bench;
 pub mod board;
+pub mod book;
 pub mod busy;
 #[cfg(feature = "fs")]
 pub mod databases;
 pub mod decide;
 pub mod eval;
+pub mod explorer;
 pub mod fairness;
 pub mod game_engine;
 pub mod level;

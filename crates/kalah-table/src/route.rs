@@ -34,6 +34,9 @@ pub enum Route {
     Analysis,
     /// `GET /api/games/{id}/solve`: an exact solve within a budget (the static site's page).
     Solve,
+    /// `GET /api/games/{id}/explore`: every legal move of the position shown with its exact
+    /// value (the perfect-play explorer), from an opening book or a solve within a budget.
+    Explore,
     /// `GET /api/games/{id}/searches`: the assignment's searches drawn on the position shown.
     Searches,
     /// `GET /api/games/{id}/record`: the game record.
@@ -79,7 +82,7 @@ const fn spec(method: &'static str, path: &'static str, route: Route, hosts: Hos
 }
 
 /// Every route of the API.
-pub const ROUTES: [Spec; 20] = [
+pub const ROUTES: [Spec; 21] = [
     spec("GET", "/api/variants", Route::Variants, Hosts::Both),
     spec("POST", "/api/games", Route::Create, Hosts::Both),
     spec("GET", "/api/games/{id}", Route::Show, Hosts::Both),
@@ -93,6 +96,7 @@ pub const ROUTES: [Spec; 20] = [
     spec("GET", "/api/games/{id}/hint", Route::Hint, Hosts::Both),
     spec("GET", "/api/games/{id}/analysis", Route::Analysis, Hosts::Both),
     spec("GET", "/api/games/{id}/solve", Route::Solve, Hosts::Page),
+    spec("GET", "/api/games/{id}/explore", Route::Explore, Hosts::Both),
     spec("GET", "/api/games/{id}/searches", Route::Searches, Hosts::Both),
     spec("GET", "/api/games/{id}/record", Route::Record, Hosts::Both),
     spec("POST", "/api/games/{id}/resign", Route::Resign, Hosts::Server),

@@ -23,12 +23,14 @@
 //! The JSON is documented in the repository's docs/web.md.
 
 pub mod analysis;
+pub mod explored;
 pub mod fair;
 pub mod form;
 pub mod player;
 pub mod state;
 
 pub use analysis::{Analysis, Hint};
+pub use explored::{Explored, ExploredMove};
 pub use form::{variants, ClockRequest, NewGame, NewGameError};
 pub use player::{Player, PlayerError};
 pub use state::{Clocks, Facts, GameState};

@@ -191,7 +191,8 @@ export interface Searches {
 /** A route of `kalah serve`'s JSON API. */
 export type RouteName =
   | 'variants' | 'create' | 'show' | 'delete' | 'move' | 'engine' | 'undo' | 'redo' | 'goto' | 'shown'
-  | 'hint' | 'analysis' | 'solve' | 'searches' | 'record' | 'resign' | 'takeback' | 'rematch' | 'live' | 'archive';
+  | 'hint' | 'analysis' | 'solve' | 'explore' | 'searches' | 'record' | 'resign' | 'takeback' | 'rematch' | 'live'
+  | 'archive';
 
 /** Searches `position` (the position notation, or `start`) under `rules` to `depth` sowings
  * (1 to 120) on one thread, from an empty 16 MiB table. */
@@ -410,6 +411,48 @@ export interface Solved {
   millis: number;
 }
 
+/** One legal move in the explorer; values are final store differences for the side to move. */
+export interface ExploredMove {
+  /** The house sown. */
+  move: number;
+  /** The move gives the mover another turn. */
+  again: boolean;
+  /** The move's exact value, when proven. */
+  value: number | null;
+  /** The proven bounds on its value (equal when proven). */
+  lower: number;
+  upper: number;
+  /** For the side to move, when the bounds decide it. */
+  result: 'win' | 'draw' | 'loss' | null;
+  /** The move is proven best. */
+  best: boolean;
+  /** What the move is proven to throw away. */
+  throws_away: 'win' | 'draw' | null;
+}
+
+/** The perfect-play explorer's answer (Engine.explore; `GET /api/games/{id}/explore`). */
+export interface Explored {
+  version: number;
+  rules: string;
+  position: string;
+  /** The side to move, whose values these are. */
+  side: Side;
+  /** The position's value is proven. */
+  exact: boolean;
+  /** Every move is settled. */
+  complete: boolean;
+  value: number | null;
+  lower: number;
+  upper: number;
+  /** The legal moves in house order (none when the game is over). */
+  moves: ExploredMove[];
+  /** A perfect line from the position, when proven. */
+  line: number[];
+  nodes: number;
+  millis: number;
+  source: 'book' | 'solver';
+}
+
 /** A change that Game.request takes. */
 export type Change = 'move' | 'undo' | 'redo' | 'goto' | 'shown';
 
@@ -459,6 +502,10 @@ export class Engine {
   hint(question: Question): Hint;
   analyse(question: Question): Analysis;
   solve(task: Question): Solved;
+  /** Every legal move of the position shown with its exact value, within the time. */
+  explore(task: Question): Explored;
+  /** Adds an opening book (the text of a file `kalah solve book` wrote); returns its rules. */
+  addBook(text: string): string;
   /** Frees the engine's table now. */
   free(): void;
 }
@@ -471,6 +518,8 @@ export class EngineWorker {
   hint(question: Question): Promise<Hint>;
   analyse(question: Question): Promise<Analysis>;
   solve(task: Question): Promise<Solved>;
+  explore(task: Question): Promise<Explored>;
+  addBook(text: string): Promise<string>;
   bench(depth?: number): Promise<BenchReport>;
   /** A call is under way or waiting. */
   busy(): boolean;

@@ -346,6 +346,19 @@ export class Engine {
     return call(() => this.#raw.solve(JSON.stringify(timed(task))));
   }
 
+  /** The perfect-play explorer: every legal move of the position shown with its exact value
+   * for the side to move, within the time (moves not settled by then with their bounds), from
+   * an opening book given to addBook when one holds the position. */
+  explore(task) {
+    return call(() => this.#raw.explore(JSON.stringify(timed(task))));
+  }
+
+  /** Adds an opening book (the text of a file `kalah solve book` wrote) for explore; returns
+   * its rules. */
+  addBook(text) {
+    return call(() => this.#raw.addBook(text));
+  }
+
   /** Gives the engine's table back to the module now rather than when it is collected. */
   free() {
     this.#raw.free();
@@ -462,6 +475,16 @@ export class EngineWorker {
   /** Engine.solve in the worker. */
   solve(task) {
     return this.#ask('solve', timed(task));
+  }
+
+  /** Engine.explore in the worker. */
+  explore(task) {
+    return this.#ask('explore', timed(task));
+  }
+
+  /** Engine.addBook in the worker. */
+  addBook(text) {
+    return this.#ask('book', text);
   }
 
   /** bench in the worker. */

@@ -17,6 +17,8 @@ function run({ id, kind, task }) {
     else if (kind === 'hint') reply = engine.hint(task);
     else if (kind === 'analyse') reply = engine.analyse(task);
     else if (kind === 'solve') reply = engine.solve(task);
+    else if (kind === 'explore') reply = engine.explore(task);
+    else if (kind === 'book') reply = engine.addBook(task);
     else throw new Error(`unknown request ${kind}`);
     post({ id, ok: true, reply });
   } catch (error) {

@@ -11,12 +11,15 @@
 use std::time::Duration;
 
 use kalah_engine::bench;
+use kalah_engine::book::Book;
+use kalah_engine::explorer::{explore, Budget};
 use kalah_engine::level::Level;
 use kalah_engine::search::Options;
+use kalah_engine::solver::Solver;
 use kalah_engine::time::{now, Limits};
 use kalah_engine::{GameEngine, OtherRules};
 use kalah_rules::{Game, Rules, Side};
-use kalah_view::{Analysis, Hint};
+use kalah_view::{Analysis, Explored, Hint};
 use serde::{Deserialize, Serialize};
 
 use crate::TABLE_BYTES;
@@ -160,6 +163,8 @@ fn time(ms: u64) -> Result<Duration, Refused> {
 /// The engine of a page's worker.
 pub struct PageEngine {
     engine: GameEngine,
+    /// Opening books for the explorer, one for each rules.
+    books: Vec<Book>,
 }
 
 impl Default for PageEngine {
@@ -173,7 +178,7 @@ impl PageEngine {
     /// default rules until asked about others.
     pub fn new() -> PageEngine {
         let options = Options { table_bytes: TABLE_BYTES, threads: 1, ..Options::default() };
-        PageEngine { engine: GameEngine::new(Rules::default(), options) }
+        PageEngine { engine: GameEngine::new(Rules::default(), options), books: Vec::new() }
     }
 
     /// Returns the engine for a game under `rules`: renewed, its table emptied, if it was bound
@@ -249,6 +254,46 @@ impl PageEngine {
         let game = task.game.game()?;
         let limits = Limits::time(time(task.time_ms)?);
         Ok(solve_game(self.engine(game.rules()), &game, limits, task.version))
+    }
+}
+
+impl PageEngine {
+    /// Explores the position shown (the perfect-play explorer): every legal move solved exactly
+    /// on fresh tables of [`TABLE_BYTES`] shared by the moves, without a database, within the
+    /// time asked, from an opening book given to [`PageEngine::add_book`] when one holds the
+    /// position; moves not settled by then come with their proven bounds.
+    ///
+    /// # Errors
+    ///
+    /// If the task cannot be read.
+    pub fn explore(&mut self, task: &SolveTask) -> Result<Explored, Refused> {
+        let game = task.game.game()?;
+        let budget = time(task.time_ms)?;
+        let started = now();
+        let (rules, position) = (*game.rules(), *game.position());
+        let millis = || started.elapsed().as_millis() as u64;
+        if let Some(found) = self.books.iter().find_map(|book| book.get(&rules, &position).ok().flatten()) {
+            let mut found = found.clone();
+            kalah_engine::book::mark_extra_moves(&mut found, &position, &rules);
+            return Ok(Explored::of(task.version, &rules, &position, &found, "book", millis()));
+        }
+        let solver = Solver::new(self.engine(&rules).options().clone());
+        let explored = explore(&solver, &position, &rules, Budget { time: Some(budget), ..Budget::default() });
+        Ok(Explored::of(task.version, &rules, &position, &explored, "solver", millis()))
+    }
+
+    /// Adds an opening book (the text of a file `kalah solve book` wrote) that
+    /// [`PageEngine::explore`] answers from; returns its rules.
+    ///
+    /// # Errors
+    ///
+    /// If the text is not a whole opening book.
+    pub fn add_book(&mut self, text: &str) -> Result<String, Refused> {
+        let book = Book::from_bytes(text.as_bytes(), None).map_err(|e| Refused::Bad(e.to_string()))?;
+        let rules = book.rules().to_string();
+        self.books.retain(|kept| kept.rules() != rules);
+        self.books.push(book);
+        Ok(rules)
     }
 }
 

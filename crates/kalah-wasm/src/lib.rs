@@ -401,6 +401,20 @@ mod exports {
             let task = read("solve", task)?;
             reply(self.0.solve(&task))
         }
+
+        /// The perfect-play explorer within a budget (JSON: `engine::SolveTask`; the reply:
+        /// `kalah_view::Explored`).
+        pub fn explore(&mut self, task: &str) -> Result<String, JsError> {
+            let task = read("explore", task)?;
+            reply(self.0.explore(&task))
+        }
+
+        /// Adds an opening book, the text of a file `kalah solve book` wrote, that `explore`
+        /// answers from; returns the book's rules (a JSON string).
+        #[wasm_bindgen(js_name = addBook)]
+        pub fn add_book(&mut self, text: &str) -> Result<String, JsError> {
+            reply(self.0.add_book(text))
+        }
     }
 }
 

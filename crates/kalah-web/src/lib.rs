@@ -62,12 +62,17 @@ pub use store::{Database, StoreError};
 pub struct Config {
     /// Most time the engine thinks for a move, a hint or an analysis.
     pub engine_time: Duration,
+    /// Most time the explorer solves the moves of a position no opening book holds, together.
+    pub explore_time: Duration,
     /// Searches that may run at once.
     pub searches: usize,
     /// Bytes of each engine's transposition table.
     pub table_bytes: usize,
     /// The endgame databases the engines may use, if any: a folder and the memory they may take.
     pub databases: Option<Arc<Databases>>,
+    /// Opening books the explorer answers from at once (`GET /api/games/{id}/explore`), for
+    /// their rules' positions of the first plies.
+    pub books: Vec<Arc<kalah_engine::book::Book>>,
     /// Where the games are kept.
     pub database: Database,
     /// Most games held in memory at once.
@@ -102,13 +107,15 @@ pub enum Report {
 }
 
 impl Default for Config {
-    /// One second a move, a search a core, 16 MiB tables, no databases, 1000 games idle for 30 minutes.
+    /// One second a move, five for the explorer, a search a core, 16 MiB tables, no databases, 1000 games idle for 30 minutes.
     fn default() -> Config {
         Config {
             engine_time: Duration::from_secs(1),
+            explore_time: Duration::from_secs(5),
             searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
             table_bytes: 16 << 20,
             databases: None,
+            books: Vec::new(),
             database: Database::Memory,
             max_games: 1000,
             idle: Duration::from_secs(30 * 60),

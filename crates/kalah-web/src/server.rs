@@ -18,12 +18,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, on, MethodFilter, MethodRouter};
 use axum::{Json, Router};
 use kalah_course::trace;
+use kalah_engine::explorer::Budget;
 use kalah_engine::time::Limits;
 use kalah_rules::{record, Game, RecordWarning, Side};
 use kalah_table::refused::one_line;
 use kalah_table::route::{self, Hosts, Route, ROUTES};
 use kalah_table::{request, Actor, GameState, Host, Moment, Refused};
-use kalah_view::{Analysis, Hint};
+use kalah_view::{Analysis, Explored, Hint};
 use serde_json::json;
 use tokio::sync::{mpsc, watch};
 
@@ -68,6 +69,10 @@ pub struct App {
     pub(crate) games: Games,
     engines: Arc<Engines>,
     engine_time: Duration,
+    /// The explorer's time for a position no book holds.
+    explore_time: Duration,
+    /// The opening books of the explorer.
+    books: Vec<Arc<kalah_engine::book::Book>>,
     limiter: Limiter,
     connections: ConnectionLimits,
     /// Which players of each game between friends follow it live now.
@@ -108,6 +113,8 @@ impl App {
             games,
             engines: Arc::new(Engines::new(config.searches, config.table_bytes, config.databases.clone())),
             engine_time: config.engine_time,
+            explore_time: config.explore_time,
+            books: config.books.clone(),
             limiter: Limiter::new(config.clients),
             connections: config.connections,
             presence: Arc::new(presence),
@@ -387,6 +394,7 @@ fn handler(route: Route, filter: MethodFilter) -> MethodRouter<Arc<App>> {
         Route::Shown => on(filter, shown),
         Route::Hint => on(filter, hint),
         Route::Analysis => on(filter, analysis),
+        Route::Explore => on(filter, explore),
         Route::Searches => on(filter, searches),
         Route::Record => on(filter, record),
         Route::Resign => on(filter, resign),
@@ -1082,6 +1090,48 @@ fn analyse_game(
 ) -> Option<Analysis> {
     let analysed = engine.analyse(game, limits, Some(stop)).ok()??;
     Some(Analysis::of_analysed(version, game.position(), &analysed))
+}
+
+/// `GET /api/games/{id}/explore`: every legal move of the position shown with its exact value
+/// for the side to move, the best line and the moves that throw away a win or a draw. Answered
+/// at once from an opening book that holds the position, else by a solve of every move on a
+/// blocking thread within the server's explore time (with the endgame databases), whose moves
+/// left open are given with their proven bounds. Refused between friends while the game goes on,
+/// as a hint is. `HEAD` says whether the game is there and runs no search.
+async fn explore(State(app): State<Arc<App>>, method: Method, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let started = Instant::now();
+    let game = session(&app, &id).await?;
+    if method == Method::HEAD {
+        return Ok(head());
+    }
+    let snapshot = {
+        let s = game.lock().await;
+        s.no_help_between_friends()?;
+        s.snapshot()
+    };
+    let rules = *snapshot.game.rules();
+    let position = *snapshot.game.position();
+    let version = snapshot.version;
+    let booked = app.books.iter().find_map(|book| book.get(&rules, &position).ok().flatten());
+    if let Some(found) = booked {
+        let mut found = found.clone();
+        kalah_engine::book::mark_extra_moves(&mut found, &position, &rules);
+        let millis = started.elapsed().as_millis() as u64;
+        return Ok(Json(Explored::of(version, &rules, &position, &found, "book", millis)).into_response());
+    }
+    let time = app.explore_time;
+    let explored = app
+        .engines
+        .run(Kind::Analysis, &id, rules, move |engine| {
+            let solver = kalah_engine::solver::Solver::new(engine.options().clone());
+            let budget = Budget { time: Some(time), stop: Some(&snapshot.stop), ..Budget::default() };
+            kalah_engine::explorer::explore(&solver, &position, &rules, budget)
+        })
+        .await
+        .map_err(not_searched)?;
+    game.lock().await.unchanged_since(version)?;
+    let millis = started.elapsed().as_millis() as u64;
+    Ok(Json(Explored::of(version, &rules, &position, &explored, "solver", millis)).into_response())
 }
 
 /// `GET /api/games/{id}/searches?search=S&depth=D&eval=E`: the assignment's searches drawn on

@@ -548,6 +548,47 @@ async fn hints_and_analysis_answer_for_the_position_shown() {
 }
 
 #[tokio::test]
+async fn the_explorer_answers_from_a_book_at_once_and_else_solves_every_move() {
+    let rules = kalah_rules::Rules::standard(4, 3).unwrap();
+    let solver = kalah_engine::solver::Solver::new(kalah_engine::search::Options::default());
+    let book = kalah_engine::book::Book::build(&solver, &rules, 1, |_, _, _, _| {});
+    let config = Config {
+        engine_time: Duration::from_secs(10),
+        searches: 2,
+        table_bytes: 4 << 20,
+        books: vec![Arc::new(book)],
+        ..Config::default()
+    };
+    let app = router(Arc::new(App::new(&config).unwrap()));
+    let game = create(&app, json!({"rules": "kalah(4,3) standard", "north": "human"})).await;
+    let url = format!("/api/games/{}", id(&game));
+    let booked = ok(&app, "GET", &format!("{url}/explore"), "", StatusCode::OK).await;
+    assert_eq!((booked["source"].as_str(), booked["nodes"].as_u64()), (Some("book"), Some(0)), "{booked}");
+    assert_eq!((booked["exact"].as_bool(), booked["value"].as_i64()), (Some(true), Some(6)), "{booked}");
+    let moves = booked["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 4);
+    assert_eq!(moves[1]["again"], true, "house 2 of 3,3,3,3 ends in the store: {booked}");
+    // After a move the book holds nothing: the solver answers, with the same values as a solve.
+    ok(&app, "POST", &format!("{url}/move"), r#"{"action": 1}"#, StatusCode::OK).await;
+    let solved = ok(&app, "GET", &format!("{url}/explore"), "", StatusCode::OK).await;
+    assert_eq!((solved["source"].as_str(), solved["side"].as_str()), (Some("solver"), Some("North")), "{solved}");
+    assert_eq!(solved["complete"], true, "{solved}");
+    let position: kalah_rules::Position = solved["position"].as_str().unwrap().parse().unwrap();
+    for m in solved["moves"].as_array().unwrap() {
+        let mv = kalah_rules::Move::from_number(m["move"].as_u64().unwrap() as u32).unwrap();
+        let child = position.play(&rules, mv).unwrap().0;
+        let info =
+            solver.solve(&child, &rules, None, kalah_engine::search::Limits::default(), None, |_, _| {}).unwrap();
+        let value = i64::from(info.score.whole_seeds().0);
+        let expected = if child.mover() == position.mover() { value } else { -value };
+        assert_eq!(m["value"].as_i64(), Some(expected), "{m}");
+    }
+    // A game between friends gets no explorer while it goes on.
+    let friends = create(&app, json!({"rules": "kalah(4,3) standard", "friend": true})).await;
+    refused(&app, "GET", &format!("/api/games/{}/explore", id(&friends)), "", StatusCode::FORBIDDEN, "").await;
+}
+
+#[tokio::test]
 async fn unknown_games_are_not_found_on_every_endpoint() {
     let (app, _) = server(10, 10);
     let url = "/api/games/0123456789abcdef";

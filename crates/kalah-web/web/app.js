@@ -333,6 +333,7 @@ export async function show(state, animate) {
     }, () => {});
   }
   analyse();
+  explore();
   if (!pending) maybeEngine();
 }
 
@@ -834,6 +835,97 @@ async function analyse() {
   }
 }
 
+// The explorer's request not yet answered, and the version + id it was for (a newer position
+// cancels it, as an analysis is).
+let exploring = null;
+let explored = '';
+
+// Fills the explorer panel, when open, with every legal move of the position shown and its
+// exact value for the side to move (GET /api/games/{id}/explore): the best marked, the moves
+// that throw away a win or a draw marked, the moves not settled in the time with their bounds.
+async function explore() {
+  const panel = $('explorer');
+  if (!panel.open || !game) return;
+  if (!evaluationAllowed()) {
+    $('explorer-table').hidden = true;
+    $('explorer-line').textContent = '';
+    $('explorer-text').textContent = 'Not while a game between friends goes on.';
+    return;
+  }
+  const key = `${game.version}${game.id}`;
+  if (explored === key) return;
+  if (exploring) exploring.abort();
+  explored = key;
+  const state = game;
+  const asked = new AbortController();
+  exploring = asked;
+  $('explorer-text').textContent = 'Solving every move…';
+  try {
+    const e = await api('GET', `/api/games/${state.id}/explore`, undefined, asked.signal);
+    if (exploring === asked) exploring = null;
+    if (game.id !== state.id || game.version !== e.version) return;
+    showExplored(e);
+  } catch (error) {
+    if (error.name === 'AbortError') return;
+    if (exploring === asked) exploring = null;
+    explored = '';
+    $('explorer-table').hidden = true;
+    $('explorer-text').textContent = error.status === 503 ? 'The server is busy: open the explorer again in a moment' : error.message;
+  }
+}
+
+// Writes a value for the side to move: "win by 3", "draw", "loss by 2".
+function verdictText(value) {
+  return value > 0 ? `win by ${value}` : value < 0 ? `loss by ${-value}` : 'draw';
+}
+
+function showExplored(e) {
+  const rows = $('explorer-moves');
+  rows.innerHTML = '';
+  for (const m of e.moves) {
+    const row = document.createElement('tr');
+    const cells = [`${m.move}`, '', '', ''];
+    const notes = [];
+    if (m.value !== null) {
+      cells[1] = signed(m.value);
+      cells[2] = verdictText(m.value);
+    } else {
+      cells[1] = `${signed(m.lower)} to ${signed(m.upper)}`;
+      cells[2] = m.result === null ? 'unknown' : `${m.result} (not settled)`;
+      row.classList.add('unknown');
+    }
+    if (m.best) {
+      notes.push('★ best');
+      row.classList.add('best');
+    }
+    if (m.throws_away) {
+      notes.push(`✗ throws away the ${m.throws_away}`);
+      row.classList.add('throws');
+    }
+    if (m.again) notes.push('moves again');
+    cells[3] = notes.join('; ');
+    cells.forEach((text, i) => {
+      const cell = document.createElement(i === 0 ? 'th' : 'td');
+      if (i === 0) cell.scope = 'row';
+      if (i === 1) cell.className = 'value';
+      if (i === 3) cell.className = 'note';
+      cell.textContent = text;
+      row.append(cell);
+    });
+    row.dataset.move = m.move;
+    rows.append(row);
+  }
+  $('explorer-caption').textContent = `Final store difference for ${e.side}, to move`;
+  $('explorer-table').hidden = e.moves.length === 0;
+  const from = e.source === 'book' ? 'from the opening book' : `solved in ${(e.millis / 1000).toFixed(2)} s`;
+  let text;
+  if (e.moves.length === 0) text = `The game is over: ${verdictText(e.value)} for ${e.side}.`;
+  else if (e.exact) text = `Exact ✓: ${verdictText(e.value)} for ${e.side} with perfect play (${from}).`;
+  else text = `Not every move is settled in the time: ${e.side} gets ${signed(e.lower)} to ${signed(e.upper)} (${from}).`;
+  $('explorer-text').textContent = text;
+  $('explorer-line').textContent = e.line.length ? `Best line: ${e.line.join(' ')}` : '';
+}
+
 async function newGame(request, fromLink) {
   const old = game;
   pending++;
@@ -1143,6 +1235,7 @@ async function start() {
   $('link').addEventListener('click', link);
   searches.setUp({ api, current: () => game });
   $('engine-go').addEventListener('click', () => { setPaused(false); draw(); maybeEngine(); });
+  $('explorer').addEventListener('toggle', () => explore());
   $('eval-on').addEventListener('change', () => { analysed = -1; draw(); analyse(); });
   document.addEventListener('keydown', onKey);
   // A seat link (or an invitation) opened in a tab that shows its game changes only the

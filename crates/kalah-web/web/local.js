@@ -6,6 +6,12 @@ import { init, Game, EngineWorker, route, variants } from './pkg/index.js';
 
 // The longest a solve may take before the page shows the bounds proven so far.
 const SOLVE_MS = 10000;
+// The time the explorer has for every move of a position together (small boards settle in it;
+// on larger ones the moves left open show their bounds).
+const EXPLORE_MS = 5000;
+// The opening books the site carries (scripts/site.sh copies the repository's books/): the
+// explorer answers their positions at once.
+const BOOKS = ['books/kalah-6-4-standard.book', 'books/kalah-6-5-standard.book'];
 // Where each game is kept in this browser (its id after the prefix), so that a reload, another
 // tab, a closed browser or a visit offline takes it up again; and which game was shown last.
 const KEPT = 'kalah-kept-';
@@ -132,6 +138,17 @@ export async function start(engineTime) {
     return state(game);
   }
 
+  // The books' texts, fetched once; a book that cannot be fetched is left out.
+  let books = null;
+  async function bookTexts() {
+    if (!books) {
+      const fetched = await Promise.all(BOOKS.map((name) =>
+        fetch(name).then((r) => (r.ok ? r.text() : null), () => null)));
+      books = fetched.filter((text) => text !== null);
+    }
+    return books;
+  }
+
   async function ask(id, kind, time) {
     const game = find(id);
     const asked = question(game);
@@ -186,6 +203,10 @@ export async function start(engineTime) {
       }
       case 'solve':
         return ask(id, 'solve', SOLVE_MS);
+      case 'explore':
+        // The worker is started afresh when a search is stopped: it is given the books each time.
+        for (const text of await bookTexts()) await engine.addBook(text);
+        return ask(id, 'explore', EXPLORE_MS);
       case 'searches':
         // The course's searches are bounded (depth 6, 5000 calls drawn): answered on this thread.
         return wrap(() => find(id).searches(query));

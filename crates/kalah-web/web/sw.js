@@ -7,6 +7,8 @@ const CACHE = `kalah-${VERSION}`;
 const FILES = [
   './', 'index.html', 'board.css', 'style.css', 'board.js', 'app.js', 'backend.js', 'local.js', 'friends.js', 'searches.js',
   'manifest.webmanifest', 'icon.svg',
+  // The explorer's opening books (scripts/site.sh copies books/).
+  'books/kalah-6-4-standard.book', 'books/kalah-6-5-standard.book',
   // The npm package kalah: its wrapper, its engine's worker, wasm-bindgen's glue and the module.
   'pkg/index.js', 'pkg/worker.js', 'pkg/wasm/kalah_wasm.js', 'pkg/wasm/kalah_wasm_bg.wasm',
 ];

@@ -150,6 +150,21 @@ for (; state.result === null && turns < 200; turns++) {
     check(game.state().position === state.position, 'saved and taken up again');
   }
 }
+// The explorer: every move of the start of Kalah(4,3) as `kalah solve explore` gives it, and
+// the start of a book's rules from the book.
+const moveFacts = (m) => [m.move, m.again, m.value, m.lower, m.upper, m.result, m.best, m.throws_away];
+const opening = new Game({ rules: 'kalah(4,3)', south: 'human', north: 'human' });
+const explored = engine.explore(opening.question(20000));
+const nativeExplored = native(['solve', 'explore', '--size', '4,3']);
+check(explored.exact && explored.source === 'solver'
+  && JSON.stringify(explored.moves.map(moveFacts)) === JSON.stringify(nativeExplored.moves.map(moveFacts)),
+  `explore: ${explored.moves.map((m) => `${m.move}: ${m.value}`).join(', ')}, as kalah solve explore`);
+execFileSync(kalah, ['solve', 'book', '--size', '4,3', '--plies', '1', '--out', 'k43.book', '--no-egdb'],
+  { cwd: scratch, stdio: 'ignore' });
+const bookText = fs.readFileSync(path.join(scratch, 'k43.book'), 'utf8');
+check(engine.addBook(bookText) === 'kalah(4,3) standard', 'a book is added');
+check(engine.explore(opening.question()).source === 'book', 'the explorer answers from the book');
+opening.free();
 const record = game.record(new Date(Date.UTC(2026, 0, 2)));
 const end = engine.solve(game.question());
 check(state.result !== null && end.solved && end.value === state.result.south - state.result.north,

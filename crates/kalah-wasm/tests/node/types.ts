@@ -5,6 +5,7 @@
 import {
   init, initSync, search, solve, variants, bench, route, searches, Game, Engine, EngineWorker, KalahError,
   type GameState, type SearchReport, type SolveReport, type MoveTask, type Solved, type Searches, type TraceNode,
+  type Explored,
 } from 'kalah';
 
 export async function typed(bytes: Uint8Array): Promise<number> {
@@ -37,6 +38,9 @@ export async function typed(bytes: Uint8Array): Promise<number> {
   const hint: string = engine.hint(game.question()).action;
   const south: number = engine.analyse(game.question(200)).value;
   const solved: Solved = engine.solve(game.question(1000));
+  const explored: Explored = engine.explore(game.question(1000));
+  const thrown: 'win' | 'draw' | null = explored.moves[0].throws_away;
+  const rulesOfBook: string = engine.addBook('kalah-book 1');
   const again = Game.restore(game.save());
   const record: string = again.record(new Date());
   const average: number = again.searches({ depth: 2 }).game.searches[0].total;
@@ -48,6 +52,8 @@ export async function typed(bytes: Uint8Array): Promise<number> {
   const worker = new EngineWorker(module);
   const moved = await worker.decide(turn);
   const bounds: [number, number] = (await worker.solve(again.question())).bounds;
+  const lower: number = (await worker.explore(again.question())).lower + (thrown === null ? 0 : 1);
+  await worker.addBook(rulesOfBook);
   const depth: number = (await worker.bench(5)).depth + (await worker.hint(again.question())).depth;
   await worker.analyse(again.question());
   if (worker.busy()) worker.stop('changed');
@@ -70,5 +76,5 @@ export async function typed(bytes: Uint8Array): Promise<number> {
   state.winner;
   // @ts-expect-error: no such search
   searches('kalah(6,6)', 'start', { search: 'negamax' });
-  return [best, levels, nodes, named, hint, south, solved, record, moved, bounds, depth, sync, cutBy, average].length;
+  return [best, levels, nodes, named, hint, south, solved, record, moved, bounds, depth, sync, cutBy, average, lower].length;
 }
