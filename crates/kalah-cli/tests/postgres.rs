@@ -464,6 +464,8 @@ fn many_games_changes_are_stored_together_and_each_checked_alone() {
         tokens: None,
         owner: None,
         creator: None,
+        names: None,
+        rated: false,
         at: Moment(1),
     };
     let event = |version: u64, action: &str| Event {

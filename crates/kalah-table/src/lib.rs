@@ -33,4 +33,4 @@ pub use event::{Change, Event, Moment};
 pub use refused::Refused;
 pub use start::Start;
 pub use state::GameState;
-pub use table::{Access, Actor, Host, Table};
+pub use table::{Access, Actor, Host, Seating, Table};

@@ -36,6 +36,12 @@ pub struct Start {
     /// token is first used. Games kept before this was written have none: both came.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "optional_seat")]
     pub creator: Option<Seat>,
+    /// In a game the lobby paired, the first and the second player's names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub names: Option<[String; 2]>,
+    /// In a game the lobby paired, whether it counts for the players' ratings.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
     /// When the game began.
     pub at: Moment,
 }

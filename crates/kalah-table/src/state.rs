@@ -26,6 +26,11 @@ pub struct GameState {
     pub rematch_offer: Option<&'static str>,
     /// The rematch's game id, once both players wanted it (the sides are swapped there).
     pub rematch: Option<String>,
+    /// In a game the lobby paired, the players' names by the side each plays now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub players: Option<Names>,
+    /// The game counts for its players' ratings.
+    pub rated: bool,
     /// In the answer that creates a game at a server: the creator's token (kept by the
     /// creator's browser, sent as `Authorization: Bearer TOKEN`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -34,6 +39,15 @@ pub struct GameState {
     /// invitation link.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invite: Option<String>,
+}
+
+/// The players' names of a game the lobby paired, by side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Names {
+    /// South's player.
+    pub south: String,
+    /// North's player.
+    pub north: String,
 }
 
 impl Table {
@@ -48,6 +62,11 @@ impl Table {
             seq: self.saved() + self.unsaved().1.len() as u64,
             rematch_offer: self.rematch().0.map(side),
             rematch: self.rematch().1.map(str::to_string),
+            players: self.seating().map(|seating| {
+                let name = |side| seating.names[self.game().seat_of(side).index()].clone();
+                Names { south: name(kalah_rules::Side::South), north: name(kalah_rules::Side::North) }
+            }),
+            rated: self.is_rated(),
             token: None,
             invite: None,
         }

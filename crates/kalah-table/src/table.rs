@@ -188,6 +188,18 @@ pub struct Table {
     began: Moment,
     /// When the invited friend came, in a game between friends whose creator is known.
     joined: Option<Moment>,
+    /// The players' names, in a game the lobby paired.
+    seating: Option<Seating>,
+}
+
+/// Who plays a game the lobby paired (crate kalah-lobby): each seat's name, and whether the
+/// game counts for their ratings. A rated game has no takebacks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seating {
+    /// The first player's name (South at the start), then the second's.
+    pub names: [String; 2],
+    /// The game counts for the players' ratings.
+    pub rated: bool,
 }
 
 impl Table {
@@ -213,6 +225,7 @@ impl Table {
             rematch: None,
             began: now,
             joined: None,
+            seating: None,
         }
     }
 
@@ -232,6 +245,22 @@ impl Table {
         }
         self.access = access;
         self
+    }
+
+    /// Returns the table with its players' names, for a game the lobby paired.
+    pub fn with_seating(mut self, seating: Seating) -> Table {
+        self.seating = Some(seating);
+        self
+    }
+
+    /// Returns the players' names and whether the game is rated, in a game the lobby paired.
+    pub fn seating(&self) -> Option<&Seating> {
+        self.seating.as_ref()
+    }
+
+    /// Tells whether the game counts for its players' ratings.
+    pub fn is_rated(&self) -> bool {
+        self.seating.as_ref().is_some_and(|s| s.rated)
     }
 
     /// Returns who may change the game.
@@ -361,6 +390,7 @@ impl Table {
             Access::Friends { tokens: [a, b], .. } => Access::Friends { tokens: [b.clone(), a.clone()], creator: None },
             other => other.clone(),
         };
+        table.seating = self.seating.as_ref().map(|s| Seating { names: [s.names[1].clone(), s.names[0].clone()], rated: s.rated });
         table
     }
 
@@ -383,6 +413,9 @@ impl Table {
     /// The player `by` asks to take back its last turn; the opponent accepts or refuses.
     pub fn ask_takeback(&mut self, by: Seat, now: Moment) -> Result<(), Refused> {
         self.decider().ok_or(Refused::Over)?;
+        if self.is_rated() {
+            return Err(Refused::Takeback("a rated game has no takebacks: its moves count as played"));
+        }
         let game = self.game();
         if !(0..game.actions().len()).any(|i| game.actor(i).is_some_and(|(_, seat)| seat == by)) {
             return Err(Refused::Takeback("you have no move to take back"));
@@ -436,6 +469,8 @@ impl Table {
             tokens,
             owner,
             creator,
+            names: self.seating.as_ref().map(|s| s.names.clone()),
+            rated: self.is_rated(),
             at: self.began,
         }
     }
@@ -460,6 +495,7 @@ impl Table {
             (None, Some(owner)) => Access::Owner(owner.clone()),
             (None, None) => Access::Open,
         };
+        table.seating = start.names.clone().map(|names| Seating { names, rated: start.rated });
         for event in events {
             table.replay(event)?;
         }

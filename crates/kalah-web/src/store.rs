@@ -419,6 +419,8 @@ mod tests {
             tokens: None,
             owner: None,
             creator: None,
+        names: None,
+        rated: false,
             at: Moment(1000),
         }
     }
