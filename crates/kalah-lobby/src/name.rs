@@ -21,7 +21,9 @@ const RESERVED: [&str; 6] = ["guest", "engine", "removed", "admin", "kalah", "an
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum NameError {
     /// Too short or too long, or a character a name may not have.
-    #[error("the name {0:?} cannot be a name: a name is 3 to 20 letters (a to z), digits, - or _, beginning with a letter")]
+    #[error(
+        "the name {0:?} cannot be a name: a name is 3 to 20 letters (a to z), digits, - or _, beginning with a letter"
+    )]
     Malformed(String),
     /// A name kept for guests, the engine or removed players.
     #[error("the name {0:?} is kept for the server (names beginning with guest, engine, removed, admin, kalah or anonymous): pick another")]

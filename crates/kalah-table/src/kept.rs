@@ -85,8 +85,8 @@ impl Kept {
             tokens: None,
             owner: None,
             creator: None,
-        names: None,
-        rated: false,
+            names: None,
+            rated: false,
             at: now,
         };
         let mut events = Vec::new();

@@ -49,8 +49,28 @@ pub enum Route {
     Rematch,
     /// `GET /api/games/{id}/live`: Server-Sent Events.
     Live,
-    /// `GET /api/archive`: the finished games.
+    /// `GET /api/archive`: the finished games (`?player=NAME`: a player's).
     Archive,
+    /// `POST /api/players`: a new name, or a guest's.
+    Register,
+    /// `GET /api/me`: the name a secret proves.
+    Me,
+    /// `GET /api/players/{id}`: a player's page (`{id}` is the name).
+    Player,
+    /// `GET /api/leaderboard`: the best ratings of a board family.
+    Leaderboard,
+    /// `GET /api/lobby`: the open challenges and the games being played.
+    Lobby,
+    /// `GET /api/lobby/live`: the lobby's changes, as Server-Sent Events.
+    LobbyLive,
+    /// `POST /api/lobby/challenges`: a challenge offered.
+    Offer,
+    /// `POST /api/lobby/quick`: quick pairing by rating.
+    Quick,
+    /// `DELETE /api/lobby/challenges/{id}`: a challenge withdrawn.
+    Withdraw,
+    /// `POST /api/lobby/challenges/{id}/accept`: a challenge accepted: the game begins.
+    Accept,
 }
 
 /// Which hosts answer a route.
@@ -82,7 +102,7 @@ const fn spec(method: &'static str, path: &'static str, route: Route, hosts: Hos
 }
 
 /// Every route of the API.
-pub const ROUTES: [Spec; 21] = [
+pub const ROUTES: [Spec; 31] = [
     spec("GET", "/api/variants", Route::Variants, Hosts::Both),
     spec("POST", "/api/games", Route::Create, Hosts::Both),
     spec("GET", "/api/games/{id}", Route::Show, Hosts::Both),
@@ -104,6 +124,16 @@ pub const ROUTES: [Spec; 21] = [
     spec("POST", "/api/games/{id}/rematch", Route::Rematch, Hosts::Server),
     spec("GET", "/api/games/{id}/live", Route::Live, Hosts::Server),
     spec("GET", "/api/archive", Route::Archive, Hosts::Server),
+    spec("POST", "/api/players", Route::Register, Hosts::Server),
+    spec("GET", "/api/me", Route::Me, Hosts::Server),
+    spec("GET", "/api/players/{id}", Route::Player, Hosts::Server),
+    spec("GET", "/api/leaderboard", Route::Leaderboard, Hosts::Server),
+    spec("GET", "/api/lobby", Route::Lobby, Hosts::Server),
+    spec("GET", "/api/lobby/live", Route::LobbyLive, Hosts::Server),
+    spec("POST", "/api/lobby/challenges", Route::Offer, Hosts::Server),
+    spec("POST", "/api/lobby/quick", Route::Quick, Hosts::Server),
+    spec("DELETE", "/api/lobby/challenges/{id}", Route::Withdraw, Hosts::Server),
+    spec("POST", "/api/lobby/challenges/{id}/accept", Route::Accept, Hosts::Server),
 ];
 
 /// A request's route and the game's id it names.

@@ -390,7 +390,8 @@ impl Table {
             Access::Friends { tokens: [a, b], .. } => Access::Friends { tokens: [b.clone(), a.clone()], creator: None },
             other => other.clone(),
         };
-        table.seating = self.seating.as_ref().map(|s| Seating { names: [s.names[1].clone(), s.names[0].clone()], rated: s.rated });
+        table.seating =
+            self.seating.as_ref().map(|s| Seating { names: [s.names[1].clone(), s.names[0].clone()], rated: s.rated });
         table
     }
 

@@ -113,13 +113,26 @@ pub struct Games {
     store: Store,
     max: usize,
     idle: Duration,
+    /// Told of each game the lobby paired as it ends ([`crate::lobby`]).
+    ended: tokio::sync::broadcast::Sender<Ended>,
+}
+
+/// A game the lobby paired, ended and settled: its id, and the players' ratings after it if it
+/// was rated.
+#[derive(Clone, Debug)]
+pub struct Ended {
+    /// The game's id.
+    pub id: String,
+    /// The first and the second player's ratings after it, if it was rated.
+    pub ratings: Option<[kalah_lobby::Rating; 2]>,
 }
 
 impl Games {
     /// Returns the games of `database`, at most `max` in memory at once, each put away after
     /// `idle` without a request (it stays in the database).
     pub fn open(database: &Database, max: usize, idle: Duration) -> Result<Games, StoreError> {
-        Ok(Games { games: Mutex::new(HashMap::new()), store: Store::open(database)?, max, idle })
+        let ended = tokio::sync::broadcast::channel(1024).0;
+        Ok(Games { games: Mutex::new(HashMap::new()), store: Store::open(database)?, max, idle, ended })
     }
 
     /// Returns an empty store in memory of at most `max` games.
@@ -130,6 +143,46 @@ impl Games {
     /// Returns the database the games are kept in.
     pub(crate) fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// Returns a receiver told of each game the lobby paired as it ends and is settled.
+    pub fn ended(&self) -> tokio::sync::broadcast::Receiver<Ended> {
+        self.ended.subscribe()
+    }
+
+    /// Settles the paired games whose end was stored but not settled (the server stopped in
+    /// between): each is read again and settled as it ended.
+    pub async fn settle_unsettled(&self) -> Result<usize, Missing> {
+        let ids = self.store.unsettled().await?;
+        for id in &ids {
+            let game = self.get(id).await?;
+            let session = game.lock().await;
+            self.settle(id, &session).await?;
+        }
+        Ok(ids.len())
+    }
+
+    /// Settles game `id` if the lobby paired it and it is over ([`Store::settle`]), and tells
+    /// the lobby.
+    async fn settle(&self, id: &str, session: &Session) -> Result<(), StoreError> {
+        if session.seating().is_none() || session.decider().is_some() {
+            return Ok(());
+        }
+        let facts = session.facts(id, Moment::now());
+        let ending = match facts.finish() {
+            None => crate::players::Ending::Aborted,
+            Some(finish) => {
+                let winner = match finish.winner {
+                    Some("South") => Some(kalah_rules::Side::South),
+                    Some(_) => Some(kalah_rules::Side::North),
+                    None => None,
+                };
+                crate::players::Ending::won_by(winner.map(|side| session.game().seat_of(side)))
+            }
+        };
+        let ratings = self.store.settle(id, ending, Moment::now()).await?;
+        let _ = self.ended.send(Ended { id: id.to_string(), ratings });
+        Ok(())
     }
 
     /// Returns how long a game may stay idle.
@@ -168,7 +221,9 @@ impl Games {
                 break id;
             }
         };
-        self.store.create(&id, &session.start()).await?;
+        let start = session.start();
+        self.store.create(&id, &start).await?;
+        self.store.paired(&id, &start).await?;
         // The changes made as it began (a loaded record's end) are stored as its first events.
         self.save(&id, &mut session).await?;
         self.map().insert(id.clone(), Arc::new(tokio::sync::Mutex::new(session)));
@@ -216,6 +271,10 @@ impl Games {
         match self.store.append(id, seq, events, finished.as_deref()).await {
             Ok(()) => {
                 session.mark_saved();
+                if finished.is_some() {
+                    // Stored first: a server that stops now settles it when it starts again.
+                    self.settle(id, session).await?;
+                }
                 Ok(())
             }
             Err(StoreError::Conflict(_)) => {

@@ -34,10 +34,13 @@ pub mod games;
 pub mod guard;
 pub mod holder;
 pub mod https;
+pub mod lobby;
+pub mod players;
 pub mod postgres;
 pub mod presence;
 pub mod proxy;
 pub mod server;
+pub mod sql;
 pub mod store;
 pub mod tls;
 

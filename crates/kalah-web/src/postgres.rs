@@ -30,6 +30,7 @@ use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::event::{Event, Moment};
 use crate::presence::{Change, Process};
+use crate::sql::{self, Value};
 use crate::store::{Archived, Start, StoreError};
 use crate::tls::{SslMode, Tls};
 
@@ -68,6 +69,8 @@ pub const MIGRATIONS: &[&str] = &[
     // changes are appended (see APPEND): several games' changes go in one statement.
     "ALTER TABLE games ADD COLUMN stored BIGINT NOT NULL DEFAULT 0;
     UPDATE games g SET stored = (SELECT count(*) FROM events e WHERE e.game = g.id);",
+    // The lobby's players, ratings and paired games (crate::players), as in SQLite.
+    crate::players::SCHEMA,
 ];
 
 /// Appends the changes of several games in one statement (one round trip, one transaction, one
@@ -723,6 +726,40 @@ impl Postgres {
 }
 
 impl Postgres {
+    /// Runs the query `sql` with `params` ([`crate::sql`]); returns its rows.
+    pub async fn rows(&self, sql: &'static str, params: Vec<Value>) -> Result<Vec<Vec<Value>>, StoreError> {
+        let shared = Arc::clone(&self.shared);
+        self.run(async move {
+            let c = shared.connection().await?;
+            let rows = c.client.query(sql, &sql::bound(&params)).await.map_err(|e| failed("", e))?;
+            Ok(rows.iter().map(sql::values).collect())
+        })
+        .await
+    }
+
+    /// Runs `statements` in one transaction ([`crate::sql`]); commits and returns `true` if each
+    /// changed the rows it must, else rolls back and returns `false`.
+    pub async fn write(&self, statements: Vec<sql::Statement>) -> Result<bool, StoreError> {
+        let shared = Arc::clone(&self.shared);
+        self.run(async move {
+            let mut c = shared.connection().await?;
+            let transaction = c.client.transaction().await.map_err(|e| failed("", e))?;
+            for statement in &statements {
+                let changed = transaction
+                    .execute(statement.sql, &sql::bound(&statement.params))
+                    .await
+                    .map_err(|e| failed("", e))?;
+                if statement.changes.is_some_and(|n| n != changed) {
+                    // Dropped uncommitted: rolled back.
+                    return Ok(false);
+                }
+            }
+            transaction.commit().await.map_err(|e| failed("", e))?;
+            Ok(true)
+        })
+        .await
+    }
+
     /// Tells the other processes who of these games is here through this one now (in order:
     /// a call returns once its notices are sent).
     pub async fn tell(&self, changes: &[Change]) -> Result<(), StoreError> {

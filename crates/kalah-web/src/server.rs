@@ -35,6 +35,7 @@ use crate::engines::{Engines, Failed, Kind};
 use crate::games::{self, Games, Held, Missing, Session};
 use crate::guard::{self, Channels, Client, Limiter};
 use crate::https::Certificates;
+use crate::lobby::{self, Hall};
 use crate::postgres::Notice;
 use crate::presence::{self, Attending, Presence};
 use crate::proxy::{PublicUrl, TrustedProxies};
@@ -81,14 +82,16 @@ pub struct App {
     /// [`serve`]).
     presence_changes: std::sync::Mutex<Option<mpsc::UnboundedReceiver<presence::Change>>>,
     /// Set when the server stops: long-lived answers end.
-    closing: watch::Sender<bool>,
+    pub(crate) closing: watch::Sender<bool>,
     /// The address people reach the server at, if set.
     public_url: Option<PublicUrl>,
     /// The proxies trusted to name their clients.
     proxies: TrustedProxies,
     /// The live channels each client holds, and the most it may.
-    channels: Channels,
-    most_channels: u32,
+    pub(crate) channels: Channels,
+    pub(crate) most_channels: u32,
+    /// The lobby: open challenges, and the channel its changes are told on.
+    pub(crate) lobby: Hall,
     /// The certificate, if the server speaks HTTPS itself.
     tls: Option<Arc<Certificates>>,
     /// Where to report requests and certificate renewals.
@@ -123,6 +126,7 @@ impl App {
             public_url: config.public_url.clone(),
             proxies: config.proxies.clone(),
             channels: Channels::default(),
+            lobby: Hall::default(),
             most_channels: config.clients.channels.max(1),
             tls: config.tls.clone(),
             reports: config.reports.clone(),
@@ -160,6 +164,7 @@ pub async fn serve(
             sweeper.games.expire(Instant::now());
             sweeper.limiter.forget_idle(Instant::now());
             sweeper.presence.forget_unfollowed();
+            sweeper.lobby.expire(Moment::now());
         }
     });
     // A player who is gone still loses on time: the clocks are checked every second.
@@ -171,6 +176,15 @@ pub async fn serve(
             clocks.games.check_clocks(Moment::now()).await;
         }
     });
+    // The lobby hears of each paired game's end; games whose end was stored by a server that
+    // stopped before settling them are settled now.
+    let endings = tokio::spawn(lobby::follow_endings(Arc::clone(&app)));
+    if let Err(why) = app.games.settle_unsettled().await {
+        let message = missing(&app, "", why).message;
+        return Err(std::io::Error::other(format!(
+            "cannot settle the rated games that ended as the server stopped: {message}"
+        )));
+    }
     // With a shared database (PostgreSQL), the changes other servers store reach the games
     // held here and their live channels, and the servers tell each other who is here.
     let (retell, retelling) = mpsc::unbounded_channel();
@@ -218,6 +232,7 @@ pub async fn serve(
     let served = connections::serve(listening, router(app), limits, shutdown, closing).await;
     sweeping.abort();
     ticking.abort();
+    endings.abort();
     for task in [following, telling, renewing].into_iter().flatten() {
         task.abort();
     }
@@ -402,6 +417,16 @@ fn handler(route: Route, filter: MethodFilter) -> MethodRouter<Arc<App>> {
         Route::Rematch => on(filter, rematch),
         Route::Live => on(filter, live),
         Route::Archive => on(filter, archive),
+        Route::Register => on(filter, lobby::register),
+        Route::Me => on(filter, lobby::me),
+        Route::Player => on(filter, lobby::player),
+        Route::Leaderboard => on(filter, lobby::leaderboard),
+        Route::Lobby => on(filter, lobby::lobby),
+        Route::LobbyLive => on(filter, lobby::live),
+        Route::Offer => on(filter, lobby::offer),
+        Route::Quick => on(filter, lobby::quick),
+        Route::Withdraw => on(filter, lobby::withdraw),
+        Route::Accept => on(filter, lobby::accept),
         // The static site's page alone solves (the router skips it).
         Route::Solve => MethodRouter::new(),
     }
@@ -436,7 +461,9 @@ async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, nex
     if let Err(r) = guard::check_origin(request.method(), request.headers(), app.public_url.as_ref()) {
         return refused(r);
     }
-    let new_game = request.method() == Method::POST && request.uri().path() == "/api/games";
+    // A new game, name or challenge comes from the same budget of each address.
+    let new_game = request.method() == Method::POST
+        && matches!(request.uri().path(), "/api/games" | "/api/players" | "/api/lobby/challenges" | "/api/lobby/quick");
     let client = request.extensions().get::<Client>().copied();
     if let Err(r) = guard::check_share(&app.limiter, client, new_game, Instant::now()) {
         return refused(r);
@@ -514,6 +541,22 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// An error with `status` and a one-line `message`.
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError { status, message: one_line(message), retry_after: None }
+    }
+
+    /// A 400 with `message`.
+    pub(crate) fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// The error, to be asked again after `seconds`.
+    pub(crate) fn retry(mut self, seconds: Option<u64>) -> ApiError {
+        self.retry_after = seconds;
+        self
+    }
+
     /// Returns the HTTP status.
     pub fn status(&self) -> StatusCode {
         self.status
@@ -547,7 +590,7 @@ fn conflict(message: impl Into<String>) -> ApiError {
     ApiError { status: StatusCode::CONFLICT, message: one_line(message), retry_after: None }
 }
 
-fn missing(app: &App, id: &str, why: Missing) -> ApiError {
+pub(crate) fn missing(app: &App, id: &str, why: Missing) -> ApiError {
     match why {
         Missing::Unknown => ApiError {
             retry_after: None,
@@ -631,7 +674,7 @@ async fn session(app: &App, id: &str) -> Result<Held, ApiError> {
 }
 
 /// Returns the token a request carries as `Authorization: Bearer TOKEN`, if any.
-fn bearer(headers: &HeaderMap) -> Option<&str> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(header::AUTHORIZATION)?;
     // A header that is not a bearer token holds no seat: it is refused as a wrong token.
     Some(value.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).map_or("", str::trim))
@@ -1164,9 +1207,26 @@ fn bad_request(message: String) -> ApiError {
     ApiError { status: StatusCode::BAD_REQUEST, message: one_line(message), retry_after: None }
 }
 
-/// `GET /api/archive`: the finished games, the last finished first (at most 1000).
-async fn archive(State(app): State<Arc<App>>) -> Result<Json<serde_json::Value>, ApiError> {
-    let games = app.games.archive(1000).await.map_err(|e| missing(&app, "", Missing::Store(e)))?;
+/// The query of `GET /api/archive`.
+#[derive(Debug, serde::Deserialize)]
+struct ArchiveQuery {
+    /// A player's name: their finished games the lobby paired.
+    player: Option<String>,
+}
+
+/// `GET /api/archive`: the finished games, the last finished first (at most 1000);
+/// `?player=NAME`: the finished games of a player the lobby paired (at most 1000).
+async fn archive(
+    State(app): State<Arc<App>>,
+    axum::extract::Query(query): axum::extract::Query<ArchiveQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let failed = |e| missing(&app, "", Missing::Store(e));
+    if let Some(player) = query.player {
+        let games = app.games.store().games_of(&player.to_ascii_lowercase(), 1000).await.map_err(failed)?;
+        let finished: Vec<_> = games.into_iter().filter(|g| g.outcome.is_some()).collect();
+        return Ok(Json(json!({ "player": player, "games": finished })));
+    }
+    let games = app.games.archive(1000).await.map_err(failed)?;
     Ok(Json(json!({ "games": games })))
 }
 

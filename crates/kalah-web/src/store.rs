@@ -153,6 +153,8 @@ pub const MIGRATIONS: &[&str] = &[
         address TEXT,
         since INTEGER NOT NULL
     );",
+    // The lobby's players, ratings and paired games (crate::players), as in PostgreSQL.
+    crate::players::SCHEMA,
 ];
 
 /// The games' database.
@@ -229,6 +231,14 @@ impl Store {
     /// Tells whether other processes share the database (PostgreSQL).
     pub fn is_shared(&self) -> bool {
         self.shared().is_some()
+    }
+
+    /// Returns the SQLite connection, if the database is SQLite's.
+    pub(crate) fn sqlite(&self) -> Option<&Mutex<Connection>> {
+        match &self.backend {
+            Backend::Sqlite(connection) => Some(connection),
+            Backend::Postgres(_) => None,
+        }
     }
 
     /// Returns the database other processes share, if it is shared (PostgreSQL).
@@ -346,7 +356,7 @@ impl Store {
 /// Locks the SQLite connection. A call runs to its end or its transaction is rolled back, so a
 /// poisoned lock is still good; a call holds it without awaiting anything (SQLite's calls are
 /// synchronous and short).
-fn locked(connection: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+pub(crate) fn locked(connection: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
     connection.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -419,8 +429,8 @@ mod tests {
             tokens: None,
             owner: None,
             creator: None,
-        names: None,
-        rated: false,
+            names: None,
+            rated: false,
             at: Moment(1000),
         }
     }

@@ -1,0 +1,534 @@
+//! The lobby of `kalah serve`: names, open challenges, quick pairing, ratings, the games being
+//! played and the players' pages (the routes under `/api/players`, `/api/lobby` and
+//! `/api/leaderboard`, in docs/web.md). What the lobby allows is crate kalah-lobby's; the
+//! names, ratings and paired games are kept in the games' database ([`crate::players`]); the
+//! open challenges are held by the server in memory, like a game's presence, and expire.
+//!
+//! A player proves their name with its secret, sent as `Authorization: Bearer SECRET` (the page
+//! keeps it in the browser). In a game the lobby paired, each seat is held by its player's
+//! secret: the page plays it with the same secret, on any device that holds it, and nothing
+//! else needs handing over when a challenge is accepted. The live channel
+//! (`GET /api/lobby/live`) tells every page each challenge made and gone, each game paired
+//! (its players' pages open it) and each paired game ended, with the new ratings.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::Json;
+use kalah_lobby::{Challenge, Family, Lobby, LobbyError, Name, Offer};
+use kalah_table::refused::one_line;
+use kalah_table::start::token_hash;
+use kalah_table::Moment;
+use serde::Deserialize;
+use serde_json::json;
+use tokio::sync::broadcast;
+
+use crate::games::{self, Ended, Missing};
+use crate::guard::Client;
+use crate::server::{bearer, missing, ApiError, App};
+
+/// How long a game with no change stays in the list of games being played.
+const PLAYING_IDLE: Duration = Duration::from_secs(3600);
+
+/// The most games the lobby lists as being played, and a player's page lists.
+const LISTED: usize = 100;
+
+/// The lobby a server holds: the open challenges, and the channel its changes are told on.
+pub struct Hall {
+    open: Mutex<Lobby>,
+    events: broadcast::Sender<Told>,
+}
+
+/// A change of the lobby as the live channel sends it: the event's name and its JSON.
+#[derive(Clone, Debug)]
+pub struct Told {
+    event: &'static str,
+    data: Arc<str>,
+}
+
+impl Default for Hall {
+    fn default() -> Hall {
+        Hall { open: Mutex::new(Lobby::default()), events: broadcast::channel(4096).0 }
+    }
+}
+
+impl Hall {
+    fn lobby(&self) -> std::sync::MutexGuard<'_, Lobby> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn tell(&self, event: &'static str, data: serde_json::Value) {
+        let _ = self.events.send(Told { event, data: data.to_string().into() });
+    }
+
+    /// Removes the challenges expired by `now`, and tells the live channels.
+    pub fn expire(&self, now: Moment) {
+        let gone = self.lobby().expire(now);
+        for challenge in gone {
+            self.tell("gone", json!({ "id": challenge.id, "why": "expired" }));
+        }
+    }
+
+    /// Tells the live channels that a paired game ended (with the ratings after it).
+    pub fn ended(&self, ended: &Ended) {
+        let ratings = ended.ratings.map(|r| r.map(|r| json!({ "rating": r.rating, "shown": r.shown() })));
+        self.tell("ended", json!({ "game": ended.id, "ratings": ratings }));
+    }
+}
+
+/// Follows the games the lobby paired as they end, and tells the live channels (run by
+/// [`crate::serve`]).
+pub async fn follow_endings(app: Arc<App>) {
+    let mut ended = app.games.ended();
+    loop {
+        match ended.recv().await {
+            Ok(game) => app.lobby.ended(&game),
+            Err(broadcast::error::RecvError::Lagged(_)) => continue,
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
+    }
+}
+
+impl From<LobbyError> for ApiError {
+    fn from(e: LobbyError) -> ApiError {
+        ApiError::new(StatusCode::from_u16(e.status()).unwrap_or(StatusCode::BAD_REQUEST), one_line(e.to_string()))
+    }
+}
+
+fn store_failed(app: &App, e: crate::store::StoreError) -> ApiError {
+    missing(app, "", Missing::Store(e))
+}
+
+/// The body of `POST /api/players`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Register {
+    /// The name picked.
+    name: Option<String>,
+    /// A guest's name, made by the server: unrated games only.
+    #[serde(default)]
+    guest: bool,
+}
+
+/// `POST /api/players`: a new name (`{"name": "alice"}`) or a guest's (`{"guest": true}`); the
+/// answer alone carries the secret that proves it.
+pub(crate) async fn register(
+    State(app): State<Arc<App>>,
+    body: Bytes,
+) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    let asked: Register = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::bad(format!("cannot read the JSON body: {e}; write {{\"name\": \"alice\"}} or {{\"guest\": true}}"))
+    })?;
+    let now = Moment::now();
+    let secret = games::new_token();
+    let name = match (asked.name.as_deref(), asked.guest) {
+        (Some(text), false) => {
+            let name = Name::parse(text).map_err(|e| ApiError::bad(e.to_string()))?;
+            let kept = app.games.store().register(&name, &token_hash(&secret), now).await;
+            if !kept.map_err(|e| store_failed(&app, e))? {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    format!("the name {name} is taken (names differ in more than case): pick another"),
+                ));
+            }
+            name
+        }
+        (None, true) => {
+            let mut made = None;
+            // 24 random bits: a few tries find a free guest's name.
+            for _ in 0..8 {
+                let name = Name::guest(rand::random());
+                let kept = app.games.store().register(&name, &token_hash(&secret), now).await;
+                if kept.map_err(|e| store_failed(&app, e))? {
+                    made = Some(name);
+                    break;
+                }
+            }
+            made.ok_or_else(|| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "no guest's name is free: try again"))?
+        }
+        _ => {
+            return Err(ApiError::bad(
+                "give a name ({\"name\": \"alice\"}) or ask to play as a guest ({\"guest\": true})",
+            ))
+        }
+    };
+    let answer = json!({ "name": name, "guest": name.is_guest(), "secret": secret });
+    Ok((StatusCode::CREATED, Json(answer)))
+}
+
+/// Returns the name whose secret the request carries, or a 401.
+async fn signed_in(app: &App, headers: &HeaderMap) -> Result<Name, ApiError> {
+    let unknown = || {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "no player has this secret: pick a name (POST /api/players), or open the link that carries yours",
+        )
+    };
+    let secret = bearer(headers).filter(|s| !s.is_empty()).ok_or_else(unknown)?;
+    let name = app.games.store().signed_in(&token_hash(secret)).await.map_err(|e| store_failed(app, e))?;
+    name.ok_or_else(unknown)
+}
+
+/// `GET /api/me`: the name the secret proves, its ratings and its games being played.
+pub(crate) async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<serde_json::Value>, ApiError> {
+    let name = signed_in(&app, &headers).await?;
+    let store = app.games.store();
+    let now = Moment::now();
+    let ratings = store.ratings(&name.key(), now).await.map_err(|e| store_failed(&app, e))?;
+    let games = store.games_of(&name.key(), LISTED).await.map_err(|e| store_failed(&app, e))?;
+    let playing: Vec<_> = games.into_iter().filter(|g| g.outcome.is_none()).collect();
+    Ok(Json(json!({ "name": name, "guest": name.is_guest(), "ratings": ratings, "playing": playing })))
+}
+
+/// `GET /api/players/{name}`: a player's page: ratings, rating history and games.
+pub(crate) async fn player(
+    State(app): State<Arc<App>>,
+    Path(name): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let store = app.games.store();
+    let key = name.to_ascii_lowercase();
+    let Some((name, since)) = store.player(&key).await.map_err(|e| store_failed(&app, e))? else {
+        return Err(ApiError::new(StatusCode::NOT_FOUND, format!("no player is named {:?}", one_line(name))));
+    };
+    let now = Moment::now();
+    let ratings = store.ratings(&key, now).await.map_err(|e| store_failed(&app, e))?;
+    let games = store.games_of(&key, LISTED).await.map_err(|e| store_failed(&app, e))?;
+    // The rating after each rated game, the oldest first: the history a page draws.
+    let history: Vec<_> = games
+        .iter()
+        .rev()
+        .filter_map(|g| {
+            let seat = usize::from(!g.names[0].eq_ignore_ascii_case(name.as_str()));
+            g.ratings.map(|r| json!({ "game": g.id, "family": g.family, "at": g.ended, "rating": r[seat][1] }))
+        })
+        .collect();
+    Ok(Json(
+        json!({ "name": name, "since": since, "guest": name.is_guest(), "ratings": ratings, "history": history, "games": games }),
+    ))
+}
+
+/// The query of `GET /api/leaderboard`.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Board {
+    family: Option<String>,
+}
+
+/// `GET /api/leaderboard?family=kalah(6,4)`: the best ratings no longer provisional.
+pub(crate) async fn leaderboard(
+    State(app): State<Arc<App>>,
+    Query(board): Query<Board>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let family: Family = board.family.as_deref().unwrap_or("kalah(6,4)").parse().map_err(ApiError::bad)?;
+    let leaders =
+        app.games.store().leaderboard(family, LISTED, Moment::now()).await.map_err(|e| store_failed(&app, e))?;
+    Ok(Json(json!({ "family": family, "leaders": leaders })))
+}
+
+/// The lobby as the page shows it: the open challenges and the games being played.
+async fn snapshot(app: &App) -> Result<serde_json::Value, ApiError> {
+    let now = Moment::now();
+    app.lobby.expire(now);
+    let challenges: Vec<serde_json::Value> = app.lobby.lobby().challenges().iter().map(shown).collect();
+    let since = Moment(now.0.saturating_sub(PLAYING_IDLE.as_millis() as u64));
+    let playing = app.games.store().playing(since, LISTED).await.map_err(|e| store_failed(app, e))?;
+    Ok(json!({ "challenges": challenges, "playing": playing }))
+}
+
+/// A challenge as the page shows it: with its maker's rating as shown.
+fn shown(challenge: &Challenge) -> serde_json::Value {
+    let mut value = serde_json::to_value(challenge).unwrap_or_default();
+    value["shown"] = json!(challenge.rating.shown());
+    value
+}
+
+/// `GET /api/lobby`: the open challenges and the games being played.
+pub(crate) async fn lobby(State(app): State<Arc<App>>) -> Result<Json<serde_json::Value>, ApiError> {
+    snapshot(&app).await.map(Json)
+}
+
+fn read_offer(body: &[u8]) -> Result<Offer, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Offer::default());
+    }
+    serde_json::from_slice(body).map_err(|e| {
+        ApiError::bad(format!(
+            "cannot read the JSON body: {e}; write {{\"rules\": \"kalah(6,4) standard\", \"clock\": {{\"seconds\": 300, \"increment\": 3}}, \"rated\": true, \"colour\": \"random\"}} (each field optional)"
+        ))
+    })
+}
+
+/// `POST /api/lobby/challenges`: the signed-in player offers a challenge.
+pub(crate) async fn offer(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    let name = signed_in(&app, &headers).await?;
+    let offer = read_offer(&body)?;
+    let (_, family, _) = Lobby::read(&offer)?;
+    let now = Moment::now();
+    let rating = app.games.store().rating(&name.key(), family, now).await.map_err(|e| store_failed(&app, e))?;
+    let challenge = app.lobby.lobby().offer(games::new_token()[..16].to_string(), &name, rating, &offer, now)?;
+    app.lobby.tell("challenge", shown(&challenge));
+    Ok((StatusCode::CREATED, Json(json!({ "challenge": shown(&challenge) }))))
+}
+
+/// `DELETE /api/lobby/challenges/{id}`: its maker withdraws a challenge.
+pub(crate) async fn withdraw(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let name = signed_in(&app, &headers).await?;
+    let challenge = app.lobby.lobby().withdraw(&id, &name)?;
+    app.lobby.tell("gone", json!({ "id": challenge.id, "why": "withdrawn" }));
+    Ok(Json(json!({ "withdrawn": challenge.id })))
+}
+
+/// `POST /api/lobby/challenges/{id}/accept`: the signed-in player accepts a challenge; the game
+/// begins, each seat held by its player's secret.
+pub(crate) async fn accept(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    let name = signed_in(&app, &headers).await?;
+    let pairing = app.lobby.lobby().accept(&id, &name, rand::random(), Moment::now())?;
+    begin(&app, pairing).await
+}
+
+/// `POST /api/lobby/quick`: quick pairing: accepts the open challenge of the same game whose
+/// maker's rating is nearest the player's, or else offers one.
+pub(crate) async fn quick(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    let name = signed_in(&app, &headers).await?;
+    let offer = read_offer(&body)?;
+    let (_, family, _) = Lobby::read(&offer)?;
+    let now = Moment::now();
+    let rating = app.games.store().rating(&name.key(), family, now).await.map_err(|e| store_failed(&app, e))?;
+    let paired = app.lobby.lobby().quick(&name, rating, &offer, rand::random(), now)?;
+    if let Some(pairing) = paired {
+        return begin(&app, pairing).await;
+    }
+    let challenge = app.lobby.lobby().offer(games::new_token()[..16].to_string(), &name, rating, &offer, now)?;
+    app.lobby.tell("challenge", shown(&challenge));
+    Ok((StatusCode::CREATED, Json(json!({ "challenge": shown(&challenge) }))))
+}
+
+/// Starts the game of an accepted challenge and tells the live channels (the maker's page opens
+/// it from there).
+async fn begin(
+    app: &App,
+    pairing: kalah_lobby::challenge::Pairing,
+) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    let store = app.games.store();
+    let mut tokens = [String::new(), String::new()];
+    for (i, name) in pairing.names.iter().enumerate() {
+        let secret = store.secret_of(&name.key()).await.map_err(|e| store_failed(app, e))?;
+        tokens[i] = secret.ok_or_else(|| ApiError::new(StatusCode::GONE, format!("the name {name} was removed")))?;
+    }
+    let table = pairing.challenge.table(&pairing, tokens, Moment::now())?;
+    let id = app.games.add(table).await.map_err(|why| missing(app, "", why))?;
+    let names = pairing.names.map(|n| n.to_string());
+    app.lobby.tell(
+        "paired",
+        json!({ "challenge": pairing.challenge.id, "game": id, "names": names, "rules": pairing.challenge.rules, "rated": pairing.challenge.rated }),
+    );
+    Ok((StatusCode::CREATED, Json(json!({ "game": id, "names": names }))))
+}
+
+/// `GET /api/lobby/live`: Server-Sent Events: `lobby` (the whole lobby, at once and after a
+/// channel fell behind), `challenge` (made), `gone` (accepted, withdrawn or expired: its id),
+/// `paired` (a game began: its id and names) and `ended` (a paired game ended: the ratings
+/// after it, if rated).
+pub(crate) async fn live(
+    State(app): State<Arc<App>>,
+    client: Option<axum::Extension<Client>>,
+) -> Result<Sse<impl futures_util::Stream<Item = Result<SseEvent, std::convert::Infallible>>>, ApiError> {
+    let counted = match client {
+        Some(axum::Extension(Client(client))) => Some(
+            app.channels
+                .open(client, app.most_channels)
+                .map_err(|r| ApiError::new(r.status, one_line(r.message)).retry(r.retry_after))?,
+        ),
+        None => None,
+    };
+    // Subscribed before the lobby is read: no change falls between the two.
+    let events = app.lobby.events.subscribe();
+    let first = snapshot(&app).await?;
+    let closing = app.closing.subscribe();
+    let state = (Some(first), events, closing, app, counted);
+    let stream = futures_util::stream::unfold(state, |(first, mut events, mut closing, app, counted)| async move {
+        if let Some(first) = first {
+            let event = SseEvent::default().event("lobby").data(first.to_string());
+            return Some((Ok(event), (None, events, closing, app, counted)));
+        }
+        let event = tokio::select! {
+            told = events.recv() => match told {
+                Ok(told) => SseEvent::default().event(told.event).data(&*told.data),
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    // Behind: the whole lobby again.
+                    let again = snapshot(&app).await.ok()?;
+                    SseEvent::default().event("lobby").data(again.to_string())
+                }
+                Err(broadcast::error::RecvError::Closed) => return None,
+            },
+            _ = closing.changed() => return None,
+        };
+        Some((Ok(event), (None, events, closing, app, counted)))
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+    use axum::http::Request;
+    use serde_json::Value;
+    use tower::ServiceExt;
+
+    use super::*;
+    use crate::{router, Config};
+
+    /// Sends a request with the secret `secret` (if any); returns the status and the JSON.
+    async fn call(
+        app: &axum::Router,
+        method: &str,
+        uri: &str,
+        secret: Option<&str>,
+        body: Value,
+    ) -> (StatusCode, Value) {
+        let mut request = Request::builder().method(method).uri(uri).header("content-type", "application/json");
+        if let Some(secret) = secret {
+            request = request.header("authorization", format!("Bearer {secret}"));
+        }
+        let body = if body.is_null() { String::new() } else { body.to_string() };
+        let response = app.clone().oneshot(request.body(Body::from(body)).unwrap()).await.unwrap();
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+        (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    }
+
+    async fn name(app: &axum::Router, body: Value) -> String {
+        let (status, answer) = call(app, "POST", "/api/players", None, body).await;
+        assert_eq!(status, StatusCode::CREATED, "{answer}");
+        answer["secret"].as_str().unwrap().to_string()
+    }
+
+    #[tokio::test]
+    async fn two_names_meet_play_a_rated_game_and_their_ratings_move() {
+        let app = Arc::new(App::new(&Config::default()).unwrap());
+        let router = router(Arc::clone(&app));
+        let alice = name(&router, json!({ "name": "alice" })).await;
+        let bob = name(&router, json!({ "name": "Bob" })).await;
+        let guest = name(&router, json!({ "guest": true })).await;
+        let (status, taken) = call(&router, "POST", "/api/players", None, json!({ "name": "ALICE" })).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{taken}");
+        assert!(taken["error"].as_str().unwrap().contains("is taken"));
+        for bad in [json!({ "name": "x" }), json!({ "name": "guest-123456" }), json!({}), json!({ "nme": "al" })] {
+            let (status, answer) = call(&router, "POST", "/api/players", None, bad.clone()).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {answer}");
+        }
+        let (_, me) = call(&router, "GET", "/api/me", Some(&bob), Value::Null).await;
+        assert_eq!(me["name"], "Bob");
+        let (status, _) = call(&router, "GET", "/api/me", Some("not-a-secret"), Value::Null).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+
+        let offer = json!({ "rated": true, "colour": "south", "clock": { "seconds": 300, "increment": 2 } });
+        let (status, made) = call(&router, "POST", "/api/lobby/challenges", Some(&alice), offer).await;
+        assert_eq!(status, StatusCode::CREATED, "{made}");
+        let challenge = made["challenge"]["id"].as_str().unwrap().to_string();
+        assert_eq!(made["challenge"]["shown"], "1500?");
+        let accept = format!("/api/lobby/challenges/{challenge}/accept");
+        assert_eq!(call(&router, "POST", &accept, Some(&guest), Value::Null).await.0, StatusCode::FORBIDDEN);
+        assert_eq!(call(&router, "POST", &accept, Some(&alice), Value::Null).await.0, StatusCode::CONFLICT);
+        let (status, paired) = call(&router, "POST", &accept, Some(&bob), Value::Null).await;
+        assert_eq!(status, StatusCode::CREATED, "{paired}");
+        assert_eq!(call(&router, "POST", &accept, Some(&guest), Value::Null).await.0, StatusCode::NOT_FOUND);
+        let game = paired["game"].as_str().unwrap().to_string();
+        let (_, lobby) = call(&router, "GET", "/api/lobby", None, Value::Null).await;
+        assert_eq!(lobby["challenges"], json!([]));
+        assert_eq!(lobby["playing"][0]["id"], game.as_str());
+
+        // Each plays their seat with their own secret; a rated game has no takeback.
+        let (_, state) = call(&router, "GET", &format!("/api/games/{game}"), None, Value::Null).await;
+        assert_eq!(
+            (state["players"]["south"].clone(), state["players"]["north"].clone()),
+            (json!("alice"), json!("Bob"))
+        );
+        assert_eq!((state["rated"].clone(), state["friends"].clone()), (json!(true), json!(true)));
+        let moved = |secret: &str, house: u64| {
+            let body = json!({ "action": house });
+            let uri = format!("/api/games/{game}/move");
+            let (router, secret) = (router.clone(), secret.to_string());
+            async move { call(&router, "POST", &uri, Some(&secret), body).await }
+        };
+        assert_eq!(moved(&bob, 1).await.0, StatusCode::FORBIDDEN, "South is alice's");
+        assert_eq!(moved(&alice, 1).await.0, StatusCode::OK);
+        let (status, refused) =
+            call(&router, "POST", &format!("/api/games/{game}/takeback"), Some(&alice), Value::Null).await;
+        assert_eq!(status, StatusCode::CONFLICT, "{refused}");
+        assert!(refused["error"].as_str().unwrap().contains("rated"));
+        let (status, _) = call(&router, "POST", &format!("/api/games/{game}/resign"), Some(&bob), Value::Null).await;
+        assert_eq!(status, StatusCode::OK);
+
+        let (_, page) = call(&router, "GET", "/api/players/ALICE", None, Value::Null).await;
+        assert_eq!(page["name"], "alice");
+        let rating = &page["ratings"][0];
+        assert_eq!((rating["family"].clone(), rating["games"].clone()), (json!("kalah(6,4)"), json!(1)));
+        assert!(rating["rating"]["rating"].as_f64().unwrap() > 1500.0, "{page}");
+        assert_eq!(page["games"][0]["outcome"], "first");
+        assert_eq!(page["history"].as_array().unwrap().len(), 1);
+        let (_, bobs) = call(&router, "GET", "/api/players/bob", None, Value::Null).await;
+        assert!(bobs["ratings"][0]["rating"]["rating"].as_f64().unwrap() < 1500.0, "{bobs}");
+        let (_, lobby) = call(&router, "GET", "/api/lobby", None, Value::Null).await;
+        assert_eq!(lobby["playing"], json!([]), "over");
+        let (_, archive) = call(&router, "GET", "/api/archive?player=bob", None, Value::Null).await;
+        assert_eq!(archive["games"][0]["id"], game.as_str());
+        let (_, board) = call(&router, "GET", "/api/leaderboard", None, Value::Null).await;
+        assert_eq!(board["leaders"], json!([]), "one game leaves a rating provisional");
+        assert_eq!(call(&router, "GET", "/api/players/nobody", None, Value::Null).await.0, StatusCode::NOT_FOUND);
+
+        // A name opens at most three challenges; the host removes a name.
+        for _ in 0..3 {
+            assert_eq!(
+                call(&router, "POST", "/api/lobby/challenges", Some(&guest), Value::Null).await.0,
+                StatusCode::CREATED
+            );
+        }
+        let (status, more) = call(&router, "POST", "/api/lobby/challenges", Some(&guest), Value::Null).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{more}");
+        assert!(app.games.store().remove_player("alice", Moment::now()).await.unwrap());
+        assert_eq!(call(&router, "GET", "/api/me", Some(&alice), Value::Null).await.0, StatusCode::UNAUTHORIZED);
+        assert_eq!(call(&router, "GET", "/api/players/alice", None, Value::Null).await.0, StatusCode::NOT_FOUND);
+        let (status, _) = call(&router, "POST", "/api/players", None, json!({ "name": "Alice" })).await;
+        assert_eq!(status, StatusCode::CONFLICT, "a removed name is not picked again");
+        let (_, bobs) = call(&router, "GET", "/api/players/bob", None, Value::Null).await;
+        assert_eq!(bobs["games"][0]["names"], json!(["removed", "Bob"]));
+        let (start, _) = app.games.store().load(&game).await.unwrap().unwrap();
+        assert_eq!(start.names, Some(["removed".to_string(), "Bob".to_string()]));
+    }
+
+    #[tokio::test]
+    async fn quick_pairing_meets_the_nearest_rating_or_waits() {
+        let app = Arc::new(App::new(&Config::default()).unwrap());
+        let router = router(Arc::clone(&app));
+        let (carol, dave) =
+            (name(&router, json!({ "name": "carol" })).await, name(&router, json!({ "name": "dave" })).await);
+        let quick = json!({ "rated": true, "rules": "kalah(6,6) standard" });
+        let (status, waiting) = call(&router, "POST", "/api/lobby/quick", Some(&carol), quick.clone()).await;
+        assert_eq!(status, StatusCode::CREATED);
+        assert!(waiting["challenge"]["id"].is_string(), "{waiting}");
+        let (_, paired) = call(&router, "POST", "/api/lobby/quick", Some(&dave), quick).await;
+        let game = paired["game"].as_str().unwrap_or_else(|| panic!("{paired}"));
+        let (_, state) = call(&router, "GET", &format!("/api/games/{game}"), None, Value::Null).await;
+        assert_eq!((state["rules"].clone(), state["rated"].clone()), (json!("kalah(6,6) standard"), json!(true)));
+    }
+}
