@@ -460,7 +460,7 @@ mod tests {
         // Each plays their seat with their own secret; a rated game has no takeback.
         let (_, state) = call(&router, "GET", &format!("/api/games/{game}"), None, Value::Null).await;
         assert_eq!(
-            (state["players"]["south"].clone(), state["players"]["north"].clone()),
+            (state["names"]["south"].clone(), state["names"]["north"].clone()),
             (json!("alice"), json!("Bob"))
         );
         assert_eq!((state["rated"].clone(), state["friends"].clone()), (json!(true), json!(true)));

@@ -46,7 +46,7 @@ use crate::{Config, Report};
 /// each file's path, type and text. The static site (scripts/site.sh) holds the same files and
 /// the npm package kalah (the engine compiled to WebAssembly, its worker), which this page does
 /// without: local.js fails to import it, and the page asks the API instead.
-const PAGE: [(&str, &str, &str); 12] = [
+const PAGE: [(&str, &str, &str); 13] = [
     ("/", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/index.html", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
@@ -54,6 +54,7 @@ const PAGE: [(&str, &str, &str); 12] = [
     ("/backend.js", "text/javascript; charset=utf-8", include_str!("../web/backend.js")),
     ("/local.js", "text/javascript; charset=utf-8", include_str!("../web/local.js")),
     ("/friends.js", "text/javascript; charset=utf-8", include_str!("../web/friends.js")),
+    ("/lobby.js", "text/javascript; charset=utf-8", include_str!("../web/lobby.js")),
     ("/searches.js", "text/javascript; charset=utf-8", include_str!("../web/searches.js")),
     ("/manifest.webmanifest", "application/manifest+json", include_str!("../web/manifest.webmanifest")),
     ("/icon.svg", "image/svg+xml", include_str!("../web/icon.svg")),

@@ -3,6 +3,7 @@
 // `kalah serve` (its JSON API), as backend.js finds. Plain JavaScript modules, no build step.
 import { connect, engineTimeSaid } from './backend.js';
 import * as friends from './friends.js';
+import * as lobby from './lobby.js';
 import * as searches from './searches.js';
 
 const $ = (id) => document.getElementById(id);
@@ -318,6 +319,7 @@ export async function show(state, animate) {
   draw();
   updateBusy();
   friends.shown(state);
+  lobby.shown(state);
   searches.shown(state);
   // The board is fitted to the screen once everything above and below it is drawn, for every
   // state: what surrounds it may have changed height (the end panel); refitOnChanges catches
@@ -392,7 +394,9 @@ function draw() {
   $('engine-go').hidden = !(paused && engineMovesNow(true));
   // A player of a game between friends reads the seats as "you" and "your friend".
   const seat = game.friends ? friends.sideOf(game) : null;
-  const named = (side) => (seat ? (seat === side ? 'you' : 'your friend') : playerName(game.players[side.toLowerCase()]));
+  const friend = (side) => (game.names ? game.names[side.toLowerCase()] : 'your friend');
+  const named = (side) => (seat ? (seat === side ? 'you' : friend(side))
+    : game.names ? game.names[side.toLowerCase()] : playerName(game.players[side.toLowerCase()]));
   $('rules-line').textContent = `${game.rules} · South: ${named('South')} · North: ${named('North')}`;
   $('swap').hidden = !(person && game.legal.includes('swap'));
   $('keep').hidden = !handicap;
@@ -1234,6 +1238,8 @@ async function start() {
   $('load-file').addEventListener('change', (e) => { if (e.target.files[0]) load(e.target.files[0]); e.target.value = ''; });
   $('link').addEventListener('click', link);
   searches.setUp({ api, current: () => game });
+  // The lobby: names, challenges, ratings (a server's page only).
+  if (backend.kind === 'server') lobby.setUp().catch((error) => note(`The lobby cannot open: ${error.message}`, true));
   $('engine-go').addEventListener('click', () => { setPaused(false); draw(); maybeEngine(); });
   $('explorer').addEventListener('toggle', () => explore());
   $('eval-on').addEventListener('change', () => { analysed = -1; draw(); analyse(); });
