@@ -2564,6 +2564,20 @@ async fn two_names_meet_in_the_lobby_play_a_rated_game_and_a_third_watches() {
     }
     let ratings = wait_for(&a, "#lobby-ratings", |t| t.starts_with("other boards")).await;
     assert!(said_a.contains(ratings.trim_start_matches("other boards ")), "{ratings} in {said_a}");
+    // With no one to meet, Alice plays the engine, rated: the server plays its moves, which reach
+    // her page live, and the engine's level has a rating of its own.
+    a.find(Locator::Id("lobby-level")).await.expect("the level").select_by_value("1").await.expect("level 1");
+    a.find(Locator::Id("lobby-engine")).await.expect("Play the engine").click().await.expect("a click");
+    wait_for(&a, "#rules-line", |t| t == "kalah(4,3) standard · South: alice · North: engine-1").await;
+    let mut moves = 0;
+    while idle(&a).await != "over" {
+        click_a_house(&a).await;
+        moves += 1;
+        assert!(moves < 60, "a Kalah(4,3) game lasts fewer moves");
+    }
+    wait_for(&a, "#rating-change", |t| t.starts_with("New ratings: alice") && t.contains("engine-1")).await;
+    let (_, engine) = http(&url, "GET", "/api/players/engine-1", "");
+    assert!(engine.contains(r#""games":1"#), "{engine}");
     for client in [a, b, c] {
         client.close().await.expect("a browser closes");
     }

@@ -86,6 +86,64 @@ pub struct Challenge {
     pub expires: Moment,
 }
 
+/// A rated game against the engine: the body of `POST /api/lobby/engine`. The engine plays at
+/// a level as a player with a rating of its own (its name `engine-LEVEL`), so that a player with
+/// no one to meet has a rating too.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineOffer {
+    /// The engine's level, 1 to 5.
+    pub level: u8,
+    /// The rules' text (default [`DEFAULT_RULES`]).
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// A clock for each player; none for an untimed game.
+    #[serde(default)]
+    pub clock: Option<ClockRequest>,
+    /// The side the player wants (default random).
+    #[serde(default)]
+    pub colour: Colour,
+}
+
+impl EngineOffer {
+    /// The table of the rated game `by` plays against the engine, its person's seat held by the
+    /// token hash `token`, begun at `now`; `coin` draws the sides of `random` (true: the player
+    /// plays South).
+    ///
+    /// # Errors
+    /// [`LobbyError::Bad`] for a level, rules or clock that cannot be played;
+    /// [`LobbyError::GuestRated`] for a guest.
+    pub fn table(&self, by: &Name, token: String, coin: bool, now: Moment) -> Result<Table, LobbyError> {
+        let level = kalah_engine::level::Level::new(self.level).ok_or_else(|| {
+            LobbyError::Bad(format!("there is no level {}: the engine's levels are 1 to 5", self.level))
+        })?;
+        if by.is_guest() {
+            return Err(LobbyError::GuestRated);
+        }
+        let offer = Offer { rules: self.rules.clone(), clock: self.clock, rated: true, colour: self.colour };
+        let (rules, _, clock) = Lobby::read(&offer)?;
+        let rules: Rules = rules.parse().map_err(|e| LobbyError::Bad(format!("{e}")))?;
+        let south = match self.colour {
+            Colour::South => true,
+            Colour::North => false,
+            Colour::Random => coin,
+        };
+        let (person, engine) = (by.as_str().to_string(), Name::engine(level).as_str().to_string());
+        let (seats, names) = if south {
+            ([Player::Human, Player::Engine(level)], [person, engine])
+        } else {
+            ([Player::Engine(level), Player::Human], [engine, person])
+        };
+        let mut table = Table::new(Game::new(rules), seats, now)
+            .with_access(Access::Owner(token))
+            .with_seating(Seating { names, rated: true });
+        if let Some([seconds, increment]) = clock {
+            table = table.with_clocks(Duration::from_secs(seconds), Duration::from_secs(increment));
+        }
+        Ok(table)
+    }
+}
+
 /// Two players paired by an accepted challenge.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pairing {
@@ -377,6 +435,19 @@ mod tests {
         assert!(bad(r#"{"rules":"kalah(0,4)"}"#).contains("out of range"));
         assert!(bad(r#"{"clock":{"seconds":0}}"#).contains("second"));
         assert!(serde_json::from_str::<Offer>(r#"{"colour":"green"}"#).is_err());
+    }
+
+    #[test]
+    fn a_rated_game_against_the_engine_seats_its_level_by_name() {
+        let offer: EngineOffer = serde_json::from_str(r#"{"level":2,"colour":"north"}"#).unwrap();
+        let table = offer.table(&name("alice"), "hash".into(), true, Moment(0)).unwrap();
+        assert_eq!(table.seating().unwrap().names, ["engine-2".to_string(), "alice".to_string()]);
+        assert_eq!(table.seats()[0].to_string(), "engine:2");
+        assert!(table.is_rated() && !table.is_friends());
+        let bad: EngineOffer = serde_json::from_str(r#"{"level":9}"#).unwrap();
+        assert!(bad.table(&name("alice"), "h".into(), true, Moment(0)).unwrap_err().to_string().contains("1 to 5"));
+        let guest = offer.table(&Name::guest(1), "h".into(), true, Moment(0));
+        assert_eq!(guest.unwrap_err(), LobbyError::GuestRated);
     }
 
     #[test]

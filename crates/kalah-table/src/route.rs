@@ -67,6 +67,8 @@ pub enum Route {
     Offer,
     /// `POST /api/lobby/quick`: quick pairing by rating.
     Quick,
+    /// `POST /api/lobby/engine`: a rated game against the engine at a level.
+    AgainstEngine,
     /// `DELETE /api/lobby/challenges/{id}`: a challenge withdrawn.
     Withdraw,
     /// `POST /api/lobby/challenges/{id}/accept`: a challenge accepted: the game begins.
@@ -102,7 +104,7 @@ const fn spec(method: &'static str, path: &'static str, route: Route, hosts: Hos
 }
 
 /// Every route of the API.
-pub const ROUTES: [Spec; 31] = [
+pub const ROUTES: [Spec; 32] = [
     spec("GET", "/api/variants", Route::Variants, Hosts::Both),
     spec("POST", "/api/games", Route::Create, Hosts::Both),
     spec("GET", "/api/games/{id}", Route::Show, Hosts::Both),
@@ -132,6 +134,7 @@ pub const ROUTES: [Spec; 31] = [
     spec("GET", "/api/lobby/live", Route::LobbyLive, Hosts::Server),
     spec("POST", "/api/lobby/challenges", Route::Offer, Hosts::Server),
     spec("POST", "/api/lobby/quick", Route::Quick, Hosts::Server),
+    spec("POST", "/api/lobby/engine", Route::AgainstEngine, Hosts::Server),
     spec("DELETE", "/api/lobby/challenges/{id}", Route::Withdraw, Hosts::Server),
     spec("POST", "/api/lobby/challenges/{id}/accept", Route::Accept, Hosts::Server),
 ];

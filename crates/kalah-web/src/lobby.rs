@@ -322,6 +322,34 @@ pub(crate) async fn quick(
     Ok((StatusCode::CREATED, Json(json!({ "challenge": shown(&challenge) }))))
 }
 
+/// `POST /api/lobby/engine`: a rated game of the signed-in player against the engine at a
+/// level (`{"level": 3, "rules": …, "clock": …, "colour": …}`); the server plays the engine's
+/// moves.
+pub(crate) async fn against_engine(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    let name = signed_in(&app, &headers).await?;
+    let offer: kalah_lobby::EngineOffer = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::bad(format!(
+            "cannot read the JSON body: {e}; write {{\"level\": 3}}, with \"rules\", \"clock\" and \"colour\" as for a challenge"
+        ))
+    })?;
+    let secret = bearer(&headers).unwrap_or_default();
+    let table = offer.table(&name, token_hash(secret), rand::random(), Moment::now())?;
+    let names = table.seating().map(|s| s.names.clone()).unwrap_or_default();
+    let id = app.games.add(table).await.map_err(|why| missing(&app, "", why))?;
+    let game = app.games.get(&id).await.map_err(|why| missing(&app, &id, why))?;
+    let state = crate::api::state(&id, &*game.lock().await);
+    crate::server::drive(&app, &id, &state);
+    app.lobby.tell(
+        "paired",
+        json!({ "challenge": null, "game": id, "names": names, "rules": state.view.rules, "rated": true }),
+    );
+    Ok((StatusCode::CREATED, Json(json!({ "game": id, "names": names }))))
+}
+
 /// Starts the game of an accepted challenge and tells the live channels (the maker's page opens
 /// it from there).
 async fn begin(
@@ -459,10 +487,7 @@ mod tests {
 
         // Each plays their seat with their own secret; a rated game has no takeback.
         let (_, state) = call(&router, "GET", &format!("/api/games/{game}"), None, Value::Null).await;
-        assert_eq!(
-            (state["names"]["south"].clone(), state["names"]["north"].clone()),
-            (json!("alice"), json!("Bob"))
-        );
+        assert_eq!((state["names"]["south"].clone(), state["names"]["north"].clone()), (json!("alice"), json!("Bob")));
         assert_eq!((state["rated"].clone(), state["friends"].clone()), (json!(true), json!(true)));
         let moved = |secret: &str, house: u64| {
             let body = json!({ "action": house });
@@ -514,6 +539,53 @@ mod tests {
         assert_eq!(bobs["games"][0]["names"], json!(["removed", "Bob"]));
         let (start, _) = app.games.store().load(&game).await.unwrap().unwrap();
         assert_eq!(start.names, Some(["removed".to_string(), "Bob".to_string()]));
+    }
+
+    #[tokio::test]
+    async fn a_lone_player_gets_a_rating_against_the_engine_which_the_server_moves() {
+        let config = Config { engine_time: Duration::from_millis(20), ..Config::default() };
+        let app = Arc::new(App::new(&config).unwrap());
+        let router = router(Arc::clone(&app));
+        let erin = name(&router, json!({ "name": "erin" })).await;
+        let guest = name(&router, json!({ "guest": true })).await;
+        let offer = json!({ "level": 1, "rules": "kalah(3,2) standard", "colour": "north" });
+        let (status, _) = call(&router, "POST", "/api/lobby/engine", Some(&guest), offer.clone()).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "a guest plays unrated games only");
+        let (status, made) = call(&router, "POST", "/api/lobby/engine", Some(&erin), offer).await;
+        assert_eq!(status, StatusCode::CREATED, "{made}");
+        assert_eq!(made["names"], json!(["engine-1", "erin"]));
+        let game = made["game"].as_str().unwrap().to_string();
+        let uri = format!("/api/games/{game}");
+        let mut moves = 0;
+        loop {
+            // The engine's moves are the server's: erin only waits for them.
+            let (_, state) = call(&router, "GET", &uri, Some(&erin), Value::Null).await;
+            if !state["result"].is_null() {
+                break;
+            }
+            if state["engine_to_move"] == true {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                continue;
+            }
+            if moves == 0 {
+                let undo = call(&router, "POST", &format!("{uri}/undo"), Some(&erin), Value::Null).await;
+                assert_eq!(undo.0, StatusCode::FORBIDDEN, "{}", undo.1);
+                let hint = call(&router, "GET", &format!("{uri}/hint"), Some(&erin), Value::Null).await;
+                assert_eq!(hint.0, StatusCode::FORBIDDEN, "{}", hint.1);
+            }
+            let action = state["legal"][0].as_str().unwrap().to_string();
+            let body = json!({ "action": action, "version": state["version"] });
+            let (status, answer) = call(&router, "POST", &format!("{uri}/move"), Some(&erin), body).await;
+            assert_eq!(status, StatusCode::OK, "{answer}");
+            moves += 1;
+            assert!(moves < 40, "a Kalah(3,2) game is shorter");
+        }
+        let (_, page) = call(&router, "GET", "/api/players/erin", None, Value::Null).await;
+        assert_eq!(page["ratings"][2]["games"], 1, "{page}");
+        let (_, engine) = call(&router, "GET", "/api/players/engine-1", None, Value::Null).await;
+        assert_eq!((engine["name"].clone(), engine["ratings"][2]["games"].clone()), (json!("engine-1"), json!(1)));
+        let (status, _) = call(&router, "POST", "/api/players", None, json!({ "name": "engine-1" })).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "the engine's names are kept");
     }
 
     #[tokio::test]

@@ -250,7 +250,14 @@ impl Store {
             names[1].as_str().into(),
             (start.at.0 as i64).into(),
         ];
-        self.write(vec![Statement::exactly(sql, params, 1)]).await.map(drop)
+        let mut statements = vec![Statement::exactly(sql, params, 1)];
+        // The engine plays as a player with a name of its own, which no secret proves.
+        for name in names.iter().filter(|name| key(name).starts_with("engine-")) {
+            let engine =
+                "INSERT INTO players (key, name, secret, created) VALUES ($1, $1, NULL, $2) ON CONFLICT DO NOTHING";
+            statements.push(Statement::any(engine, vec![key(name).into(), (start.at.0 as i64).into()]));
+        }
+        self.write(statements).await.map(drop)
     }
 
     /// Settles paired game `id`, which ended as `ending` at `now`: its result is kept and, if it

@@ -426,6 +426,7 @@ fn handler(route: Route, filter: MethodFilter) -> MethodRouter<Arc<App>> {
         Route::LobbyLive => on(filter, lobby::live),
         Route::Offer => on(filter, lobby::offer),
         Route::Quick => on(filter, lobby::quick),
+        Route::AgainstEngine => on(filter, lobby::against_engine),
         Route::Withdraw => on(filter, lobby::withdraw),
         Route::Accept => on(filter, lobby::accept),
         // The static site's page alone solves (the router skips it).
@@ -464,7 +465,10 @@ async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, nex
     }
     // A new game, name or challenge comes from the same budget of each address.
     let new_game = request.method() == Method::POST
-        && matches!(request.uri().path(), "/api/games" | "/api/players" | "/api/lobby/challenges" | "/api/lobby/quick");
+        && matches!(
+            request.uri().path(),
+            "/api/games" | "/api/players" | "/api/lobby/challenges" | "/api/lobby/quick" | "/api/lobby/engine"
+        );
     let client = request.extensions().get::<Client>().copied();
     if let Err(r) = guard::check_share(&app.limiter, client, new_game, Instant::now()) {
         return refused(r);
@@ -921,7 +925,10 @@ async fn show(
             save(&app, &id, &mut s).await?;
         }
     }
-    Ok(Json(api::state(&id, &s)))
+    let state = api::state(&id, &s);
+    // A server started again owes the engine's move of a game it reads back.
+    drive(&app, &id, &state);
+    Ok(Json(state))
 }
 
 /// `DELETE /api/games/{id}`: a player deletes the game and stops its searches (a game between
@@ -958,7 +965,9 @@ async fn act(
             app.games.refresh(&id, &mut s).await.map_err(|why| missing(&app, &id, why))?;
         }
     }
-    change(&app, &id, &headers, |s, actor, now| s.request_move(actor, &body, now)).await
+    let state = change(&app, &id, &headers, |s, actor, now| s.request_move(actor, &body, now)).await?;
+    drive(&app, &id, &state);
+    Ok(state)
 }
 
 /// Ends a table's thinking when an engine move ends in any way, the request dropped included.
@@ -988,11 +997,20 @@ async fn engine_move(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = session(&app, &id).await?;
+    engine_turn(&app, &id, Some(&headers)).await.map(Json)
+}
+
+/// Plays the engine's move in game `id`, asked by the request with `headers`, or by the server
+/// itself (`None`: [`drive`]).
+async fn engine_turn(app: &App, id: &str, headers: Option<&HeaderMap>) -> Result<GameState, ApiError> {
+    let game = session(app, id).await?;
     let begun = {
         let mut s = game.lock().await;
         let now = Moment::now();
-        let actor = actor(&mut s, &headers, now)?;
+        let actor = match headers {
+            Some(headers) => actor(&mut s, headers, now)?,
+            None => Actor::Person,
+        };
         s.begin_engine_move(actor, now)?
     };
     let version = begun.snapshot.version;
@@ -1003,7 +1021,7 @@ async fn engine_move(
     let rules = *snapshot.game.rules();
     let decision = app
         .engines
-        .run(Kind::Move, &id, rules, move |engine| {
+        .run(Kind::Move, id, rules, move |engine| {
             engine.decide(&snapshot.game, limits, Some(&snapshot.stop)).ok().flatten()
         })
         .await
@@ -1014,8 +1032,32 @@ async fn engine_move(
     s.unchanged_since(version)?;
     let decision = decision.ok_or_else(engine_failed)?;
     s.play_engine_move(version, decision.action, now).map_err(|_| engine_failed())?;
-    save(&app, &id, &mut s).await?;
-    Ok(Json(api::state(&id, &s)))
+    save(app, id, &mut s).await?;
+    Ok(api::state(id, &s))
+}
+
+/// In a rated game against the engine (the lobby's), the server plays the engine's moves itself
+/// as soon as they are due, not the page: a player who leaves cannot make the engine lose on
+/// time. Called after each change that may make one due (a move, a new game, a game read).
+pub(crate) fn drive(app: &Arc<App>, id: &str, state: &GameState) {
+    if !due(state) {
+        return;
+    }
+    let (app, id) = (Arc::clone(app), id.to_string());
+    tokio::spawn(async move {
+        // An extra move is the engine's again.
+        while let Ok(state) = engine_turn(&app, &id, None).await {
+            if !due(&state) {
+                break;
+            }
+        }
+    });
+}
+
+/// Tells whether the server owes a game the engine's move: a rated game the lobby paired, the
+/// engine to move and not thinking.
+fn due(state: &GameState) -> bool {
+    state.rated && state.view.engine_to_move && !state.view.thinking && state.view.result.is_none()
 }
 
 /// `POST /api/games/{id}/shown`: the page has shown the game at `{"version": V}` (animated the

@@ -302,6 +302,9 @@ function clearMarks() {
 // ---- showing a state ----
 
 export async function show(state, animate) {
+  // A state older than the one shown (a move's answer that comes after the live channel told
+  // of the engine's answer to it) is passed by.
+  if (game && state.id === game.id && state.seq < game.seq) return;
   const render = ++shown;
   const newBoard = !game || game.id !== state.id || game.houses !== state.houses;
   game = state;
@@ -417,13 +420,15 @@ function draw() {
     $('redo').disabled = true;
     if (game.result || friends.spectator(game)) $('undo').disabled = true;
   }
+  // A rated game is played as it goes: no undo, redo or takeback (the server refuses them).
+  if (game.rated) $('undo').disabled = $('redo').disabled = true;
   $('hint').disabled = !game.to_move || !evaluationAllowed();
   renderMoves();
   // A game between friends that goes on has no evaluation to show, and its room goes to the
   // friends' lines (a phone keeps the board and the buttons on one screen).
   $('eval').hidden = !evaluationAllowed();
   if (!evaluationAllowed()) {
-    $('eval-text').textContent = 'No evaluation while a game between friends goes on';
+    $('eval-text').textContent = game.rated ? 'No evaluation while a rated game goes on' : 'No evaluation while a game between friends goes on';
     setBar(0);
   } else if (!$('eval-on').checked) {
     $('eval-text').textContent = 'Evaluation off';
@@ -720,6 +725,8 @@ function setPaused(on) {
 function engineMovesNow(evenIfPaused) {
   const state = game;
   if (!state || !state.engine_to_move || state.result || state.moves.some((mv) => !mv.played)) return false;
+  // In a rated game the server plays the engine's moves itself (it comes on the live channel).
+  if (state.rated) return false;
   return evenIfPaused || !paused;
 }
 
@@ -789,7 +796,8 @@ function stopAnalysis() {
 // A game between friends that goes on gets no evaluation and no hint: a person is at stake (the
 // server refuses them too).
 function evaluationAllowed() {
-  return !!game && !(game.friends && !game.result);
+  // A person is at stake between friends, and a rating in a rated game (the server refuses).
+  return !!game && !((game.friends || game.rated) && !game.result);
 }
 
 // A person plays the engine in the game shown.
@@ -853,7 +861,7 @@ async function explore() {
   if (!evaluationAllowed()) {
     $('explorer-table').hidden = true;
     $('explorer-line').textContent = '';
-    $('explorer-text').textContent = 'Not while a game between friends goes on.';
+    $('explorer-text').textContent = 'Not while a game between friends or a rated game goes on.';
     return;
   }
   const key = `${game.version}${game.id}`;

@@ -285,7 +285,8 @@ async function openRematch(state) {
 // Follows game `state.id` live: every change the server stores comes as a `state` event; a
 // dropped channel reconnects by itself and gets what it missed (Last-Event-ID).
 function follow(state) {
-  if (!state.friends) {
+  // A game the lobby paired is followed too: against the engine the server plays its moves.
+  if (!state.friends && !state.names) {
     if (live) live.close();
     live = null;
     liveId = null;
@@ -301,7 +302,7 @@ function follow(state) {
   presence = null;
   down = false;
   // A player's channel carries its token, so that the opponent sees the player is here.
-  live = new Channel(`/api/games/${state.id}/live`, held);
+  live = new Channel(`/api/games/${state.id}/live`, state.friends ? held : null);
   live.addEventListener('presence', (event) => {
     presence = JSON.parse(event.data);
     if (!game || game.id !== state.id) return;

@@ -29,7 +29,7 @@ export function player() {
 export function secretFor(path) {
   const p = player();
   if (!p) return null;
-  return /^\/api\/(me|lobby\/challenges|lobby\/quick)/.test(path) ? p.secret : null;
+  return /^\/api\/(me|lobby\/challenges|lobby\/quick|lobby\/engine)/.test(path) ? p.secret : null;
 }
 
 function el(tag, attrs, text) {
@@ -60,14 +60,32 @@ export async function setUp() {
   $('lobby-forget').addEventListener('click', forgetPlayer);
   $('lobby-offer-form').addEventListener('submit', (event) => { event.preventDefault(); offer('/api/lobby/challenges'); });
   $('lobby-quick').addEventListener('click', () => offer('/api/lobby/quick'));
+  $('lobby-engine').addEventListener('click', againstEngine);
   $('leaderboard-family').addEventListener('change', leaderboard);
   $('leaderboard').addEventListener('toggle', () => { if ($('leaderboard').open) leaderboard(); });
   $('player-close').addEventListener('click', () => $('player-dialog').close());
   $('lobby-carry-copy').addEventListener('click', () => copyText($('lobby-carry'), 'The link that carries your name was copied.'));
   await carried();
   await drawMe();
-  follow();
+  // The lobby is followed live once its panel is opened (a page that never looks at it holds no
+  // connection for it), and from then on while the page is shown: a challenge made here hears
+  // of its acceptance even with the panel folded. The panel opens as it was in this tab.
+  $('lobby').addEventListener('toggle', () => {
+    sessionStorage.setItem('kalah-lobby-open', $('lobby').open ? '1' : '0');
+    if ($('lobby').open && !channel) follow();
+  });
+  if (sessionStorage.getItem('kalah-lobby-open') === '1') $('lobby').open = true;
 }
+
+// A page that goes away closes its channel at once (a browser holds few connections to a
+// server, and a page kept for the back button would hold one); brought back, it follows again.
+window.addEventListener('pagehide', () => {
+  if (channel) channel.close();
+  channel = null;
+});
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted && $('lobby').open) follow();
+});
 
 // A link that carries a name (`#player=SECRET`) opened here: the secret is checked, kept, and
 // taken out of the address.
@@ -132,6 +150,7 @@ async function drawMe() {
     ? rated.map((r) => `${familyName(r.family)} ${r.shown}`).join(' · ')
     : 'Rating 1500? in each board family until your first rated game');
   $('lobby-rated').disabled = !!me.guest;
+  $('lobby-engine').disabled = !!me.guest;
   if (me.guest) $('lobby-rated').checked = false;
   $('lobby-carry').value = `${pageAddress()}#player=${p.secret}`;
   // The games this player has going on: their seats held here too (a name carried here).
@@ -170,6 +189,23 @@ async function offer(path) {
     const answer = await api('POST', path, body);
     if (answer.game) await openPaired(answer.game, answer.names);
     else note('Your challenge is open: it waits here for 10 minutes.');
+  } catch (error) {
+    $('lobby-error').textContent = error.message;
+  }
+}
+
+// A rated game against the engine at the level chosen, on the board, clock and side chosen.
+async function againstEngine() {
+  $('lobby-error').textContent = '';
+  const body = { level: Number($('lobby-level').value), rules: $('lobby-rules').value, colour: $('lobby-colour').value };
+  const clock = $('lobby-clock').value;
+  if (clock) {
+    const [seconds, increment] = clock.split('+').map(Number);
+    body.clock = { seconds, increment };
+  }
+  try {
+    const answer = await api('POST', '/api/lobby/engine', body);
+    await openPaired(answer.game, answer.names);
   } catch (error) {
     $('lobby-error').textContent = error.message;
   }
