@@ -55,6 +55,10 @@ pub enum Route {
     Register,
     /// `GET /api/me`: the name a secret proves.
     Me,
+    /// `POST /api/me/password`: a password set or forgotten.
+    Password,
+    /// `POST /api/sign-in`: a name and its password give back the name's secret.
+    SignIn,
     /// `GET /api/players/{id}`: a player's page (`{id}` is the name).
     Player,
     /// `GET /api/leaderboard`: the best ratings of a board family.
@@ -104,7 +108,7 @@ const fn spec(method: &'static str, path: &'static str, route: Route, hosts: Hos
 }
 
 /// Every route of the API.
-pub const ROUTES: [Spec; 32] = [
+pub const ROUTES: [Spec; 34] = [
     spec("GET", "/api/variants", Route::Variants, Hosts::Both),
     spec("POST", "/api/games", Route::Create, Hosts::Both),
     spec("GET", "/api/games/{id}", Route::Show, Hosts::Both),
@@ -128,6 +132,8 @@ pub const ROUTES: [Spec; 32] = [
     spec("GET", "/api/archive", Route::Archive, Hosts::Server),
     spec("POST", "/api/players", Route::Register, Hosts::Server),
     spec("GET", "/api/me", Route::Me, Hosts::Server),
+    spec("POST", "/api/me/password", Route::Password, Hosts::Server),
+    spec("POST", "/api/sign-in", Route::SignIn, Hosts::Server),
     spec("GET", "/api/players/{id}", Route::Player, Hosts::Server),
     spec("GET", "/api/leaderboard", Route::Leaderboard, Hosts::Server),
     spec("GET", "/api/lobby", Route::Lobby, Hosts::Server),

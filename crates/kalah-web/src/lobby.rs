@@ -173,6 +173,77 @@ async fn signed_in(app: &App, headers: &HeaderMap) -> Result<Name, ApiError> {
     name.ok_or_else(unknown)
 }
 
+/// The body of `POST /api/me/password`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewPassword {
+    /// The password, or `null` to forget it.
+    password: Option<String>,
+}
+
+/// `POST /api/me/password`: `{"password": "…"}` keeps the name's secret under a password (8 to
+/// 200 characters), so that the name signs in anywhere with it; `{"password": null}` forgets it.
+pub(crate) async fn password(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let name = signed_in(&app, &headers).await?;
+    if name.is_guest() {
+        return Err(ApiError::new(StatusCode::FORBIDDEN, "a guest's name has no password: pick a name of your own"));
+    }
+    let asked: NewPassword = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::bad(format!(
+            "cannot read the JSON body: {e}; write {{\"password\": \"…\"}} or {{\"password\": null}}"
+        ))
+    })?;
+    let secret = bearer(&headers).unwrap_or_default().to_string();
+    let wrapped = match asked.password {
+        None => None,
+        Some(password) => {
+            let length = password.chars().count();
+            if !(crate::players::SHORTEST_PASSWORD..=crate::players::LONGEST_PASSWORD).contains(&length) {
+                return Err(ApiError::bad(format!("a password has 8 to 200 characters, not {length}")));
+            }
+            // Argon2 is slow by design: off the server's tasks.
+            let wrapped = tokio::task::spawn_blocking(move || crate::players::Wrapped::new(&secret, &password))
+                .await
+                .ok()
+                .flatten();
+            Some(wrapped.ok_or_else(|| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the secret cannot be kept"))?)
+        }
+    };
+    let set = app.games.store().set_password(&name.key(), wrapped.as_ref()).await.map_err(|e| store_failed(&app, e))?;
+    if !set {
+        return Err(ApiError::new(StatusCode::GONE, format!("the name {name} was removed")));
+    }
+    Ok(Json(json!({ "name": name, "password": wrapped.is_some() })))
+}
+
+/// The body of `POST /api/sign-in`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SignIn {
+    name: String,
+    password: String,
+}
+
+/// `POST /api/sign-in`: `{"name": "alice", "password": "…"}` gives back the name's secret, for a
+/// device that has not the link that carries it.
+pub(crate) async fn sign_in(State(app): State<Arc<App>>, body: Bytes) -> Result<Json<serde_json::Value>, ApiError> {
+    let asked: SignIn = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::bad(format!("cannot read the JSON body: {e}; write {{\"name\": \"alice\", \"password\": \"…\"}}"))
+    })?;
+    let wrong =
+        || ApiError::new(StatusCode::UNAUTHORIZED, "the name or the password is wrong (or the name has no password)");
+    let kept = app.games.store().wrapped(&asked.name.to_ascii_lowercase()).await.map_err(|e| store_failed(&app, e))?;
+    let (name, hash, wrapped) = kept.ok_or_else(wrong)?;
+    let password = asked.password;
+    let secret = tokio::task::spawn_blocking(move || wrapped.open(&password, &hash)).await.ok().flatten();
+    let secret = secret.ok_or_else(wrong)?;
+    Ok(Json(json!({ "name": name, "guest": false, "secret": secret })))
+}
+
 /// `GET /api/me`: the name the secret proves, its ratings and its games being played.
 pub(crate) async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<serde_json::Value>, ApiError> {
     let name = signed_in(&app, &headers).await?;
@@ -521,6 +592,28 @@ mod tests {
         assert_eq!(board["leaders"], json!([]), "one game leaves a rating provisional");
         assert_eq!(call(&router, "GET", "/api/players/nobody", None, Value::Null).await.0, StatusCode::NOT_FOUND);
 
+        // A password keeps Bob's secret: signing in with it gives the same secret back.
+        let (status, set) = call(&router, "POST", "/api/me/password", Some(&bob), json!({ "password": "short" })).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{set}");
+        let (status, set) =
+            call(&router, "POST", "/api/me/password", Some(&bob), json!({ "password": "bobs long password" })).await;
+        assert_eq!(status, StatusCode::OK, "{set}");
+        let (status, back) =
+            call(&router, "POST", "/api/sign-in", None, json!({ "name": "BOB", "password": "bobs long password" }))
+                .await;
+        assert_eq!((status, back["secret"].as_str()), (StatusCode::OK, Some(bob.as_str())), "{back}");
+        let (status, _) =
+            call(&router, "POST", "/api/sign-in", None, json!({ "name": "bob", "password": "not bobs password" }))
+                .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        let (status, _) =
+            call(&router, "POST", "/api/sign-in", None, json!({ "name": "alice", "password": "anything at all" }))
+                .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "no password set");
+        assert_eq!(
+            call(&router, "POST", "/api/me/password", Some(&guest), json!({ "password": "guest password" })).await.0,
+            StatusCode::FORBIDDEN
+        );
         // A name opens at most three challenges; the host removes a name.
         for _ in 0..3 {
             assert_eq!(

@@ -21,6 +21,8 @@ pub const SCHEMA: &str = "CREATE TABLE players (
         key TEXT PRIMARY KEY,
         name TEXT NOT NULL,
         secret TEXT UNIQUE,
+        salt TEXT,
+        wrapped TEXT,
         created BIGINT NOT NULL,
         removed BIGINT NOT NULL DEFAULT 0
     );
@@ -144,6 +146,67 @@ pub struct PairedGame {
     pub ratings: Option<[[f64; 2]; 2]>,
 }
 
+/// The shortest password.
+pub const SHORTEST_PASSWORD: usize = 8;
+
+/// The longest password.
+pub const LONGEST_PASSWORD: usize = 200;
+
+/// A name's optional password, as kept: the name's secret XORed with the key Argon2id derives
+/// from the password and a random salt. The password itself is kept nowhere, and the secret
+/// only through it: signing in with the password gives back the same secret, so the seats of
+/// the name's games stay its own on the new device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wrapped {
+    /// The salt, in hex.
+    pub salt: String,
+    /// The secret XORed with the key, in hex.
+    pub wrapped: String,
+}
+
+/// Argon2id of `password` with `salt`: 16 bytes, at the crate's default cost (19 MiB, two
+/// passes), which makes each guess at a stolen database's password slow. Slow by design: run
+/// it off the server's tasks (`spawn_blocking`).
+fn key(password: &str, salt: &[u8]) -> [u8; 16] {
+    let mut key = [0; 16];
+    argon2::Argon2::default()
+        .hash_password_into(password.as_bytes(), salt, &mut key)
+        .expect("16 bytes and a 16-byte salt are within Argon2's limits");
+    key
+}
+
+/// XORs the 32 hex digits of `text` with `key`; `None` if `text` is not 32 hex digits.
+fn xor(text: &str, key: &[u8; 16]) -> Option<String> {
+    if text.len() != 32 {
+        return None;
+    }
+    let mut out = String::with_capacity(32);
+    for (i, k) in key.iter().enumerate() {
+        let byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+        out.push_str(&format!("{:02x}", byte ^ k));
+    }
+    Some(out)
+}
+
+impl Wrapped {
+    /// Keeps `secret` (32 hex digits, [`crate::games::new_token`]'s) under `password`.
+    pub fn new(secret: &str, password: &str) -> Option<Wrapped> {
+        let salt: [u8; 16] = rand::random();
+        let wrapped = xor(secret, &key(password, &salt))?;
+        Some(Wrapped { salt: salt.iter().map(|b| format!("{b:02x}")).collect(), wrapped })
+    }
+
+    /// The secret kept under `password`, if it is the password (its SHA-256 is the name's).
+    pub fn open(&self, password: &str, hash: &str) -> Option<String> {
+        let salt: Vec<u8> = (0..self.salt.len() / 2)
+            .map(|i| u8::from_str_radix(&self.salt[2 * i..2 * i + 2], 16))
+            .collect::<Result<_, _>>()
+            .ok()?;
+        let secret = xor(&self.wrapped, &key(password, &salt))?;
+        (kalah_table::start::token_hash(&secret) == hash).then_some(secret)
+    }
+}
+
 /// A line of the leaderboard.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Leader {
@@ -191,6 +254,28 @@ impl Store {
     pub async fn signed_in(&self, secret: &str) -> Result<Option<Name>, StoreError> {
         let rows = self.rows("SELECT name FROM players WHERE secret = $1 AND removed = 0", vec![secret.into()]).await?;
         Ok(rows.first().and_then(|row| Name::read(row[0].text()).ok()))
+    }
+
+    /// Keeps the name `key`'s secret under a password (`Some`), or forgets the password (`None`).
+    pub async fn set_password(&self, key: &str, wrapped: Option<&Wrapped>) -> Result<bool, StoreError> {
+        let sql = "UPDATE players SET salt = $2, wrapped = $3 WHERE key = $1 AND removed = 0";
+        let params = match wrapped {
+            Some(w) => vec![key.into(), w.salt.as_str().into(), w.wrapped.as_str().into()],
+            None => vec![key.into(), Value::Null, Value::Null],
+        };
+        self.write(vec![Statement::exactly(sql, params, 1)]).await
+    }
+
+    /// Returns the name `key` as written, the SHA-256 of its secret and its secret as kept under
+    /// its password, if it has one (and is not removed).
+    pub async fn wrapped(&self, key: &str) -> Result<Option<(Name, String, Wrapped)>, StoreError> {
+        let sql =
+            "SELECT name, secret, salt, wrapped FROM players WHERE key = $1 AND removed = 0 AND wrapped IS NOT NULL";
+        let rows = self.rows(sql, vec![key.into()]).await?;
+        Ok(rows.first().and_then(|row| {
+            let wrapped = Wrapped { salt: row[2].text().to_string(), wrapped: row[3].text().to_string() };
+            Some((Name::read(row[0].text()).ok()?, row[1].text().to_string(), wrapped))
+        }))
     }
 
     /// Returns the SHA-256 of the secret of the name `key`, unless removed: it holds the seat of
@@ -367,7 +452,8 @@ impl Store {
     pub async fn remove_player(&self, key: &str, now: Moment) -> Result<bool, StoreError> {
         let statements = vec![
             Statement::exactly(
-                "UPDATE players SET name = 'removed', secret = NULL, removed = $2 WHERE key = $1 AND removed = 0",
+                "UPDATE players SET name = 'removed', secret = NULL, salt = NULL, wrapped = NULL, removed = $2
+                WHERE key = $1 AND removed = 0",
                 vec![key.into(), (now.0 as i64).into()],
                 1,
             ),
@@ -394,5 +480,23 @@ impl Store {
             self.write(vec![Statement::any(update, vec![row[0].clone(), text.into()])]).await?;
         }
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_gives_back_the_secret_it_keeps_and_no_other_does() {
+        let secret = crate::games::new_token();
+        let hash = kalah_table::start::token_hash(&secret);
+        let wrapped = Wrapped::new(&secret, "correct horse").unwrap();
+        assert_ne!(wrapped.wrapped, secret);
+        assert_eq!(wrapped.open("correct horse", &hash), Some(secret.clone()));
+        assert_eq!(wrapped.open("correct horsf", &hash), None);
+        let again = Wrapped::new(&secret, "correct horse").unwrap();
+        assert_ne!(again.salt, wrapped.salt, "a salt of its own each time");
+        assert!(Wrapped::new("not hex", "x").is_none());
     }
 }

@@ -420,6 +420,8 @@ fn handler(route: Route, filter: MethodFilter) -> MethodRouter<Arc<App>> {
         Route::Archive => on(filter, archive),
         Route::Register => on(filter, lobby::register),
         Route::Me => on(filter, lobby::me),
+        Route::Password => on(filter, lobby::password),
+        Route::SignIn => on(filter, lobby::sign_in),
         Route::Player => on(filter, lobby::player),
         Route::Leaderboard => on(filter, lobby::leaderboard),
         Route::Lobby => on(filter, lobby::lobby),
@@ -467,7 +469,12 @@ async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, nex
     let new_game = request.method() == Method::POST
         && matches!(
             request.uri().path(),
-            "/api/games" | "/api/players" | "/api/lobby/challenges" | "/api/lobby/quick" | "/api/lobby/engine"
+            "/api/games"
+                | "/api/players"
+                | "/api/sign-in"
+                | "/api/lobby/challenges"
+                | "/api/lobby/quick"
+                | "/api/lobby/engine"
         );
     let client = request.extensions().get::<Client>().copied();
     if let Err(r) = guard::check_share(&app.limiter, client, new_game, Instant::now()) {

@@ -57,6 +57,8 @@ export async function setUp() {
   $('lobby').hidden = false;
   $('lobby-pick').addEventListener('submit', (event) => { event.preventDefault(); pick({ name: $('lobby-name').value.trim() }); });
   $('lobby-guest').addEventListener('click', () => pick({ guest: true }));
+  $('lobby-sign-in').addEventListener('submit', (event) => { event.preventDefault(); signIn(); });
+  $('lobby-password-form').addEventListener('submit', (event) => { event.preventDefault(); setPassword(); });
   $('lobby-forget').addEventListener('click', forgetPlayer);
   $('lobby-offer-form').addEventListener('submit', (event) => { event.preventDefault(); offer('/api/lobby/challenges'); });
   $('lobby-quick').addEventListener('click', () => offer('/api/lobby/quick'));
@@ -117,6 +119,32 @@ async function pick(body) {
   }
 }
 
+// Signs in with a name and its password: the server gives back the name's secret.
+async function signIn() {
+  $('lobby-error').textContent = '';
+  try {
+    const body = { name: $('lobby-sign-in-name').value.trim(), password: $('lobby-sign-in-password').value };
+    const made = await api('POST', '/api/sign-in', body);
+    $('lobby-sign-in-password').value = '';
+    localStorage.setItem(KEPT, JSON.stringify({ name: made.name, secret: made.secret, guest: false }));
+    await drawMe();
+    drawChallenges();
+  } catch (error) {
+    $('lobby-error').textContent = error.message;
+  }
+}
+
+async function setPassword() {
+  $('lobby-error').textContent = '';
+  try {
+    await api('POST', '/api/me/password', { password: $('lobby-password').value });
+    $('lobby-password').value = '';
+    note('Your password is set: sign in with your name and it on any device.');
+  } catch (error) {
+    $('lobby-error').textContent = error.message;
+  }
+}
+
 function forgetPlayer() {
   if (!confirm('Forget your name in this browser? Keep the link that carries it first, or the name is lost.')) return;
   localStorage.removeItem(KEPT);
@@ -130,6 +158,8 @@ async function drawMe() {
   const p = player();
   $('lobby-who').hidden = !p;
   $('lobby-pick').hidden = !!p;
+  $('lobby-sign-in-details').hidden = !!p;
+  $('lobby-password-form').hidden = !p || !!p.guest;
   $('lobby-offer-form').hidden = !p;
   if (!p) return;
   try {
