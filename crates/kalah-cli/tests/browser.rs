@@ -2566,12 +2566,22 @@ async fn two_names_meet_in_the_lobby_play_a_rated_game_and_a_third_watches() {
     assert!(said_a.contains(ratings.trim_start_matches("other boards ")), "{ratings} in {said_a}");
     // Bob keeps his name under a password, and signs in with it in the third browser.
     script(&b, "document.querySelector('#lobby-who .lobby-carry').open = true; return ''").await;
-    b.find(Locator::Id("lobby-password")).await.expect("the password").send_keys("bobs long password").await.expect("typed");
+    b.find(Locator::Id("lobby-password"))
+        .await
+        .expect("the password")
+        .send_keys("bobs long password")
+        .await
+        .expect("typed");
     b.find(Locator::Id("lobby-password-set")).await.expect("Set").click().await.expect("a click");
     wait_for(&b, "#note", |t| t.starts_with("Your password is set")).await;
     script(&c, "document.getElementById('lobby-sign-in-details').open = true; return ''").await;
     c.find(Locator::Id("lobby-sign-in-name")).await.expect("the name").send_keys("Bob").await.expect("typed");
-    c.find(Locator::Id("lobby-sign-in-password")).await.expect("the password").send_keys("bobs long password").await.expect("typed");
+    c.find(Locator::Id("lobby-sign-in-password"))
+        .await
+        .expect("the password")
+        .send_keys("bobs long password")
+        .await
+        .expect("typed");
     c.find(Locator::Id("lobby-sign-in-go")).await.expect("Sign in").click().await.expect("a click");
     wait_for(&c, "#lobby-me", |t| t == "bob").await;
     // With no one to meet, Alice plays the engine, rated: the server plays its moves, which reach
