@@ -61,8 +61,9 @@ pub struct Offer {
     pub colour: Colour,
 }
 
-/// An open challenge in the lobby.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// An open challenge in the lobby: its JSON is what the API shows, what the database keeps and
+/// what servers sharing a database tell each other.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Challenge {
     /// Its id.
     pub id: String,
@@ -307,14 +308,29 @@ impl Lobby {
     pub fn accept(&mut self, id: &str, by: &Name, coin: bool, now: Moment) -> Result<Pairing, LobbyError> {
         self.expire(now);
         let at = self.find(id)?;
-        let challenge = &self.challenges[at];
+        Lobby::may_accept(&self.challenges[at], by)?;
+        let challenge = self.challenges.remove(at);
+        Ok(Lobby::pair(challenge, by, coin))
+    }
+
+    /// Tells whether `by` may accept `challenge`.
+    ///
+    /// # Errors
+    /// [`LobbyError::Own`], [`LobbyError::GuestRated`].
+    pub fn may_accept(challenge: &Challenge, by: &Name) -> Result<(), LobbyError> {
         if challenge.by.key() == by.key() {
             return Err(LobbyError::Own);
         }
         if challenge.rated && by.is_guest() {
             return Err(LobbyError::GuestRated);
         }
-        let challenge = self.challenges.remove(at);
+        Ok(())
+    }
+
+    /// Pairs the maker of `challenge`, taken out of the lobby, with `by`, who accepted it;
+    /// `coin` draws the sides of a challenge whose maker wants either (true: the maker plays
+    /// South).
+    pub fn pair(challenge: Challenge, by: &Name, coin: bool) -> Pairing {
         let maker_side = match challenge.colour {
             Colour::South => Side::South,
             Colour::North => Side::North,
@@ -325,7 +341,25 @@ impl Lobby {
             Side::South => [challenge.by.clone(), by.clone()],
             Side::North => [by.clone(), challenge.by.clone()],
         };
-        Ok(Pairing { challenge, by: by.clone(), names })
+        Pairing { challenge, by: by.clone(), names }
+    }
+
+    /// Adds a challenge made elsewhere (another server sharing the database), unless it is here.
+    pub fn add(&mut self, challenge: Challenge) {
+        if self.find(&challenge.id).is_err() {
+            self.challenges.push(challenge);
+        }
+    }
+
+    /// Removes challenge `id` (taken or withdrawn elsewhere); returns it if it was here.
+    pub fn remove(&mut self, id: &str) -> Option<Challenge> {
+        let at = self.find(id).ok()?;
+        Some(self.challenges.remove(at))
+    }
+
+    /// Replaces every challenge by `challenges` (as the database holds them).
+    pub fn replace(&mut self, challenges: Vec<Challenge>) {
+        self.challenges = challenges;
     }
 
     /// Quick pairing: `by`, rated `rating`, wants a game as `offer` describes; accepts the open
@@ -342,23 +376,33 @@ impl Lobby {
         coin: bool,
         now: Moment,
     ) -> Result<Option<Pairing>, LobbyError> {
+        self.expire(now);
+        match self.nearest(by, rating, offer, now)? {
+            Some(id) => self.accept(&id, by, coin, now).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Quick pairing's choice: among the open challenges of other names with the offer's rules,
+    /// clock and ratedness, the id of the one whose maker's rating is nearest `rating`, within
+    /// [`QUICK_WINDOW`].
+    ///
+    /// # Errors
+    /// [`LobbyError::Bad`], [`LobbyError::GuestRated`].
+    pub fn nearest(&self, by: &Name, rating: Rating, offer: &Offer, now: Moment) -> Result<Option<String>, LobbyError> {
         let (rules, _, clock) = Lobby::read(offer)?;
         if offer.rated && by.is_guest() {
             return Err(LobbyError::GuestRated);
         }
-        self.expire(now);
-        let nearest = self
+        Ok(self
             .challenges
             .iter()
-            .filter(|c| c.by.key() != by.key() && c.rules == rules && c.clock == clock && c.rated == offer.rated)
+            .filter(|c| c.expires > now && c.by.key() != by.key())
+            .filter(|c| c.rules == rules && c.clock == clock && c.rated == offer.rated)
             .map(|c| (c, (c.rating.rating - rating.rating).abs()))
             .filter(|&(_, gap)| gap <= QUICK_WINDOW)
             .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(c, _)| c.id.clone());
-        match nearest {
-            Some(id) => self.accept(&id, by, coin, now).map(Some),
-            None => Ok(None),
-        }
+            .map(|(c, _)| c.id.clone()))
     }
 
     /// Removes the challenges that expired by `now`; returns them.
@@ -463,5 +507,13 @@ mod tests {
         assert_eq!(paired.challenge.id, "near");
         assert_eq!(lobby.quick(&me, rated(1500.0), &timed, true, Moment(1)).unwrap(), None, "1900 is too far");
         assert_eq!(lobby.challenges().len(), 2);
+        // A challenge travels as JSON between servers, and comes back the same.
+        let first = lobby.challenges()[0].clone();
+        let back: Challenge = serde_json::from_str(&serde_json::to_string(&first).unwrap()).unwrap();
+        assert_eq!(back, first);
+        lobby.add(back.clone());
+        assert_eq!(lobby.challenges().len(), 2, "added once");
+        assert_eq!(lobby.remove(&back.id), Some(back));
+        assert_eq!(lobby.challenges().len(), 1);
     }
 }

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 use thiserror::Error;
 
 /// The shortest name.
@@ -92,6 +92,14 @@ impl Name {
     /// The name as written.
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Name {
+    /// Reads a name as it is kept ([`Name::read`]).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Name, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Name::read(&text).map_err(serde::de::Error::custom)
     }
 }
 

@@ -37,7 +37,9 @@ const PLAYING_IDLE: Duration = Duration::from_secs(3600);
 /// The most games the lobby lists as being played, and a player's page lists.
 const LISTED: usize = 100;
 
-/// The lobby a server holds: the open challenges, and the channel its changes are told on.
+/// The lobby a server holds: the open challenges as the database keeps them (a copy, kept up
+/// to date by this server's changes and, with a shared database, the others' notices), and the
+/// channel its changes are told on.
 pub struct Hall {
     open: Mutex<Lobby>,
     events: broadcast::Sender<Told>,
@@ -56,27 +58,111 @@ impl Default for Hall {
     }
 }
 
+/// The live channel's events a server tells the others of.
+const EVENTS: [&str; 4] = ["challenge", "gone", "paired", "ended"];
+
 impl Hall {
     fn lobby(&self) -> std::sync::MutexGuard<'_, Lobby> {
         self.open.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Tells this server's live channels of a change.
     fn tell(&self, event: &'static str, data: serde_json::Value) {
         let _ = self.events.send(Told { event, data: data.to_string().into() });
     }
 
-    /// Removes the challenges expired by `now`, and tells the live channels.
-    pub fn expire(&self, now: Moment) {
+    /// Tells this server's live channels of a change, and the servers sharing its database.
+    async fn announce(&self, app: &App, event: &'static str, data: serde_json::Value) {
+        if let Some(shared) = app.games.shared() {
+            // Not stored, as presence: a server that misses it reads the challenges again.
+            let _ = shared.tell_lobby(event, &data.to_string()).await;
+        }
+        self.tell(event, data);
+    }
+
+    /// A change another server sharing the database told: the copy here follows it, and this
+    /// server's live channels are told.
+    pub fn heard(&self, event: &str, data: &str) {
+        let Some(event) = EVENTS.into_iter().find(|known| *known == event) else { return };
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(data) else { return };
+        match event {
+            "challenge" => {
+                if let Ok(challenge) = serde_json::from_value::<Challenge>(value.clone()) {
+                    self.lobby().add(challenge);
+                }
+            }
+            "gone" => drop(self.lobby().remove(value["id"].as_str().unwrap_or_default())),
+            "paired" => drop(self.lobby().remove(value["challenge"].as_str().unwrap_or_default())),
+            _ => {}
+        }
+        self.tell(event, value);
+    }
+
+    /// Reads the open challenges from the database again (when the server starts, and when
+    /// it may have missed other servers' notices), and tells the live channels the whole lobby.
+    pub async fn reload(&self, app: &App) {
+        if let Ok(open) = app.games.store().open_challenges(Moment::now()).await {
+            self.lobby().replace(open);
+        }
+        if let Ok(whole) = snapshot(app).await {
+            self.tell("lobby", whole);
+        }
+    }
+
+    /// Removes the challenges expired by `now`, here and in the database, and tells the live
+    /// channels (each server expires its own copy).
+    pub async fn expire(&self, app: &App, now: Moment) {
         let gone = self.lobby().expire(now);
         for challenge in gone {
             self.tell("gone", json!({ "id": challenge.id, "why": "expired" }));
         }
+        let _ = app.games.store().drop_challenges(now, None).await;
     }
 
-    /// Tells the live channels that a paired game ended (with the ratings after it).
-    pub fn ended(&self, ended: &Ended) {
+    /// Tells the live channels, here and elsewhere, that a paired game ended (with the ratings
+    /// after it).
+    pub async fn ended(&self, app: &App, ended: &Ended) {
         let ratings = ended.ratings.map(|r| r.map(|r| json!({ "rating": r.rating, "shown": r.shown() })));
-        self.tell("ended", json!({ "game": ended.id, "ratings": ratings }));
+        self.announce(app, "ended", json!({ "game": ended.id, "ratings": ratings })).await;
+    }
+
+    /// `by`, rated `rating`, offers a challenge: kept in the database, then told.
+    async fn offer(
+        &self,
+        app: &App,
+        by: &Name,
+        rating: kalah_lobby::Rating,
+        offer: &Offer,
+    ) -> Result<Challenge, ApiError> {
+        let now = Moment::now();
+        let store = app.games.store();
+        // Counted in the database: the challenges made through other servers count too.
+        if store.challenges_of(&by.key(), now).await.map_err(|e| store_failed(app, e))?
+            >= kalah_lobby::challenge::MOST_OPEN
+        {
+            return Err(LobbyError::TooMany.into());
+        }
+        let challenge = self.lobby().offer(games::new_token()[..16].to_string(), by, rating, offer, now)?;
+        if let Err(e) = store.keep_challenge(&challenge).await {
+            self.lobby().remove(&challenge.id);
+            return Err(store_failed(app, e));
+        }
+        self.announce(app, "challenge", shown(&challenge)).await;
+        Ok(challenge)
+    }
+
+    /// `by` takes challenge `id`: from the database, so that of two servers one hands it out.
+    async fn take(&self, app: &App, id: &str, by: &Name) -> Result<kalah_lobby::challenge::Pairing, ApiError> {
+        let store = app.games.store();
+        let unknown = || ApiError::from(LobbyError::Unknown(id.to_string()));
+        let challenge =
+            store.challenge(id, Moment::now()).await.map_err(|e| store_failed(app, e))?.ok_or_else(unknown)?;
+        Lobby::may_accept(&challenge, by)?;
+        if !store.take_challenge(id, None).await.map_err(|e| store_failed(app, e))? {
+            return Err(unknown());
+        }
+        self.lobby().remove(id);
+        Ok(Lobby::pair(challenge, by, rand::random()))
     }
 }
 
@@ -86,7 +172,7 @@ pub async fn follow_endings(app: Arc<App>) {
     let mut ended = app.games.ended();
     loop {
         match ended.recv().await {
-            Ok(game) => app.lobby.ended(&game),
+            Ok(game) => app.lobby.ended(&app, &game).await,
             Err(broadcast::error::RecvError::Lagged(_)) => continue,
             Err(broadcast::error::RecvError::Closed) => return,
         }
@@ -302,8 +388,8 @@ pub(crate) async fn leaderboard(
 /// The lobby as the page shows it: the open challenges and the games being played.
 async fn snapshot(app: &App) -> Result<serde_json::Value, ApiError> {
     let now = Moment::now();
-    app.lobby.expire(now);
-    let challenges: Vec<serde_json::Value> = app.lobby.lobby().challenges().iter().map(shown).collect();
+    let challenges: Vec<serde_json::Value> =
+        app.lobby.lobby().challenges().iter().filter(|c| c.expires > now).map(shown).collect();
     let since = Moment(now.0.saturating_sub(PLAYING_IDLE.as_millis() as u64));
     let playing = app.games.store().playing(since, LISTED).await.map_err(|e| store_failed(app, e))?;
     Ok(json!({ "challenges": challenges, "playing": playing }))
@@ -343,8 +429,7 @@ pub(crate) async fn offer(
     let (_, family, _) = Lobby::read(&offer)?;
     let now = Moment::now();
     let rating = app.games.store().rating(&name.key(), family, now).await.map_err(|e| store_failed(&app, e))?;
-    let challenge = app.lobby.lobby().offer(games::new_token()[..16].to_string(), &name, rating, &offer, now)?;
-    app.lobby.tell("challenge", shown(&challenge));
+    let challenge = app.lobby.offer(&app, &name, rating, &offer).await?;
     Ok((StatusCode::CREATED, Json(json!({ "challenge": shown(&challenge) }))))
 }
 
@@ -355,9 +440,18 @@ pub(crate) async fn withdraw(
     headers: HeaderMap,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let name = signed_in(&app, &headers).await?;
-    let challenge = app.lobby.lobby().withdraw(&id, &name)?;
-    app.lobby.tell("gone", json!({ "id": challenge.id, "why": "withdrawn" }));
-    Ok(Json(json!({ "withdrawn": challenge.id })))
+    let store = app.games.store();
+    match store.challenge(&id, Moment::now()).await.map_err(|e| store_failed(&app, e))? {
+        None => return Err(LobbyError::Unknown(id).into()),
+        Some(challenge) if challenge.by.key() != name.key() => return Err(LobbyError::NotYours.into()),
+        Some(_) => {}
+    }
+    if !store.take_challenge(&id, Some(&name.key())).await.map_err(|e| store_failed(&app, e))? {
+        return Err(LobbyError::Unknown(id).into());
+    }
+    app.lobby.lobby().remove(&id);
+    app.lobby.announce(&app, "gone", json!({ "id": id, "why": "withdrawn" })).await;
+    Ok(Json(json!({ "withdrawn": id })))
 }
 
 /// `POST /api/lobby/challenges/{id}/accept`: the signed-in player accepts a challenge; the game
@@ -368,7 +462,7 @@ pub(crate) async fn accept(
     headers: HeaderMap,
 ) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
     let name = signed_in(&app, &headers).await?;
-    let pairing = app.lobby.lobby().accept(&id, &name, rand::random(), Moment::now())?;
+    let pairing = app.lobby.take(&app, &id, &name).await?;
     begin(&app, pairing).await
 }
 
@@ -384,12 +478,16 @@ pub(crate) async fn quick(
     let (_, family, _) = Lobby::read(&offer)?;
     let now = Moment::now();
     let rating = app.games.store().rating(&name.key(), family, now).await.map_err(|e| store_failed(&app, e))?;
-    let paired = app.lobby.lobby().quick(&name, rating, &offer, rand::random(), now)?;
-    if let Some(pairing) = paired {
-        return begin(&app, pairing).await;
+    let nearest = app.lobby.lobby().nearest(&name, rating, &offer, now)?;
+    if let Some(id) = nearest {
+        match app.lobby.take(&app, &id, &name).await {
+            Ok(pairing) => return begin(&app, pairing).await,
+            // Taken through another server meanwhile: this player's own is offered instead.
+            Err(e) if e.status() == StatusCode::NOT_FOUND => {}
+            Err(e) => return Err(e),
+        }
     }
-    let challenge = app.lobby.lobby().offer(games::new_token()[..16].to_string(), &name, rating, &offer, now)?;
-    app.lobby.tell("challenge", shown(&challenge));
+    let challenge = app.lobby.offer(&app, &name, rating, &offer).await?;
     Ok((StatusCode::CREATED, Json(json!({ "challenge": shown(&challenge) }))))
 }
 
@@ -436,10 +534,8 @@ async fn begin(
     let table = pairing.challenge.table(&pairing, tokens, Moment::now())?;
     let id = app.games.add(table).await.map_err(|why| missing(app, "", why))?;
     let names = pairing.names.map(|n| n.to_string());
-    app.lobby.tell(
-        "paired",
-        json!({ "challenge": pairing.challenge.id, "game": id, "names": names, "rules": pairing.challenge.rules, "rated": pairing.challenge.rated }),
-    );
+    let paired = json!({ "challenge": pairing.challenge.id, "game": id, "names": names, "rules": pairing.challenge.rules, "rated": pairing.challenge.rated });
+    app.lobby.announce(app, "paired", paired).await;
     Ok((StatusCode::CREATED, Json(json!({ "game": id, "names": names }))))
 }
 

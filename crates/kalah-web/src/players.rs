@@ -3,6 +3,9 @@
 //! only thing a player proves a name with), a Glicko-2 rating per board family, and each paired
 //! game's players, result and the ratings before and after it.
 //!
+//! The open challenges are kept there too, so that every server sharing the database offers the
+//! same ones and only one of them hands a challenge to the player who accepts it.
+//!
 //! A rated game is settled once, when its end is stored: the game's row and both players'
 //! ratings change in one transaction, and only if nothing changed them meanwhile (another
 //! server settling another game of one of the players retries). A server that stopped between
@@ -54,6 +57,13 @@ pub const SCHEMA: &str = "CREATE TABLE players (
         second_before DOUBLE PRECISION,
         second_after DOUBLE PRECISION
     );
+    CREATE TABLE challenges (
+        id TEXT PRIMARY KEY,
+        maker TEXT NOT NULL,
+        body TEXT NOT NULL,
+        expires BIGINT NOT NULL
+    );
+    CREATE INDEX challenges_maker ON challenges (maker);
     CREATE INDEX paired_first ON paired (first, started);
     CREATE INDEX paired_second ON paired (second, started);
     CREATE INDEX paired_playing ON paired (outcome, started)";
@@ -254,6 +264,64 @@ impl Store {
     pub async fn signed_in(&self, secret: &str) -> Result<Option<Name>, StoreError> {
         let rows = self.rows("SELECT name FROM players WHERE secret = $1 AND removed = 0", vec![secret.into()]).await?;
         Ok(rows.first().and_then(|row| Name::read(row[0].text()).ok()))
+    }
+
+    /// Keeps an open challenge.
+    pub async fn keep_challenge(&self, challenge: &kalah_lobby::Challenge) -> Result<(), StoreError> {
+        let body = serde_json::to_string(challenge).expect("a challenge is JSON");
+        let sql = "INSERT INTO challenges (id, maker, body, expires) VALUES ($1, $2, $3, $4)";
+        let params = vec![
+            challenge.id.as_str().into(),
+            challenge.by.key().into(),
+            body.into(),
+            (challenge.expires.0 as i64).into(),
+        ];
+        self.write(vec![Statement::exactly(sql, params, 1)]).await.map(drop)
+    }
+
+    /// Returns the challenges open at `now`, the oldest first.
+    pub async fn open_challenges(&self, now: Moment) -> Result<Vec<kalah_lobby::Challenge>, StoreError> {
+        let sql = "SELECT body FROM challenges WHERE expires > $1";
+        let rows = self.rows(sql, vec![(now.0 as i64).into()]).await?;
+        let mut open: Vec<kalah_lobby::Challenge> =
+            rows.iter().filter_map(|row| serde_json::from_str(row[0].text()).ok()).collect();
+        open.sort_by_key(|c| c.made);
+        Ok(open)
+    }
+
+    /// Returns challenge `id` if it is open at `now`.
+    pub async fn challenge(&self, id: &str, now: Moment) -> Result<Option<kalah_lobby::Challenge>, StoreError> {
+        let sql = "SELECT body FROM challenges WHERE id = $1 AND expires > $2";
+        let rows = self.rows(sql, vec![id.into(), (now.0 as i64).into()]).await?;
+        Ok(rows.first().and_then(|row| serde_json::from_str(row[0].text()).ok()))
+    }
+
+    /// Returns how many challenges the name `key` has open at `now`.
+    pub async fn challenges_of(&self, key: &str, now: Moment) -> Result<usize, StoreError> {
+        let sql = "SELECT count(*) FROM challenges WHERE maker = $1 AND expires > $2";
+        let rows = self.rows(sql, vec![key.into(), (now.0 as i64).into()]).await?;
+        Ok(rows.first().map_or(0, |row| row[0].int() as usize))
+    }
+
+    /// Takes challenge `id` out (accepted, or withdrawn by `maker` if given); returns whether
+    /// this call took it: of two servers taking one challenge at once, one does.
+    pub async fn take_challenge(&self, id: &str, maker: Option<&str>) -> Result<bool, StoreError> {
+        let (sql, params) = match maker {
+            Some(maker) => ("DELETE FROM challenges WHERE id = $1 AND maker = $2", vec![id.into(), maker.into()]),
+            None => ("DELETE FROM challenges WHERE id = $1", vec![id.into()]),
+        };
+        self.write(vec![Statement::exactly(sql, params, 1)]).await
+    }
+
+    /// Deletes the challenges expired by `now`, and every challenge of the name `key` if given
+    /// (a name removed).
+    pub async fn drop_challenges(&self, now: Moment, key: Option<&str>) -> Result<(), StoreError> {
+        let mut statements =
+            vec![Statement::any("DELETE FROM challenges WHERE expires <= $1", vec![(now.0 as i64).into()])];
+        if let Some(key) = key {
+            statements.push(Statement::any("DELETE FROM challenges WHERE maker = $1", vec![key.into()]));
+        }
+        self.write(statements).await.map(drop)
     }
 
     /// Keeps the name `key`'s secret under a password (`Some`), or forgets the password (`None`).
@@ -458,6 +526,7 @@ impl Store {
                 1,
             ),
             Statement::any("DELETE FROM ratings WHERE player = $1", vec![key.into()]),
+            Statement::any("DELETE FROM challenges WHERE maker = $1", vec![key.into()]),
             Statement::any("UPDATE paired SET first_name = 'removed' WHERE first = $1", vec![key.into()]),
             Statement::any("UPDATE paired SET second_name = 'removed' WHERE second = $1", vec![key.into()]),
         ];

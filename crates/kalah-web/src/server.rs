@@ -165,7 +165,7 @@ pub async fn serve(
             sweeper.games.expire(Instant::now());
             sweeper.limiter.forget_idle(Instant::now());
             sweeper.presence.forget_unfollowed();
-            sweeper.lobby.expire(Moment::now());
+            sweeper.lobby.expire(&sweeper, Moment::now()).await;
         }
     });
     // A player who is gone still loses on time: the clocks are checked every second.
@@ -180,6 +180,7 @@ pub async fn serve(
     // The lobby hears of each paired game's end; games whose end was stored by a server that
     // stopped before settling them are settled now.
     let endings = tokio::spawn(lobby::follow_endings(Arc::clone(&app)));
+    app.lobby.reload(&app).await;
     if let Err(why) = app.games.settle_unsettled().await {
         let message = missing(&app, "", why).message;
         return Err(std::io::Error::other(format!(
@@ -198,8 +199,10 @@ pub async fn serve(
                     Notice::Asked { .. } => {
                         let _ = retell.send(Retell::Answer);
                     }
+                    Notice::Lobby { event, data } => follower.lobby.heard(&event, &data),
                     Notice::Missed => {
                         follower.games.follow(Notice::Missed).await;
+                        follower.lobby.reload(&follower).await;
                         // What the others told may be out of date: they are asked again, and
                         // told again who is here through this server.
                         follower.presence.forget_elsewhere();
