@@ -961,14 +961,9 @@ async fn listen_once(
     while let Some((channel, payload)) = hearing.recv().await {
         if channel == LOBBY {
             match Notice::parse_lobby(&payload) {
-                Some((from, notice)) if from != me => {
-                    if notices.send(notice).is_err() {
-                        break;
-                    }
-                }
-                _ => {}
+                Some((from, notice)) if from != me && notices.send(notice).is_err() => break,
+                _ => continue,
             }
-            continue;
         }
         let notice = if channel == PRESENCE { Notice::parse_presence(&payload) } else { Notice::parse(&payload) };
         // This process hears its own notices too; they tell it nothing (its games have the
