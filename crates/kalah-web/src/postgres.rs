@@ -960,10 +960,13 @@ async fn listen_once(
     let _ = notices.send(Notice::Missed);
     while let Some((channel, payload)) = hearing.recv().await {
         if channel == LOBBY {
-            match Notice::parse_lobby(&payload) {
-                Some((from, notice)) if from != me && notices.send(notice).is_err() => break,
-                _ => continue,
+            let heard = Notice::parse_lobby(&payload).filter(|(from, _)| *from != me);
+            if let Some((_, notice)) = heard {
+                if notices.send(notice).is_err() {
+                    break;
+                }
             }
+            continue;
         }
         let notice = if channel == PRESENCE { Notice::parse_presence(&payload) } else { Notice::parse(&payload) };
         // This process hears its own notices too; they tell it nothing (its games have the
