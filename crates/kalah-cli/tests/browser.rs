@@ -2598,6 +2598,11 @@ async fn two_names_meet_in_the_lobby_play_a_rated_game_and_a_third_watches() {
     wait_for(&a, "#rating-change", |t| t.starts_with("New ratings: alice") && t.contains("engine-1")).await;
     let (_, engine) = http(&url, "GET", "/api/players/engine-1", "");
     assert!(engine.contains(r#""games":1"#), "{engine}");
+    // Alice's page: her two rated games, and her rating after each drawn as a line.
+    a.find(Locator::Css("#lobby-me a.player-name")).await.expect("her name").click().await.expect("a click");
+    wait_for(&a, "#player-title", |t| t == "alice").await;
+    assert_eq!(a.find_all(Locator::Css("#player-games li")).await.expect("her games").len(), 2);
+    assert_eq!(a.find_all(Locator::Css("#player-chart svg polyline")).await.expect("the chart").len(), 1);
     for client in [a, b, c] {
         client.close().await.expect("a browser closes");
     }

@@ -396,6 +396,38 @@ const outcomeFor = (g, name) => {
   return (g.outcome === 'first') === first ? 'won' : 'lost';
 };
 
+// The rating after each rated game drawn as a line for each family (SVG, drawn with the
+// page's colours by style.css), the oldest game on the left; nothing with fewer than two games.
+function chart(history) {
+  if (history.length < 2) return [];
+  const ns = 'http://www.w3.org/2000/svg';
+  const [width, height, pad] = [320, 120, 8];
+  const ratings = history.map((h) => h.rating);
+  const [low, high] = [Math.min(...ratings) - 10, Math.max(...ratings) + 10];
+  const x = (i) => pad + (i * (width - 2 * pad)) / (history.length - 1);
+  const y = (r) => height - pad - ((r - low) * (height - 2 * pad)) / (high - low);
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', `Rating history: from ${Math.round(ratings[0])} to ${Math.round(ratings[ratings.length - 1])}`);
+  for (const family of [...new Set(history.map((h) => h.family))]) {
+    const points = history.map((h, i) => [i, h]).filter(([, h]) => h.family === family)
+      .map(([i, h]) => `${x(i).toFixed(1)},${y(h.rating).toFixed(1)}`);
+    const line = document.createElementNS(ns, points.length > 1 ? 'polyline' : 'circle');
+    if (points.length > 1) {
+      line.setAttribute('points', points.join(' '));
+    } else {
+      const [cx, cy] = points[0].split(',');
+      line.setAttribute('cx', cx);
+      line.setAttribute('cy', cy);
+      line.setAttribute('r', '3');
+    }
+    line.setAttribute('class', `rating-line ${family === 'kalah(6,6)' ? 'six' : family === 'other' ? 'other' : 'four'}`);
+    svg.append(line);
+  }
+  return [svg];
+}
+
 // A player's page: ratings, the rating after each rated game, and the games.
 async function openPlayer(name) {
   let page;
@@ -410,6 +442,7 @@ async function openPlayer(name) {
   $('player-history').textContent = page.history.length
     ? `Rating after each rated game: ${page.history.map((h) => `${Math.round(h.rating)} (${familyName(h.family)})`).join(', ')}`
     : 'No rated game yet.';
+  $('player-chart').replaceChildren(...chart(page.history));
   $('player-games').replaceChildren(...page.games.map((g) => {
     const item = el('li');
     const opponent = sameName(g.names[0], page.name) ? g.names[1] : g.names[0];
