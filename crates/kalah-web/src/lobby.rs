@@ -778,6 +778,27 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_timed_game_whose_first_move_does_not_come_is_aborted_and_not_rated() {
+        let app = Arc::new(App::new(&Config::default()).unwrap());
+        let router = router(Arc::clone(&app));
+        let (fay, gus) = (name(&router, json!({ "name": "fay" })).await, name(&router, json!({ "name": "gus" })).await);
+        let offer = json!({ "rated": true, "clock": { "seconds": 60 } });
+        let (_, made) = call(&router, "POST", "/api/lobby/challenges", Some(&fay), offer).await;
+        let id = made["challenge"]["id"].as_str().unwrap().to_string();
+        let (_, paired) =
+            call(&router, "POST", &format!("/api/lobby/challenges/{id}/accept"), Some(&gus), Value::Null).await;
+        let game = paired["game"].as_str().unwrap().to_string();
+        // A minute and more later, no first move came: the clock check aborts the game.
+        app.games.check_clocks(Moment(Moment::now().0 + 61_000)).await;
+        let (_, state) = call(&router, "GET", &format!("/api/games/{game}"), None, Value::Null).await;
+        assert!(!state["aborted"].is_null(), "{state}");
+        let (_, page) = call(&router, "GET", "/api/players/fay", None, Value::Null).await;
+        assert_eq!(page["games"][0]["outcome"], "aborted");
+        assert_eq!(page["ratings"][0]["games"], 0, "an aborted game is not rated");
+        assert_eq!(page["history"], json!([]));
+    }
+
+    #[tokio::test]
     async fn quick_pairing_meets_the_nearest_rating_or_waits() {
         let app = Arc::new(App::new(&Config::default()).unwrap());
         let router = router(Arc::clone(&app));
