@@ -52,7 +52,7 @@ pub struct ServeArgs {
     /// Requests a second one client (an IP address) may send, on average (1-100000)
     #[arg(long, value_name = "N", default_value_t = 50)]
     pub client_requests: u32,
-    /// New games a minute one client (an IP address) may start, on average (1-100000)
+    /// New games, names and lobby challenges a minute one client (an IP address) may start, on average (1-100000)
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub client_games: u32,
     /// Live channels one client (an IP address) may hold open at once, a page following a game holding one (1-100000)

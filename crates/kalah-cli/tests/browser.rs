@@ -2476,3 +2476,134 @@ fn kalah_serves_https_and_http2_and_takes_a_renewed_certificate() {
     assert!(said.ends_with("still serving the earlier one"), "{said}");
     assert_eq!(ask("kalah.test"), "2", "still served");
 }
+
+/// Picks the name `name` in the lobby of the page `client` shows.
+async fn pick_a_name(client: &Client, name: &str) {
+    script(client, "document.getElementById('lobby').open = true; return ''").await;
+    client.find(Locator::Id("lobby-name")).await.expect("the name field").send_keys(name).await.expect("typed");
+    client.find(Locator::Id("lobby-pick-go")).await.expect("the pick button").click().await.expect("a click");
+    wait_for(client, "#lobby-me", |t| t == name).await;
+}
+
+/// The lobby of issue 44: two players pick names on two devices, find each other's challenge
+/// live, play a rated game to its end and both read their new ratings, which the players'
+/// pages agree with; a third browser watches from the list of games being played.
+#[tokio::test]
+async fn two_names_meet_in_the_lobby_play_a_rated_game_and_a_third_watches() {
+    let (driver, chromium) = browser_programs();
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let (_server, url) = start_server(folder.path());
+    let (_da, a) = start_browser(&driver, &chromium).await;
+    let (_db, b) = start_browser(&driver, &chromium).await;
+    let (_dc, c) = start_browser(&driver, &chromium).await;
+    for client in [&a, &b, &c] {
+        client.goto(&url).await.expect("the page opens");
+        idle(client).await;
+        client.find(Locator::Id("speed")).await.expect("the speed").select_by_value("0").await.expect("no animation");
+    }
+    pick_a_name(&a, "alice").await;
+    pick_a_name(&b, "bob").await;
+    assert_eq!(text(&a, "#lobby-ratings").await, "Rating 1500? in each board family until your first rated game");
+    // A name is one name whatever its case.
+    let (status, taken) = http(&url, "POST", "/api/players", r#"{"name":"Alice"}"#);
+    assert_eq!(status, 409, "{taken}");
+    // Alice offers a rated Kalah(4,3) game, South hers, with no clock; Bob sees it live.
+    for (id, value) in [("lobby-rules", "kalah(4,3) standard"), ("lobby-clock", ""), ("lobby-colour", "south")] {
+        a.find(Locator::Id(id)).await.expect("a select").select_by_value(value).await.expect("selected");
+    }
+    a.find(Locator::Id("lobby-offer")).await.expect("the offer button").click().await.expect("a click");
+    let offered = wait_for(&b, "#lobby-challenges", |t| t.contains("alice")).await;
+    assert!(offered.contains("kalah(4,3) standard") && offered.contains("rated"), "{offered}");
+    b.find(Locator::Css("#lobby-challenges button.accept")).await.expect("Accept").click().await.expect("a click");
+    // Both pages open the game at once, each player's seat held by their name.
+    wait_for(&a, "#friends-who", |t| t == "You play South.").await;
+    wait_for(&b, "#friends-who", |t| t == "You play North.").await;
+    assert_eq!(text(&a, "#rules-line").await, "kalah(4,3) standard · South: you · North: bob");
+    assert_eq!(text(&b, "#rules-line").await, "kalah(4,3) standard · South: alice · North: you");
+    wait_for(&b, "#status", |t| t == "alice's move").await;
+    // The third page finds the game among those being played and watches it.
+    script(&c, "document.getElementById('lobby').open = true; return ''").await;
+    wait_for(&c, "#lobby-playing", |t| t.contains("alice – bob")).await;
+    c.find(Locator::Css("#lobby-playing a.watch")).await.expect("the game's link").click().await.expect("a click");
+    idle(&c).await;
+    wait_for(&c, "#friends-who", |t| t == "You are watching this game.").await;
+    let players = [&a, &b];
+    let mut moves = 0;
+    loop {
+        let before = in_step(&[&a, &b, &c]).await;
+        if script(&a, "return document.body.dataset.phase").await == "over" {
+            break;
+        }
+        let mut mover = None;
+        for player in players {
+            if !player.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty() {
+                mover = Some(player);
+            }
+        }
+        click_a_house(mover.expect("one player may move")).await;
+        moves += 1;
+        assert!(moves < 60, "a Kalah(4,3) game lasts fewer moves");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while in_step(&[&a, &b, &c]).await <= before {
+            assert!(Instant::now() < deadline, "the move never reached every page");
+        }
+    }
+    // Both players read their new ratings under the board, and the players' pages agree.
+    let said_a = wait_for(&a, "#rating-change", |t| t.starts_with("New ratings:")).await;
+    let said_b = wait_for(&b, "#rating-change", |t| t.starts_with("New ratings:")).await;
+    assert_eq!(said_a, said_b);
+    for name in ["alice", "bob"] {
+        let (status, page) = http(&url, "GET", &format!("/api/players/{name}"), "");
+        assert_eq!(status, 200, "{page}");
+        let page: serde_json::Value = serde_json::from_str(&page).expect("JSON");
+        let other = page["ratings"].as_array().expect("ratings").iter().find(|r| r["family"] == "other").cloned();
+        let other = other.expect("the family of Kalah(4,3)");
+        assert_eq!(other["games"], 1, "{page}");
+        let shown = other["shown"].as_str().expect("shown");
+        assert!(said_a.contains(&format!("{name} {shown}")), "{said_a} does not say {name} {shown}");
+    }
+    let ratings = wait_for(&a, "#lobby-ratings", |t| t.starts_with("other boards")).await;
+    assert!(said_a.contains(ratings.trim_start_matches("other boards ")), "{ratings} in {said_a}");
+    // Bob keeps his name under a password, and signs in with it in the third browser.
+    script(&b, "document.querySelector('#lobby-who .lobby-carry').open = true; return ''").await;
+    b.find(Locator::Id("lobby-password"))
+        .await
+        .expect("the password")
+        .send_keys("bobs long password")
+        .await
+        .expect("typed");
+    b.find(Locator::Id("lobby-password-set")).await.expect("Set").click().await.expect("a click");
+    wait_for(&b, "#note", |t| t.starts_with("Your password is set")).await;
+    script(&c, "document.getElementById('lobby-sign-in-details').open = true; return ''").await;
+    c.find(Locator::Id("lobby-sign-in-name")).await.expect("the name").send_keys("Bob").await.expect("typed");
+    c.find(Locator::Id("lobby-sign-in-password"))
+        .await
+        .expect("the password")
+        .send_keys("bobs long password")
+        .await
+        .expect("typed");
+    c.find(Locator::Id("lobby-sign-in-go")).await.expect("Sign in").click().await.expect("a click");
+    wait_for(&c, "#lobby-me", |t| t == "bob").await;
+    // With no one to meet, Alice plays the engine, rated: the server plays its moves, which reach
+    // her page live, and the engine's level has a rating of its own.
+    a.find(Locator::Id("lobby-level")).await.expect("the level").select_by_value("1").await.expect("level 1");
+    a.find(Locator::Id("lobby-engine")).await.expect("Play the engine").click().await.expect("a click");
+    wait_for(&a, "#rules-line", |t| t == "kalah(4,3) standard · South: alice · North: engine-1").await;
+    let mut moves = 0;
+    while idle(&a).await != "over" {
+        click_a_house(&a).await;
+        moves += 1;
+        assert!(moves < 60, "a Kalah(4,3) game lasts fewer moves");
+    }
+    wait_for(&a, "#rating-change", |t| t.starts_with("New ratings: alice") && t.contains("engine-1")).await;
+    let (_, engine) = http(&url, "GET", "/api/players/engine-1", "");
+    assert!(engine.contains(r#""games":1"#), "{engine}");
+    // Alice's page: her two rated games, and her rating after each drawn as a line.
+    a.find(Locator::Css("#lobby-me a.player-name")).await.expect("her name").click().await.expect("a click");
+    wait_for(&a, "#player-title", |t| t == "alice").await;
+    assert_eq!(a.find_all(Locator::Css("#player-games li")).await.expect("her games").len(), 2);
+    assert_eq!(a.find_all(Locator::Css("#player-chart svg polyline")).await.expect("the chart").len(), 1);
+    for client in [a, b, c] {
+        client.close().await.expect("a browser closes");
+    }
+}

@@ -760,3 +760,111 @@ fn a_user_who_cannot_write_is_refused_at_the_start() {
         assert!(line.contains("cannot be written") && line.contains(says), "{user}: {line}");
     }
 }
+
+/// The lobby's live channel (Server-Sent Events) followed on one server.
+struct LobbyLive {
+    reader: BufReader<TcpStream>,
+    pending: String,
+}
+
+impl LobbyLive {
+    fn open(address: &str) -> LobbyLive {
+        let mut stream = TcpStream::connect(address).expect("the server listens");
+        // A guard against a hang only: every wait ends on an event the server sends.
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(120))).expect("a read timeout");
+        write!(stream, "GET /api/lobby/live HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n\r\n")
+            .expect("the request is sent");
+        let mut reader = BufReader::new(stream);
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a status line");
+        assert!(line.contains(" 200 "), "{line}");
+        while line != "\r\n" {
+            line.clear();
+            reader.read_line(&mut line).expect("a header");
+        }
+        LobbyLive { reader, pending: String::new() }
+    }
+
+    /// Waits for the next event named `name` and returns its data, passing the others.
+    fn next(&mut self, name: &str) -> Value {
+        loop {
+            if let Some(end) = self.pending.find("\n\n") {
+                let event: String = self.pending.drain(..end + 2).collect();
+                if event.lines().any(|l| l.trim() == format!("event: {name}")) {
+                    let data = event.lines().find_map(|l| l.strip_prefix("data:")).expect("data").trim();
+                    return serde_json::from_str(data).expect("JSON data");
+                }
+                continue;
+            }
+            let mut size = String::new();
+            self.reader.read_line(&mut size).expect("a chunk's size");
+            let size = usize::from_str_radix(size.trim(), 16).unwrap_or_else(|_| panic!("a chunk size: {size:?}"));
+            assert!(size > 0, "the live channel ended");
+            let mut chunk = vec![0; size + 2];
+            self.reader.read_exact(&mut chunk).expect("a chunk");
+            self.pending.push_str(&String::from_utf8_lossy(&chunk[..size]));
+        }
+    }
+}
+
+/// Registers `name` on the server at `address` and returns its secret.
+fn register(address: &str, name: &str) -> String {
+    let (status, made) = call(address, "POST", "/api/players", None, Some(json!({ "name": name })));
+    assert_eq!(status, 201, "{made}");
+    made["secret"].as_str().expect("a secret").to_string()
+}
+
+/// Two servers on one PostgreSQL share one lobby: a challenge made through one is seen live and
+/// accepted through the other, whose pairing the first tells its pages; of two players who
+/// accept one challenge at once through the two servers, one gets it.
+#[test]
+fn two_servers_share_one_lobby_through_postgresql() {
+    let postgres = start_postgres();
+    let db = format!("postgres://kalah@127.0.0.1:{}/kalah", postgres.port);
+    let (_a, mut a_out) = spawn_kalah(&db);
+    let (_b, mut b_out) = spawn_kalah(&db);
+    let (a, b) = (address(&mut a_out), address(&mut b_out));
+    let alice = register(&a, "alice");
+    let bob = register(&b, "bob");
+    assert_eq!(call(&a, "POST", "/api/players", None, Some(json!({ "name": "Bob" }))).0, 409, "one name on both");
+    let mut live_a = LobbyLive::open(&a);
+    let mut live_b = LobbyLive::open(&b);
+    live_a.next("lobby");
+    live_b.next("lobby");
+    let offer = json!({ "rated": true, "colour": "south", "rules": "kalah(4,3) standard" });
+    let (status, made) = call(&a, "POST", "/api/lobby/challenges", Some(&alice), Some(offer));
+    assert_eq!(status, 201, "{made}");
+    let id = made["challenge"]["id"].as_str().expect("an id").to_string();
+    assert_eq!(live_b.next("challenge")["id"], id.as_str(), "told through the other server");
+    let (_, lobby) = call(&b, "GET", "/api/lobby", None, None);
+    assert_eq!(lobby["challenges"][0]["by"], "alice");
+    let (status, paired) = call(&b, "POST", &format!("/api/lobby/challenges/{id}/accept"), Some(&bob), None);
+    assert_eq!(status, 201, "{paired}");
+    let game = paired["game"].as_str().expect("a game").to_string();
+    assert_eq!(live_a.next("paired")["game"], game.as_str(), "alice's server tells her page");
+    assert_eq!(call(&a, "POST", &format!("/api/lobby/challenges/{id}/accept"), Some(&bob), None).0, 404);
+    // Alice plays her seat through her server, Bob resigns through his: both ratings move.
+    let (status, moved) =
+        call(&a, "POST", &format!("/api/games/{game}/move"), Some(&alice), Some(json!({ "action": 1 })));
+    assert_eq!(status, 200, "{moved}");
+    let (status, _) = call(&b, "POST", &format!("/api/games/{game}/resign"), Some(&bob), None);
+    assert_eq!(status, 200);
+    let ended = live_a.next("ended");
+    assert_eq!(ended["game"], game.as_str());
+    assert!(ended["ratings"][0]["rating"].as_f64().expect("a rating") > 1500.0, "{ended}");
+    // Two players accept one challenge at once, each through a server: one gets it.
+    let carol = register(&a, "carol");
+    let (dave, erin) = (register(&a, "dave"), register(&b, "erin"));
+    let (_, made) = call(&a, "POST", "/api/lobby/challenges", Some(&carol), None);
+    let id = made["challenge"]["id"].as_str().expect("an id").to_string();
+    live_b.next("challenge");
+    let path = format!("/api/lobby/challenges/{id}/accept");
+    let statuses = std::thread::scope(|scope| {
+        let one = scope.spawn(|| call(&a, "POST", &path, Some(&dave), None).0);
+        let two = scope.spawn(|| call(&b, "POST", &path, Some(&erin), None).0);
+        let mut both = [one.join().expect("a thread"), two.join().expect("a thread")];
+        both.sort();
+        both
+    });
+    assert_eq!(statuses, [201, 404]);
+}

@@ -61,8 +61,9 @@ pub struct Offer {
     pub colour: Colour,
 }
 
-/// An open challenge in the lobby.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// An open challenge in the lobby: its JSON is what the API shows, what the database keeps and
+/// what servers sharing a database tell each other.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Challenge {
     /// Its id.
     pub id: String,
@@ -84,6 +85,64 @@ pub struct Challenge {
     pub made: Moment,
     /// When it expires unless accepted.
     pub expires: Moment,
+}
+
+/// A rated game against the engine: the body of `POST /api/lobby/engine`. The engine plays at
+/// a level as a player with a rating of its own (its name `engine-LEVEL`), so that a player with
+/// no one to meet has a rating too.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineOffer {
+    /// The engine's level, 1 to 5.
+    pub level: u8,
+    /// The rules' text (default [`DEFAULT_RULES`]).
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// A clock for each player; none for an untimed game.
+    #[serde(default)]
+    pub clock: Option<ClockRequest>,
+    /// The side the player wants (default random).
+    #[serde(default)]
+    pub colour: Colour,
+}
+
+impl EngineOffer {
+    /// The table of the rated game `by` plays against the engine, its person's seat held by the
+    /// token hash `token`, begun at `now`; `coin` draws the sides of `random` (true: the player
+    /// plays South).
+    ///
+    /// # Errors
+    /// [`LobbyError::Bad`] for a level, rules or clock that cannot be played;
+    /// [`LobbyError::GuestRated`] for a guest.
+    pub fn table(&self, by: &Name, token: String, coin: bool, now: Moment) -> Result<Table, LobbyError> {
+        let level = kalah_engine::level::Level::new(self.level).ok_or_else(|| {
+            LobbyError::Bad(format!("there is no level {}: the engine's levels are 1 to 5", self.level))
+        })?;
+        if by.is_guest() {
+            return Err(LobbyError::GuestRated);
+        }
+        let offer = Offer { rules: self.rules.clone(), clock: self.clock, rated: true, colour: self.colour };
+        let (rules, _, clock) = Lobby::read(&offer)?;
+        let rules: Rules = rules.parse().map_err(|e| LobbyError::Bad(format!("{e}")))?;
+        let south = match self.colour {
+            Colour::South => true,
+            Colour::North => false,
+            Colour::Random => coin,
+        };
+        let (person, engine) = (by.as_str().to_string(), Name::engine(level).as_str().to_string());
+        let (seats, names) = if south {
+            ([Player::Human, Player::Engine(level)], [person, engine])
+        } else {
+            ([Player::Engine(level), Player::Human], [engine, person])
+        };
+        let mut table = Table::new(Game::new(rules), seats, now)
+            .with_access(Access::Owner(token))
+            .with_seating(Seating { names, rated: true });
+        if let Some([seconds, increment]) = clock {
+            table = table.with_clocks(Duration::from_secs(seconds), Duration::from_secs(increment));
+        }
+        Ok(table)
+    }
 }
 
 /// Two players paired by an accepted challenge.
@@ -249,14 +308,29 @@ impl Lobby {
     pub fn accept(&mut self, id: &str, by: &Name, coin: bool, now: Moment) -> Result<Pairing, LobbyError> {
         self.expire(now);
         let at = self.find(id)?;
-        let challenge = &self.challenges[at];
+        Lobby::may_accept(&self.challenges[at], by)?;
+        let challenge = self.challenges.remove(at);
+        Ok(Lobby::pair(challenge, by, coin))
+    }
+
+    /// Tells whether `by` may accept `challenge`.
+    ///
+    /// # Errors
+    /// [`LobbyError::Own`], [`LobbyError::GuestRated`].
+    pub fn may_accept(challenge: &Challenge, by: &Name) -> Result<(), LobbyError> {
         if challenge.by.key() == by.key() {
             return Err(LobbyError::Own);
         }
         if challenge.rated && by.is_guest() {
             return Err(LobbyError::GuestRated);
         }
-        let challenge = self.challenges.remove(at);
+        Ok(())
+    }
+
+    /// Pairs the maker of `challenge`, taken out of the lobby, with `by`, who accepted it;
+    /// `coin` draws the sides of a challenge whose maker wants either (true: the maker plays
+    /// South).
+    pub fn pair(challenge: Challenge, by: &Name, coin: bool) -> Pairing {
         let maker_side = match challenge.colour {
             Colour::South => Side::South,
             Colour::North => Side::North,
@@ -267,7 +341,25 @@ impl Lobby {
             Side::South => [challenge.by.clone(), by.clone()],
             Side::North => [by.clone(), challenge.by.clone()],
         };
-        Ok(Pairing { challenge, by: by.clone(), names })
+        Pairing { challenge, by: by.clone(), names }
+    }
+
+    /// Adds a challenge made elsewhere (another server sharing the database), unless it is here.
+    pub fn add(&mut self, challenge: Challenge) {
+        if self.find(&challenge.id).is_err() {
+            self.challenges.push(challenge);
+        }
+    }
+
+    /// Removes challenge `id` (taken or withdrawn elsewhere); returns it if it was here.
+    pub fn remove(&mut self, id: &str) -> Option<Challenge> {
+        let at = self.find(id).ok()?;
+        Some(self.challenges.remove(at))
+    }
+
+    /// Replaces every challenge by `challenges` (as the database holds them).
+    pub fn replace(&mut self, challenges: Vec<Challenge>) {
+        self.challenges = challenges;
     }
 
     /// Quick pairing: `by`, rated `rating`, wants a game as `offer` describes; accepts the open
@@ -284,23 +376,33 @@ impl Lobby {
         coin: bool,
         now: Moment,
     ) -> Result<Option<Pairing>, LobbyError> {
+        self.expire(now);
+        match self.nearest(by, rating, offer, now)? {
+            Some(id) => self.accept(&id, by, coin, now).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Quick pairing's choice: among the open challenges of other names with the offer's rules,
+    /// clock and ratedness, the id of the one whose maker's rating is nearest `rating`, within
+    /// [`QUICK_WINDOW`].
+    ///
+    /// # Errors
+    /// [`LobbyError::Bad`], [`LobbyError::GuestRated`].
+    pub fn nearest(&self, by: &Name, rating: Rating, offer: &Offer, now: Moment) -> Result<Option<String>, LobbyError> {
         let (rules, _, clock) = Lobby::read(offer)?;
         if offer.rated && by.is_guest() {
             return Err(LobbyError::GuestRated);
         }
-        self.expire(now);
-        let nearest = self
+        Ok(self
             .challenges
             .iter()
-            .filter(|c| c.by.key() != by.key() && c.rules == rules && c.clock == clock && c.rated == offer.rated)
+            .filter(|c| c.expires > now && c.by.key() != by.key())
+            .filter(|c| c.rules == rules && c.clock == clock && c.rated == offer.rated)
             .map(|c| (c, (c.rating.rating - rating.rating).abs()))
             .filter(|&(_, gap)| gap <= QUICK_WINDOW)
             .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(c, _)| c.id.clone());
-        match nearest {
-            Some(id) => self.accept(&id, by, coin, now).map(Some),
-            None => Ok(None),
-        }
+            .map(|(c, _)| c.id.clone()))
     }
 
     /// Removes the challenges that expired by `now`; returns them.
@@ -380,6 +482,19 @@ mod tests {
     }
 
     #[test]
+    fn a_rated_game_against_the_engine_seats_its_level_by_name() {
+        let offer: EngineOffer = serde_json::from_str(r#"{"level":2,"colour":"north"}"#).unwrap();
+        let table = offer.table(&name("alice"), "hash".into(), true, Moment(0)).unwrap();
+        assert_eq!(table.seating().unwrap().names, ["engine-2".to_string(), "alice".to_string()]);
+        assert_eq!(table.seats()[0].to_string(), "engine:2");
+        assert!(table.is_rated() && !table.is_friends());
+        let bad: EngineOffer = serde_json::from_str(r#"{"level":9}"#).unwrap();
+        assert!(bad.table(&name("alice"), "h".into(), true, Moment(0)).unwrap_err().to_string().contains("1 to 5"));
+        let guest = offer.table(&Name::guest(1), "h".into(), true, Moment(0));
+        assert_eq!(guest.unwrap_err(), LobbyError::GuestRated);
+    }
+
+    #[test]
     fn quick_pairing_takes_the_nearest_rating_of_the_same_game() {
         let mut lobby = Lobby::default();
         let rated = |r| Rating { rating: r, ..Rating::default() };
@@ -392,5 +507,13 @@ mod tests {
         assert_eq!(paired.challenge.id, "near");
         assert_eq!(lobby.quick(&me, rated(1500.0), &timed, true, Moment(1)).unwrap(), None, "1900 is too far");
         assert_eq!(lobby.challenges().len(), 2);
+        // A challenge travels as JSON between servers, and comes back the same.
+        let first = lobby.challenges()[0].clone();
+        let back: Challenge = serde_json::from_str(&serde_json::to_string(&first).unwrap()).unwrap();
+        assert_eq!(back, first);
+        lobby.add(back.clone());
+        assert_eq!(lobby.challenges().len(), 2, "added once");
+        assert_eq!(lobby.remove(&back.id), Some(back));
+        assert_eq!(lobby.challenges().len(), 1);
     }
 }

@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use kalah_rules::Rules;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A board family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -62,6 +62,12 @@ impl FromStr for Family {
 impl Serialize for Family {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Family {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Family, D::Error> {
+        String::deserialize(deserializer)?.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -5,7 +5,7 @@
 //! played for a while is less certain: the deviation grows by the volatility for each day
 //! without a rated game ([`Rating::aged`]), up to a newcomer's.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The scale factor between the Glicko scale (1500 at the centre) and Glicko-2's.
 const SCALE: f64 = 173.7178;
@@ -21,7 +21,7 @@ const EPSILON: f64 = 0.000_001;
 pub const PROVISIONAL: f64 = 110.0;
 
 /// A player's rating in one board family.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rating {
     /// The rating on the Glicko scale: 1500 for a newcomer.
     pub rating: f64,

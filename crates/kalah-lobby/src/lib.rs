@@ -15,7 +15,7 @@ pub mod family;
 pub mod glicko;
 pub mod name;
 
-pub use challenge::{Challenge, Colour, Lobby, LobbyError, Offer};
+pub use challenge::{Challenge, Colour, EngineOffer, Lobby, LobbyError, Offer};
 pub use family::Family;
 pub use glicko::{Outcome, Rating};
 pub use kalah_table::Moment;

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 use thiserror::Error;
 
 /// The shortest name.
@@ -68,6 +68,17 @@ impl Name {
         Name(format!("guest-{:06x}", bits & 0xff_ffff))
     }
 
+    /// The engine's name at `level`: `engine-3`. The engine plays rated games as a player does,
+    /// so its levels have ratings too.
+    pub fn engine(level: kalah_engine::level::Level) -> Name {
+        Name(format!("engine-{}", level.number()))
+    }
+
+    /// The engine's level, if this is the engine's name.
+    pub fn engine_level(&self) -> Option<kalah_engine::level::Level> {
+        self.key().strip_prefix("engine-")?.parse().ok()
+    }
+
     /// Tells whether this is a guest's name: a guest plays unrated games only.
     pub fn is_guest(&self) -> bool {
         self.key().starts_with("guest-")
@@ -81,6 +92,14 @@ impl Name {
     /// The name as written.
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Name {
+    /// Reads a name as it is kept ([`Name::read`]).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Name, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Name::read(&text).map_err(serde::de::Error::custom)
     }
 }
 
@@ -107,6 +126,9 @@ mod tests {
         assert_eq!(guest.as_str(), "guest-345678");
         assert!(guest.is_guest() && !Name::parse("alice").unwrap().is_guest());
         assert_eq!(Name::read("guest-345678"), Ok(guest));
+        let engine = Name::engine(kalah_engine::level::Level::new(4).unwrap());
+        assert_eq!((engine.as_str(), engine.engine_level().map(|l| l.number())), ("engine-4", Some(4)));
+        assert_eq!(Name::parse("alice").unwrap().engine_level(), None);
         assert!(NameError::Malformed("x".into()).to_string().contains("3 to 20 letters"));
     }
 }

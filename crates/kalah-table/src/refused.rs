@@ -64,6 +64,9 @@ pub enum Refused {
     /// The engine's help (a hint, an analysis) in a game between friends that goes on.
     #[error("a game between friends gets no hint or analysis while it goes on: ask once it is over")]
     NoHelp,
+    /// Undo, redo, goto or the engine's help in a rated game that goes on.
+    #[error("a rated game is played as it goes: no undo or redo, and no hint or analysis until it is over")]
+    Rated,
     /// A finished game between friends is deleted by neither player alone.
     #[error("a finished game between friends belongs to both players: it stays in the archive")]
     Kept,
@@ -93,6 +96,7 @@ impl Refused {
             | Refused::Unowned
             | Refused::FriendsStep
             | Refused::NoHelp
+            | Refused::Rated
             | Refused::Kept => 403,
             Refused::Takeback(_)
             | Refused::Thinking

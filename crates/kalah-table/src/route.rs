@@ -55,6 +55,10 @@ pub enum Route {
     Register,
     /// `GET /api/me`: the name a secret proves.
     Me,
+    /// `POST /api/me/password`: a password set or forgotten.
+    Password,
+    /// `POST /api/sign-in`: a name and its password give back the name's secret.
+    SignIn,
     /// `GET /api/players/{id}`: a player's page (`{id}` is the name).
     Player,
     /// `GET /api/leaderboard`: the best ratings of a board family.
@@ -67,6 +71,8 @@ pub enum Route {
     Offer,
     /// `POST /api/lobby/quick`: quick pairing by rating.
     Quick,
+    /// `POST /api/lobby/engine`: a rated game against the engine at a level.
+    AgainstEngine,
     /// `DELETE /api/lobby/challenges/{id}`: a challenge withdrawn.
     Withdraw,
     /// `POST /api/lobby/challenges/{id}/accept`: a challenge accepted: the game begins.
@@ -102,7 +108,7 @@ const fn spec(method: &'static str, path: &'static str, route: Route, hosts: Hos
 }
 
 /// Every route of the API.
-pub const ROUTES: [Spec; 31] = [
+pub const ROUTES: [Spec; 34] = [
     spec("GET", "/api/variants", Route::Variants, Hosts::Both),
     spec("POST", "/api/games", Route::Create, Hosts::Both),
     spec("GET", "/api/games/{id}", Route::Show, Hosts::Both),
@@ -126,12 +132,15 @@ pub const ROUTES: [Spec; 31] = [
     spec("GET", "/api/archive", Route::Archive, Hosts::Server),
     spec("POST", "/api/players", Route::Register, Hosts::Server),
     spec("GET", "/api/me", Route::Me, Hosts::Server),
+    spec("POST", "/api/me/password", Route::Password, Hosts::Server),
+    spec("POST", "/api/sign-in", Route::SignIn, Hosts::Server),
     spec("GET", "/api/players/{id}", Route::Player, Hosts::Server),
     spec("GET", "/api/leaderboard", Route::Leaderboard, Hosts::Server),
     spec("GET", "/api/lobby", Route::Lobby, Hosts::Server),
     spec("GET", "/api/lobby/live", Route::LobbyLive, Hosts::Server),
     spec("POST", "/api/lobby/challenges", Route::Offer, Hosts::Server),
     spec("POST", "/api/lobby/quick", Route::Quick, Hosts::Server),
+    spec("POST", "/api/lobby/engine", Route::AgainstEngine, Hosts::Server),
     spec("DELETE", "/api/lobby/challenges/{id}", Route::Withdraw, Hosts::Server),
     spec("POST", "/api/lobby/challenges/{id}/accept", Route::Accept, Hosts::Server),
 ];

@@ -28,7 +28,7 @@ pub struct GameState {
     pub rematch: Option<String>,
     /// In a game the lobby paired, the players' names by the side each plays now.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub players: Option<Names>,
+    pub names: Option<Names>,
     /// The game counts for its players' ratings.
     pub rated: bool,
     /// In the answer that creates a game at a server: the creator's token (kept by the
@@ -62,7 +62,7 @@ impl Table {
             seq: self.saved() + self.unsaved().1.len() as u64,
             rematch_offer: self.rematch().0.map(side),
             rematch: self.rematch().1.map(str::to_string),
-            players: self.seating().map(|seating| {
+            names: self.seating().map(|seating| {
                 let name = |side| seating.names[self.game().seat_of(side).index()].clone();
                 Names { south: name(kalah_rules::Side::South), north: name(kalah_rules::Side::North) }
             }),

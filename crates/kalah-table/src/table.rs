@@ -895,6 +895,9 @@ impl Table {
     /// a person is at stake, and a player or a spectator who passes it on would play with the
     /// engine.
     pub fn no_help_between_friends(&self) -> Result<(), Refused> {
+        if self.is_rated() && self.decider().is_some() {
+            return Err(Refused::Rated);
+        }
         if self.is_friends() && self.decider().is_some() {
             return Err(Refused::NoHelp);
         }
@@ -966,6 +969,10 @@ impl Table {
     /// game against the engine or at one page steps, and not through a game that ended other
     /// than by the rules.
     pub fn may_step(&self, actor: Actor) -> Result<(), Refused> {
+        // Its moves are those its ratings were settled on, before its end and after.
+        if self.is_rated() {
+            return Err(Refused::Rated);
+        }
         if self.is_friends() {
             return Err(Refused::FriendsStep);
         }

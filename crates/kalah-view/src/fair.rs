@@ -67,10 +67,13 @@ pub fn read(text: &str) -> Result<Vec<FairStarts>, ListError> {
     Ok(lists.into_iter().map(|(_, list)| list).collect())
 }
 
-/// Returns the fair starts the form offers, by board and rules.
-pub fn fair_starts() -> Vec<FairStarts> {
-    // The file is the repository's own and tested: a broken one is a build's bug, shown as no list.
-    read(LISTS).unwrap_or_default()
+/// Returns the fair starts the form offers, by board and rules: read once, when first asked for
+/// (every `GET /api/variants` answers with them).
+pub fn fair_starts() -> &'static [FairStarts] {
+    static LISTS_READ: std::sync::LazyLock<Vec<FairStarts>> =
+        // The file is the repository's own and tested: a broken one is a build's bug, shown as no list.
+        std::sync::LazyLock::new(|| read(LISTS).unwrap_or_default());
+    &LISTS_READ
 }
 
 #[cfg(test)]
@@ -89,7 +92,7 @@ mod tests {
         let standard = lists.iter().find(|l| l.rules == "kalah(6,4) standard").unwrap();
         assert_eq!(standard.starts.len(), 323);
         assert_eq!(standard.starts.iter().filter(|s| !s.shifts.contains(' ')).count(), 3);
-        assert_eq!(fair_starts(), lists);
+        assert_eq!(fair_starts(), lists.as_slice());
     }
 
     #[test]

@@ -357,7 +357,7 @@ impl Games {
                 }
             }
             // Who follows the games is the server's presence's, not the games'.
-            Notice::Here { .. } | Notice::Asked { .. } => {}
+            Notice::Here { .. } | Notice::Asked { .. } | Notice::Lobby { .. } => {}
         }
     }
 

@@ -258,7 +258,7 @@ pub fn check_share(limiter: &Limiter, client: Option<Client>, new_game: bool, no
             over(
                 wait,
                 format!(
-                    "too many new games: at most {} a minute from one address; try again in {}",
+                    "too many new games, names or challenges: at most {} a minute from one address; try again in {}",
                     limits.games_per_minute,
                     seconds(wait.as_secs().max(1))
                 ),

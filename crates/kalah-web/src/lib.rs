@@ -21,7 +21,7 @@
 //!   the static site's module (kalah-wasm) reads and writes too.
 //!
 //! The page (`web/`: index.html, style.css and its modules app.js, backend.js, local.js,
-//! friends.js, searches.js; docs/site.md) is built into the crate, so a server needs no files and no network.
+//! friends.js, lobby.js, searches.js; docs/site.md) is built into the crate, so a server needs no files and no network.
 //! Without the engine compiled to WebAssembly (the npm package kalah), which only the static site
 //! carries, the page asks this server's API. The `kalah serve` command parses its flags into a [`Config`] and calls
 //! [`serve`].

@@ -37,7 +37,9 @@ const PLAYING_IDLE: Duration = Duration::from_secs(3600);
 /// The most games the lobby lists as being played, and a player's page lists.
 const LISTED: usize = 100;
 
-/// The lobby a server holds: the open challenges, and the channel its changes are told on.
+/// The lobby a server holds: the open challenges as the database keeps them (a copy, kept up
+/// to date by this server's changes and, with a shared database, the others' notices), and the
+/// channel its changes are told on.
 pub struct Hall {
     open: Mutex<Lobby>,
     events: broadcast::Sender<Told>,
@@ -56,27 +58,111 @@ impl Default for Hall {
     }
 }
 
+/// The live channel's events a server tells the others of.
+const EVENTS: [&str; 4] = ["challenge", "gone", "paired", "ended"];
+
 impl Hall {
     fn lobby(&self) -> std::sync::MutexGuard<'_, Lobby> {
         self.open.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Tells this server's live channels of a change.
     fn tell(&self, event: &'static str, data: serde_json::Value) {
         let _ = self.events.send(Told { event, data: data.to_string().into() });
     }
 
-    /// Removes the challenges expired by `now`, and tells the live channels.
-    pub fn expire(&self, now: Moment) {
+    /// Tells this server's live channels of a change, and the servers sharing its database.
+    async fn announce(&self, app: &App, event: &'static str, data: serde_json::Value) {
+        if let Some(shared) = app.games.shared() {
+            // Not stored, as presence: a server that misses it reads the challenges again.
+            let _ = shared.tell_lobby(event, &data.to_string()).await;
+        }
+        self.tell(event, data);
+    }
+
+    /// A change another server sharing the database told: the copy here follows it, and this
+    /// server's live channels are told.
+    pub fn heard(&self, event: &str, data: &str) {
+        let Some(event) = EVENTS.into_iter().find(|known| *known == event) else { return };
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(data) else { return };
+        match event {
+            "challenge" => {
+                if let Ok(challenge) = serde_json::from_value::<Challenge>(value.clone()) {
+                    self.lobby().add(challenge);
+                }
+            }
+            "gone" => drop(self.lobby().remove(value["id"].as_str().unwrap_or_default())),
+            "paired" => drop(self.lobby().remove(value["challenge"].as_str().unwrap_or_default())),
+            _ => {}
+        }
+        self.tell(event, value);
+    }
+
+    /// Reads the open challenges from the database again (when the server starts, and when
+    /// it may have missed other servers' notices), and tells the live channels the whole lobby.
+    pub async fn reload(&self, app: &App) {
+        if let Ok(open) = app.games.store().open_challenges(Moment::now()).await {
+            self.lobby().replace(open);
+        }
+        if let Ok(whole) = snapshot(app).await {
+            self.tell("lobby", whole);
+        }
+    }
+
+    /// Removes the challenges expired by `now`, here and in the database, and tells the live
+    /// channels (each server expires its own copy).
+    pub async fn expire(&self, app: &App, now: Moment) {
         let gone = self.lobby().expire(now);
         for challenge in gone {
             self.tell("gone", json!({ "id": challenge.id, "why": "expired" }));
         }
+        let _ = app.games.store().drop_challenges(now, None).await;
     }
 
-    /// Tells the live channels that a paired game ended (with the ratings after it).
-    pub fn ended(&self, ended: &Ended) {
+    /// Tells the live channels, here and elsewhere, that a paired game ended (with the ratings
+    /// after it).
+    pub async fn ended(&self, app: &App, ended: &Ended) {
         let ratings = ended.ratings.map(|r| r.map(|r| json!({ "rating": r.rating, "shown": r.shown() })));
-        self.tell("ended", json!({ "game": ended.id, "ratings": ratings }));
+        self.announce(app, "ended", json!({ "game": ended.id, "ratings": ratings })).await;
+    }
+
+    /// `by`, rated `rating`, offers a challenge: kept in the database, then told.
+    async fn offer(
+        &self,
+        app: &App,
+        by: &Name,
+        rating: kalah_lobby::Rating,
+        offer: &Offer,
+    ) -> Result<Challenge, ApiError> {
+        let now = Moment::now();
+        let store = app.games.store();
+        // Counted in the database: the challenges made through other servers count too.
+        if store.challenges_of(&by.key(), now).await.map_err(|e| store_failed(app, e))?
+            >= kalah_lobby::challenge::MOST_OPEN
+        {
+            return Err(LobbyError::TooMany.into());
+        }
+        let challenge = self.lobby().offer(games::new_token()[..16].to_string(), by, rating, offer, now)?;
+        if let Err(e) = store.keep_challenge(&challenge).await {
+            self.lobby().remove(&challenge.id);
+            return Err(store_failed(app, e));
+        }
+        self.announce(app, "challenge", shown(&challenge)).await;
+        Ok(challenge)
+    }
+
+    /// `by` takes challenge `id`: from the database, so that of two servers one hands it out.
+    async fn take(&self, app: &App, id: &str, by: &Name) -> Result<kalah_lobby::challenge::Pairing, ApiError> {
+        let store = app.games.store();
+        let unknown = || ApiError::from(LobbyError::Unknown(id.to_string()));
+        let challenge =
+            store.challenge(id, Moment::now()).await.map_err(|e| store_failed(app, e))?.ok_or_else(unknown)?;
+        Lobby::may_accept(&challenge, by)?;
+        if !store.take_challenge(id, None).await.map_err(|e| store_failed(app, e))? {
+            return Err(unknown());
+        }
+        self.lobby().remove(id);
+        Ok(Lobby::pair(challenge, by, rand::random()))
     }
 }
 
@@ -86,7 +172,7 @@ pub async fn follow_endings(app: Arc<App>) {
     let mut ended = app.games.ended();
     loop {
         match ended.recv().await {
-            Ok(game) => app.lobby.ended(&game),
+            Ok(game) => app.lobby.ended(&app, &game).await,
             Err(broadcast::error::RecvError::Lagged(_)) => continue,
             Err(broadcast::error::RecvError::Closed) => return,
         }
@@ -173,6 +259,77 @@ async fn signed_in(app: &App, headers: &HeaderMap) -> Result<Name, ApiError> {
     name.ok_or_else(unknown)
 }
 
+/// The body of `POST /api/me/password`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewPassword {
+    /// The password, or `null` to forget it.
+    password: Option<String>,
+}
+
+/// `POST /api/me/password`: `{"password": "…"}` keeps the name's secret under a password (8 to
+/// 200 characters), so that the name signs in anywhere with it; `{"password": null}` forgets it.
+pub(crate) async fn password(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let name = signed_in(&app, &headers).await?;
+    if name.is_guest() {
+        return Err(ApiError::new(StatusCode::FORBIDDEN, "a guest's name has no password: pick a name of your own"));
+    }
+    let asked: NewPassword = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::bad(format!(
+            "cannot read the JSON body: {e}; write {{\"password\": \"…\"}} or {{\"password\": null}}"
+        ))
+    })?;
+    let secret = bearer(&headers).unwrap_or_default().to_string();
+    let wrapped = match asked.password {
+        None => None,
+        Some(password) => {
+            let length = password.chars().count();
+            if !(crate::players::SHORTEST_PASSWORD..=crate::players::LONGEST_PASSWORD).contains(&length) {
+                return Err(ApiError::bad(format!("a password has 8 to 200 characters, not {length}")));
+            }
+            // Argon2 is slow by design: off the server's tasks.
+            let wrapped = tokio::task::spawn_blocking(move || crate::players::Wrapped::new(&secret, &password))
+                .await
+                .ok()
+                .flatten();
+            Some(wrapped.ok_or_else(|| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the secret cannot be kept"))?)
+        }
+    };
+    let set = app.games.store().set_password(&name.key(), wrapped.as_ref()).await.map_err(|e| store_failed(&app, e))?;
+    if !set {
+        return Err(ApiError::new(StatusCode::GONE, format!("the name {name} was removed")));
+    }
+    Ok(Json(json!({ "name": name, "password": wrapped.is_some() })))
+}
+
+/// The body of `POST /api/sign-in`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SignIn {
+    name: String,
+    password: String,
+}
+
+/// `POST /api/sign-in`: `{"name": "alice", "password": "…"}` gives back the name's secret, for a
+/// device that has not the link that carries it.
+pub(crate) async fn sign_in(State(app): State<Arc<App>>, body: Bytes) -> Result<Json<serde_json::Value>, ApiError> {
+    let asked: SignIn = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::bad(format!("cannot read the JSON body: {e}; write {{\"name\": \"alice\", \"password\": \"…\"}}"))
+    })?;
+    let wrong =
+        || ApiError::new(StatusCode::UNAUTHORIZED, "the name or the password is wrong (or the name has no password)");
+    let kept = app.games.store().wrapped(&asked.name.to_ascii_lowercase()).await.map_err(|e| store_failed(&app, e))?;
+    let (name, hash, wrapped) = kept.ok_or_else(wrong)?;
+    let password = asked.password;
+    let secret = tokio::task::spawn_blocking(move || wrapped.open(&password, &hash)).await.ok().flatten();
+    let secret = secret.ok_or_else(wrong)?;
+    Ok(Json(json!({ "name": name, "guest": false, "secret": secret })))
+}
+
 /// `GET /api/me`: the name the secret proves, its ratings and its games being played.
 pub(crate) async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<serde_json::Value>, ApiError> {
     let name = signed_in(&app, &headers).await?;
@@ -231,8 +388,8 @@ pub(crate) async fn leaderboard(
 /// The lobby as the page shows it: the open challenges and the games being played.
 async fn snapshot(app: &App) -> Result<serde_json::Value, ApiError> {
     let now = Moment::now();
-    app.lobby.expire(now);
-    let challenges: Vec<serde_json::Value> = app.lobby.lobby().challenges().iter().map(shown).collect();
+    let challenges: Vec<serde_json::Value> =
+        app.lobby.lobby().challenges().iter().filter(|c| c.expires > now).map(shown).collect();
     let since = Moment(now.0.saturating_sub(PLAYING_IDLE.as_millis() as u64));
     let playing = app.games.store().playing(since, LISTED).await.map_err(|e| store_failed(app, e))?;
     Ok(json!({ "challenges": challenges, "playing": playing }))
@@ -272,8 +429,7 @@ pub(crate) async fn offer(
     let (_, family, _) = Lobby::read(&offer)?;
     let now = Moment::now();
     let rating = app.games.store().rating(&name.key(), family, now).await.map_err(|e| store_failed(&app, e))?;
-    let challenge = app.lobby.lobby().offer(games::new_token()[..16].to_string(), &name, rating, &offer, now)?;
-    app.lobby.tell("challenge", shown(&challenge));
+    let challenge = app.lobby.offer(&app, &name, rating, &offer).await?;
     Ok((StatusCode::CREATED, Json(json!({ "challenge": shown(&challenge) }))))
 }
 
@@ -284,9 +440,18 @@ pub(crate) async fn withdraw(
     headers: HeaderMap,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let name = signed_in(&app, &headers).await?;
-    let challenge = app.lobby.lobby().withdraw(&id, &name)?;
-    app.lobby.tell("gone", json!({ "id": challenge.id, "why": "withdrawn" }));
-    Ok(Json(json!({ "withdrawn": challenge.id })))
+    let store = app.games.store();
+    match store.challenge(&id, Moment::now()).await.map_err(|e| store_failed(&app, e))? {
+        None => return Err(LobbyError::Unknown(id).into()),
+        Some(challenge) if challenge.by.key() != name.key() => return Err(LobbyError::NotYours.into()),
+        Some(_) => {}
+    }
+    if !store.take_challenge(&id, Some(&name.key())).await.map_err(|e| store_failed(&app, e))? {
+        return Err(LobbyError::Unknown(id).into());
+    }
+    app.lobby.lobby().remove(&id);
+    app.lobby.announce(&app, "gone", json!({ "id": id, "why": "withdrawn" })).await;
+    Ok(Json(json!({ "withdrawn": id })))
 }
 
 /// `POST /api/lobby/challenges/{id}/accept`: the signed-in player accepts a challenge; the game
@@ -297,7 +462,7 @@ pub(crate) async fn accept(
     headers: HeaderMap,
 ) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
     let name = signed_in(&app, &headers).await?;
-    let pairing = app.lobby.lobby().accept(&id, &name, rand::random(), Moment::now())?;
+    let pairing = app.lobby.take(&app, &id, &name).await?;
     begin(&app, pairing).await
 }
 
@@ -313,13 +478,45 @@ pub(crate) async fn quick(
     let (_, family, _) = Lobby::read(&offer)?;
     let now = Moment::now();
     let rating = app.games.store().rating(&name.key(), family, now).await.map_err(|e| store_failed(&app, e))?;
-    let paired = app.lobby.lobby().quick(&name, rating, &offer, rand::random(), now)?;
-    if let Some(pairing) = paired {
-        return begin(&app, pairing).await;
+    let nearest = app.lobby.lobby().nearest(&name, rating, &offer, now)?;
+    if let Some(id) = nearest {
+        match app.lobby.take(&app, &id, &name).await {
+            Ok(pairing) => return begin(&app, pairing).await,
+            // Taken through another server meanwhile: this player's own is offered instead.
+            Err(e) if e.status() == StatusCode::NOT_FOUND => {}
+            Err(e) => return Err(e),
+        }
     }
-    let challenge = app.lobby.lobby().offer(games::new_token()[..16].to_string(), &name, rating, &offer, now)?;
-    app.lobby.tell("challenge", shown(&challenge));
+    let challenge = app.lobby.offer(&app, &name, rating, &offer).await?;
     Ok((StatusCode::CREATED, Json(json!({ "challenge": shown(&challenge) }))))
+}
+
+/// `POST /api/lobby/engine`: a rated game of the signed-in player against the engine at a
+/// level (`{"level": 3, "rules": …, "clock": …, "colour": …}`); the server plays the engine's
+/// moves.
+pub(crate) async fn against_engine(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    let name = signed_in(&app, &headers).await?;
+    let offer: kalah_lobby::EngineOffer = serde_json::from_slice(&body).map_err(|e| {
+        ApiError::bad(format!(
+            "cannot read the JSON body: {e}; write {{\"level\": 3}}, with \"rules\", \"clock\" and \"colour\" as for a challenge"
+        ))
+    })?;
+    let secret = bearer(&headers).unwrap_or_default();
+    let table = offer.table(&name, token_hash(secret), rand::random(), Moment::now())?;
+    let names = table.seating().map(|s| s.names.clone()).unwrap_or_default();
+    let id = app.games.add(table).await.map_err(|why| missing(&app, "", why))?;
+    let game = app.games.get(&id).await.map_err(|why| missing(&app, &id, why))?;
+    let state = crate::api::state(&id, &*game.lock().await);
+    crate::server::drive(&app, &id, &state);
+    app.lobby.tell(
+        "paired",
+        json!({ "challenge": null, "game": id, "names": names, "rules": state.view.rules, "rated": true }),
+    );
+    Ok((StatusCode::CREATED, Json(json!({ "game": id, "names": names }))))
 }
 
 /// Starts the game of an accepted challenge and tells the live channels (the maker's page opens
@@ -337,10 +534,8 @@ async fn begin(
     let table = pairing.challenge.table(&pairing, tokens, Moment::now())?;
     let id = app.games.add(table).await.map_err(|why| missing(app, "", why))?;
     let names = pairing.names.map(|n| n.to_string());
-    app.lobby.tell(
-        "paired",
-        json!({ "challenge": pairing.challenge.id, "game": id, "names": names, "rules": pairing.challenge.rules, "rated": pairing.challenge.rated }),
-    );
+    let paired = json!({ "challenge": pairing.challenge.id, "game": id, "names": names, "rules": pairing.challenge.rules, "rated": pairing.challenge.rated });
+    app.lobby.announce(app, "paired", paired).await;
     Ok((StatusCode::CREATED, Json(json!({ "game": id, "names": names }))))
 }
 
@@ -459,10 +654,7 @@ mod tests {
 
         // Each plays their seat with their own secret; a rated game has no takeback.
         let (_, state) = call(&router, "GET", &format!("/api/games/{game}"), None, Value::Null).await;
-        assert_eq!(
-            (state["players"]["south"].clone(), state["players"]["north"].clone()),
-            (json!("alice"), json!("Bob"))
-        );
+        assert_eq!((state["names"]["south"].clone(), state["names"]["north"].clone()), (json!("alice"), json!("Bob")));
         assert_eq!((state["rated"].clone(), state["friends"].clone()), (json!(true), json!(true)));
         let moved = |secret: &str, house: u64| {
             let body = json!({ "action": house });
@@ -496,6 +688,28 @@ mod tests {
         assert_eq!(board["leaders"], json!([]), "one game leaves a rating provisional");
         assert_eq!(call(&router, "GET", "/api/players/nobody", None, Value::Null).await.0, StatusCode::NOT_FOUND);
 
+        // A password keeps Bob's secret: signing in with it gives the same secret back.
+        let (status, set) = call(&router, "POST", "/api/me/password", Some(&bob), json!({ "password": "short" })).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{set}");
+        let (status, set) =
+            call(&router, "POST", "/api/me/password", Some(&bob), json!({ "password": "bobs long password" })).await;
+        assert_eq!(status, StatusCode::OK, "{set}");
+        let (status, back) =
+            call(&router, "POST", "/api/sign-in", None, json!({ "name": "BOB", "password": "bobs long password" }))
+                .await;
+        assert_eq!((status, back["secret"].as_str()), (StatusCode::OK, Some(bob.as_str())), "{back}");
+        let (status, _) =
+            call(&router, "POST", "/api/sign-in", None, json!({ "name": "bob", "password": "not bobs password" }))
+                .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        let (status, _) =
+            call(&router, "POST", "/api/sign-in", None, json!({ "name": "alice", "password": "anything at all" }))
+                .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "no password set");
+        assert_eq!(
+            call(&router, "POST", "/api/me/password", Some(&guest), json!({ "password": "guest password" })).await.0,
+            StatusCode::FORBIDDEN
+        );
         // A name opens at most three challenges; the host removes a name.
         for _ in 0..3 {
             assert_eq!(
@@ -567,6 +781,74 @@ mod tests {
             events(&mut body, 1).await[0],
             ("gone".to_string(), json!({ "id": other["challenge"]["id"], "why": "withdrawn" }))
         );
+    }
+
+    #[tokio::test]
+    async fn a_lone_player_gets_a_rating_against_the_engine_which_the_server_moves() {
+        let config = Config { engine_time: Duration::from_millis(20), ..Config::default() };
+        let app = Arc::new(App::new(&config).unwrap());
+        let router = router(Arc::clone(&app));
+        let erin = name(&router, json!({ "name": "erin" })).await;
+        let guest = name(&router, json!({ "guest": true })).await;
+        let offer = json!({ "level": 1, "rules": "kalah(3,2) standard", "colour": "north" });
+        let (status, _) = call(&router, "POST", "/api/lobby/engine", Some(&guest), offer.clone()).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "a guest plays unrated games only");
+        let (status, made) = call(&router, "POST", "/api/lobby/engine", Some(&erin), offer).await;
+        assert_eq!(status, StatusCode::CREATED, "{made}");
+        assert_eq!(made["names"], json!(["engine-1", "erin"]));
+        let game = made["game"].as_str().unwrap().to_string();
+        let uri = format!("/api/games/{game}");
+        let mut moves = 0;
+        loop {
+            // The engine's moves are the server's: erin only waits for them.
+            let (_, state) = call(&router, "GET", &uri, Some(&erin), Value::Null).await;
+            if !state["result"].is_null() {
+                break;
+            }
+            if state["engine_to_move"] == true {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                continue;
+            }
+            if moves == 0 {
+                let undo = call(&router, "POST", &format!("{uri}/undo"), Some(&erin), Value::Null).await;
+                assert_eq!(undo.0, StatusCode::FORBIDDEN, "{}", undo.1);
+                let hint = call(&router, "GET", &format!("{uri}/hint"), Some(&erin), Value::Null).await;
+                assert_eq!(hint.0, StatusCode::FORBIDDEN, "{}", hint.1);
+            }
+            let action = state["legal"][0].as_str().unwrap().to_string();
+            let body = json!({ "action": action, "version": state["version"] });
+            let (status, answer) = call(&router, "POST", &format!("{uri}/move"), Some(&erin), body).await;
+            assert_eq!(status, StatusCode::OK, "{answer}");
+            moves += 1;
+            assert!(moves < 40, "a Kalah(3,2) game is shorter");
+        }
+        let (_, page) = call(&router, "GET", "/api/players/erin", None, Value::Null).await;
+        assert_eq!(page["ratings"][2]["games"], 1, "{page}");
+        let (_, engine) = call(&router, "GET", "/api/players/engine-1", None, Value::Null).await;
+        assert_eq!((engine["name"].clone(), engine["ratings"][2]["games"].clone()), (json!("engine-1"), json!(1)));
+        let (status, _) = call(&router, "POST", "/api/players", None, json!({ "name": "engine-1" })).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "the engine's names are kept");
+    }
+
+    #[tokio::test]
+    async fn a_timed_game_whose_first_move_does_not_come_is_aborted_and_not_rated() {
+        let app = Arc::new(App::new(&Config::default()).unwrap());
+        let router = router(Arc::clone(&app));
+        let (fay, gus) = (name(&router, json!({ "name": "fay" })).await, name(&router, json!({ "name": "gus" })).await);
+        let offer = json!({ "rated": true, "clock": { "seconds": 60 } });
+        let (_, made) = call(&router, "POST", "/api/lobby/challenges", Some(&fay), offer).await;
+        let id = made["challenge"]["id"].as_str().unwrap().to_string();
+        let (_, paired) =
+            call(&router, "POST", &format!("/api/lobby/challenges/{id}/accept"), Some(&gus), Value::Null).await;
+        let game = paired["game"].as_str().unwrap().to_string();
+        // A minute and more later, no first move came: the clock check aborts the game.
+        app.games.check_clocks(Moment(Moment::now().0 + 61_000)).await;
+        let (_, state) = call(&router, "GET", &format!("/api/games/{game}"), None, Value::Null).await;
+        assert!(!state["aborted"].is_null(), "{state}");
+        let (_, page) = call(&router, "GET", "/api/players/fay", None, Value::Null).await;
+        assert_eq!(page["games"][0]["outcome"], "aborted");
+        assert_eq!(page["ratings"][0]["games"], 0, "an aborted game is not rated");
+        assert_eq!(page["history"], json!([]));
     }
 
     #[tokio::test]

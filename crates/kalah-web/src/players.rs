@@ -3,6 +3,9 @@
 //! only thing a player proves a name with), a Glicko-2 rating per board family, and each paired
 //! game's players, result and the ratings before and after it.
 //!
+//! The open challenges are kept there too, so that every server sharing the database offers the
+//! same ones and only one of them hands a challenge to the player who accepts it.
+//!
 //! A rated game is settled once, when its end is stored: the game's row and both players'
 //! ratings change in one transaction, and only if nothing changed them meanwhile (another
 //! server settling another game of one of the players retries). A server that stopped between
@@ -21,6 +24,8 @@ pub const SCHEMA: &str = "CREATE TABLE players (
         key TEXT PRIMARY KEY,
         name TEXT NOT NULL,
         secret TEXT UNIQUE,
+        salt TEXT,
+        wrapped TEXT,
         created BIGINT NOT NULL,
         removed BIGINT NOT NULL DEFAULT 0
     );
@@ -52,6 +57,13 @@ pub const SCHEMA: &str = "CREATE TABLE players (
         second_before DOUBLE PRECISION,
         second_after DOUBLE PRECISION
     );
+    CREATE TABLE challenges (
+        id TEXT PRIMARY KEY,
+        maker TEXT NOT NULL,
+        body TEXT NOT NULL,
+        expires BIGINT NOT NULL
+    );
+    CREATE INDEX challenges_maker ON challenges (maker);
     CREATE INDEX paired_first ON paired (first, started);
     CREATE INDEX paired_second ON paired (second, started);
     CREATE INDEX paired_playing ON paired (outcome, started)";
@@ -144,6 +156,67 @@ pub struct PairedGame {
     pub ratings: Option<[[f64; 2]; 2]>,
 }
 
+/// The shortest password.
+pub const SHORTEST_PASSWORD: usize = 8;
+
+/// The longest password.
+pub const LONGEST_PASSWORD: usize = 200;
+
+/// A name's optional password, as kept: the name's secret XORed with the key Argon2id derives
+/// from the password and a random salt. The password itself is kept nowhere, and the secret
+/// only through it: signing in with the password gives back the same secret, so the seats of
+/// the name's games stay its own on the new device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wrapped {
+    /// The salt, in hex.
+    pub salt: String,
+    /// The secret XORed with the key, in hex.
+    pub wrapped: String,
+}
+
+/// Argon2id of `password` with `salt`: 16 bytes, at the crate's default cost (19 MiB, two
+/// passes), which makes each guess at a stolen database's password slow. Slow by design: run
+/// it off the server's tasks (`spawn_blocking`).
+fn key(password: &str, salt: &[u8]) -> [u8; 16] {
+    let mut key = [0; 16];
+    argon2::Argon2::default()
+        .hash_password_into(password.as_bytes(), salt, &mut key)
+        .expect("16 bytes and a 16-byte salt are within Argon2's limits");
+    key
+}
+
+/// XORs the 32 hex digits of `text` with `key`; `None` if `text` is not 32 hex digits.
+fn xor(text: &str, key: &[u8; 16]) -> Option<String> {
+    if text.len() != 32 {
+        return None;
+    }
+    let mut out = String::with_capacity(32);
+    for (i, k) in key.iter().enumerate() {
+        let byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+        out.push_str(&format!("{:02x}", byte ^ k));
+    }
+    Some(out)
+}
+
+impl Wrapped {
+    /// Keeps `secret` (32 hex digits, [`crate::games::new_token`]'s) under `password`.
+    pub fn new(secret: &str, password: &str) -> Option<Wrapped> {
+        let salt: [u8; 16] = rand::random();
+        let wrapped = xor(secret, &key(password, &salt))?;
+        Some(Wrapped { salt: salt.iter().map(|b| format!("{b:02x}")).collect(), wrapped })
+    }
+
+    /// The secret kept under `password`, if it is the password (its SHA-256 is the name's).
+    pub fn open(&self, password: &str, hash: &str) -> Option<String> {
+        let salt: Vec<u8> = (0..self.salt.len() / 2)
+            .map(|i| u8::from_str_radix(&self.salt[2 * i..2 * i + 2], 16))
+            .collect::<Result<_, _>>()
+            .ok()?;
+        let secret = xor(&self.wrapped, &key(password, &salt))?;
+        (kalah_table::start::token_hash(&secret) == hash).then_some(secret)
+    }
+}
+
 /// A line of the leaderboard.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Leader {
@@ -191,6 +264,86 @@ impl Store {
     pub async fn signed_in(&self, secret: &str) -> Result<Option<Name>, StoreError> {
         let rows = self.rows("SELECT name FROM players WHERE secret = $1 AND removed = 0", vec![secret.into()]).await?;
         Ok(rows.first().and_then(|row| Name::read(row[0].text()).ok()))
+    }
+
+    /// Keeps an open challenge.
+    pub async fn keep_challenge(&self, challenge: &kalah_lobby::Challenge) -> Result<(), StoreError> {
+        let body = serde_json::to_string(challenge).expect("a challenge is JSON");
+        let sql = "INSERT INTO challenges (id, maker, body, expires) VALUES ($1, $2, $3, $4)";
+        let params = vec![
+            challenge.id.as_str().into(),
+            challenge.by.key().into(),
+            body.into(),
+            (challenge.expires.0 as i64).into(),
+        ];
+        self.write(vec![Statement::exactly(sql, params, 1)]).await.map(drop)
+    }
+
+    /// Returns the challenges open at `now`, the oldest first.
+    pub async fn open_challenges(&self, now: Moment) -> Result<Vec<kalah_lobby::Challenge>, StoreError> {
+        let sql = "SELECT body FROM challenges WHERE expires > $1";
+        let rows = self.rows(sql, vec![(now.0 as i64).into()]).await?;
+        let mut open: Vec<kalah_lobby::Challenge> =
+            rows.iter().filter_map(|row| serde_json::from_str(row[0].text()).ok()).collect();
+        open.sort_by_key(|c| c.made);
+        Ok(open)
+    }
+
+    /// Returns challenge `id` if it is open at `now`.
+    pub async fn challenge(&self, id: &str, now: Moment) -> Result<Option<kalah_lobby::Challenge>, StoreError> {
+        let sql = "SELECT body FROM challenges WHERE id = $1 AND expires > $2";
+        let rows = self.rows(sql, vec![id.into(), (now.0 as i64).into()]).await?;
+        Ok(rows.first().and_then(|row| serde_json::from_str(row[0].text()).ok()))
+    }
+
+    /// Returns how many challenges the name `key` has open at `now`.
+    pub async fn challenges_of(&self, key: &str, now: Moment) -> Result<usize, StoreError> {
+        let sql = "SELECT count(*) FROM challenges WHERE maker = $1 AND expires > $2";
+        let rows = self.rows(sql, vec![key.into(), (now.0 as i64).into()]).await?;
+        Ok(rows.first().map_or(0, |row| row[0].int() as usize))
+    }
+
+    /// Takes challenge `id` out (accepted, or withdrawn by `maker` if given); returns whether
+    /// this call took it: of two servers taking one challenge at once, one does.
+    pub async fn take_challenge(&self, id: &str, maker: Option<&str>) -> Result<bool, StoreError> {
+        let (sql, params) = match maker {
+            Some(maker) => ("DELETE FROM challenges WHERE id = $1 AND maker = $2", vec![id.into(), maker.into()]),
+            None => ("DELETE FROM challenges WHERE id = $1", vec![id.into()]),
+        };
+        self.write(vec![Statement::exactly(sql, params, 1)]).await
+    }
+
+    /// Deletes the challenges expired by `now`, and every challenge of the name `key` if given
+    /// (a name removed).
+    pub async fn drop_challenges(&self, now: Moment, key: Option<&str>) -> Result<(), StoreError> {
+        let mut statements =
+            vec![Statement::any("DELETE FROM challenges WHERE expires <= $1", vec![(now.0 as i64).into()])];
+        if let Some(key) = key {
+            statements.push(Statement::any("DELETE FROM challenges WHERE maker = $1", vec![key.into()]));
+        }
+        self.write(statements).await.map(drop)
+    }
+
+    /// Keeps the name `key`'s secret under a password (`Some`), or forgets the password (`None`).
+    pub async fn set_password(&self, key: &str, wrapped: Option<&Wrapped>) -> Result<bool, StoreError> {
+        let sql = "UPDATE players SET salt = $2, wrapped = $3 WHERE key = $1 AND removed = 0";
+        let params = match wrapped {
+            Some(w) => vec![key.into(), w.salt.as_str().into(), w.wrapped.as_str().into()],
+            None => vec![key.into(), Value::Null, Value::Null],
+        };
+        self.write(vec![Statement::exactly(sql, params, 1)]).await
+    }
+
+    /// Returns the name `key` as written, the SHA-256 of its secret and its secret as kept under
+    /// its password, if it has one (and is not removed).
+    pub async fn wrapped(&self, key: &str) -> Result<Option<(Name, String, Wrapped)>, StoreError> {
+        let sql =
+            "SELECT name, secret, salt, wrapped FROM players WHERE key = $1 AND removed = 0 AND wrapped IS NOT NULL";
+        let rows = self.rows(sql, vec![key.into()]).await?;
+        Ok(rows.first().and_then(|row| {
+            let wrapped = Wrapped { salt: row[2].text().to_string(), wrapped: row[3].text().to_string() };
+            Some((Name::read(row[0].text()).ok()?, row[1].text().to_string(), wrapped))
+        }))
     }
 
     /// Returns the SHA-256 of the secret of the name `key`, unless removed: it holds the seat of
@@ -250,7 +403,14 @@ impl Store {
             names[1].as_str().into(),
             (start.at.0 as i64).into(),
         ];
-        self.write(vec![Statement::exactly(sql, params, 1)]).await.map(drop)
+        let mut statements = vec![Statement::exactly(sql, params, 1)];
+        // The engine plays as a player with a name of its own, which no secret proves.
+        for name in names.iter().filter(|name| key(name).starts_with("engine-")) {
+            let engine =
+                "INSERT INTO players (key, name, secret, created) VALUES ($1, $1, NULL, $2) ON CONFLICT DO NOTHING";
+            statements.push(Statement::any(engine, vec![key(name).into(), (start.at.0 as i64).into()]));
+        }
+        self.write(statements).await.map(drop)
     }
 
     /// Settles paired game `id`, which ended as `ending` at `now`: its result is kept and, if it
@@ -360,11 +520,13 @@ impl Store {
     pub async fn remove_player(&self, key: &str, now: Moment) -> Result<bool, StoreError> {
         let statements = vec![
             Statement::exactly(
-                "UPDATE players SET name = 'removed', secret = NULL, removed = $2 WHERE key = $1 AND removed = 0",
+                "UPDATE players SET name = 'removed', secret = NULL, salt = NULL, wrapped = NULL, removed = $2
+                WHERE key = $1 AND removed = 0",
                 vec![key.into(), (now.0 as i64).into()],
                 1,
             ),
             Statement::any("DELETE FROM ratings WHERE player = $1", vec![key.into()]),
+            Statement::any("DELETE FROM challenges WHERE maker = $1", vec![key.into()]),
             Statement::any("UPDATE paired SET first_name = 'removed' WHERE first = $1", vec![key.into()]),
             Statement::any("UPDATE paired SET second_name = 'removed' WHERE second = $1", vec![key.into()]),
         ];
@@ -387,5 +549,23 @@ impl Store {
             self.write(vec![Statement::any(update, vec![row[0].clone(), text.into()])]).await?;
         }
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_gives_back_the_secret_it_keeps_and_no_other_does() {
+        let secret = crate::games::new_token();
+        let hash = kalah_table::start::token_hash(&secret);
+        let wrapped = Wrapped::new(&secret, "correct horse").unwrap();
+        assert_ne!(wrapped.wrapped, secret);
+        assert_eq!(wrapped.open("correct horse", &hash), Some(secret.clone()));
+        assert_eq!(wrapped.open("correct horsf", &hash), None);
+        let again = Wrapped::new(&secret, "correct horse").unwrap();
+        assert_ne!(again.salt, wrapped.salt, "a salt of its own each time");
+        assert!(Wrapped::new("not hex", "x").is_none());
     }
 }

@@ -44,6 +44,9 @@ const CHANNEL: &str = "kalah_events";
 /// The channel the processes tell each other who follows which game through them on.
 const PRESENCE: &str = "kalah_presence";
 
+/// The channel the processes tell each other of the lobby's changes on ([`crate::lobby`]).
+const LOBBY: &str = "kalah_lobby";
+
 /// Connections a process queries on (besides the one that listens).
 const CONNECTIONS: usize = 8;
 
@@ -298,6 +301,14 @@ pub enum Notice {
         /// The process that asks.
         from: Process,
     },
+    /// The lobby changed through another process: an event of its live channel
+    /// ([`crate::lobby`]) and its JSON.
+    Lobby {
+        /// The event's name: `challenge`, `gone`, `paired` or `ended`.
+        event: String,
+        /// Its JSON.
+        data: String,
+    },
 }
 
 impl Notice {
@@ -320,6 +331,13 @@ impl Notice {
         // Events that cannot be read are read from the database instead.
         let events = serde_json::from_str(events).unwrap_or_default();
         Some(Notice::Appended { game, count, events, from })
+    }
+
+    /// Reads a lobby notice's payload, `PROCESS EVENT JSON`; returns it with its process.
+    fn parse_lobby(payload: &str) -> Option<(Process, Notice)> {
+        let (from, rest) = payload.split_once(' ')?;
+        let (event, data) = rest.split_once(' ')?;
+        Some((from.parse().ok()?, Notice::Lobby { event: event.to_string(), data: data.to_string() }))
     }
 
     /// Reads a presence notice's payload, `PROCESS ?` (a question) or `PROCESS GAME BITS …`
@@ -760,6 +778,19 @@ impl Postgres {
         .await
     }
 
+    /// Tells the other processes of a change of the lobby: an event of its live channel and
+    /// its JSON (under PostgreSQL's 8000 bytes: a challenge, a pairing, an end).
+    pub async fn tell_lobby(&self, event: &str, data: &str) -> Result<(), StoreError> {
+        let payload = format!("{} {event} {data}", self.shared.me.load(Ordering::Relaxed));
+        let shared = Arc::clone(&self.shared);
+        self.run(async move {
+            let c = shared.connection().await?;
+            c.client.execute("SELECT pg_notify($1, $2)", &[&LOBBY, &payload]).await.map_err(|e| failed("", e))?;
+            Ok(())
+        })
+        .await
+    }
+
     /// Tells the other processes who of these games is here through this one now (in order:
     /// a call returns once its notices are sent).
     pub async fn tell(&self, changes: &[Change]) -> Result<(), StoreError> {
@@ -913,22 +944,31 @@ async fn listen_once(
     let driving = tokio::spawn(async move {
         while let Some(Ok(message)) = messages.next().await {
             if let AsyncMessage::Notification(notification) = message {
-                let heard_one = (notification.channel() == PRESENCE, notification.payload().to_string());
+                let heard_one = (notification.channel().to_string(), notification.payload().to_string());
                 if heard.send(heard_one).is_err() {
                     break;
                 }
             }
         }
     });
-    client.batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {PRESENCE}")).await.map_err(fail)?;
+    client.batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {PRESENCE}; LISTEN {LOBBY}")).await.map_err(fail)?;
     let me = client.query_one("SELECT pg_backend_pid()", &[]).await.map_err(fail)?.get::<_, i32>(0) as Process;
     shared.me.store(me, Ordering::Relaxed);
     if let Some(ready) = ready.take() {
         let _ = ready.send(Ok(()));
     }
     let _ = notices.send(Notice::Missed);
-    while let Some((presence, payload)) = hearing.recv().await {
-        let notice = if presence { Notice::parse_presence(&payload) } else { Notice::parse(&payload) };
+    while let Some((channel, payload)) = hearing.recv().await {
+        if channel == LOBBY {
+            let heard = Notice::parse_lobby(&payload).filter(|(from, _)| *from != me);
+            if let Some((_, notice)) = heard {
+                if notices.send(notice).is_err() {
+                    break;
+                }
+            }
+            continue;
+        }
+        let notice = if channel == PRESENCE { Notice::parse_presence(&payload) } else { Notice::parse(&payload) };
         // This process hears its own notices too; they tell it nothing (its games have the
         // changes it stored). Passing its stored changes by here also keeps the games from
         // being locked for them while the request that stored them still holds the lock.

@@ -46,7 +46,7 @@ use crate::{Config, Report};
 /// each file's path, type and text. The static site (scripts/site.sh) holds the same files and
 /// the npm package kalah (the engine compiled to WebAssembly, its worker), which this page does
 /// without: local.js fails to import it, and the page asks the API instead.
-const PAGE: [(&str, &str, &str); 12] = [
+const PAGE: [(&str, &str, &str); 13] = [
     ("/", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/index.html", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
@@ -54,6 +54,7 @@ const PAGE: [(&str, &str, &str); 12] = [
     ("/backend.js", "text/javascript; charset=utf-8", include_str!("../web/backend.js")),
     ("/local.js", "text/javascript; charset=utf-8", include_str!("../web/local.js")),
     ("/friends.js", "text/javascript; charset=utf-8", include_str!("../web/friends.js")),
+    ("/lobby.js", "text/javascript; charset=utf-8", include_str!("../web/lobby.js")),
     ("/searches.js", "text/javascript; charset=utf-8", include_str!("../web/searches.js")),
     ("/manifest.webmanifest", "application/manifest+json", include_str!("../web/manifest.webmanifest")),
     ("/icon.svg", "image/svg+xml", include_str!("../web/icon.svg")),
@@ -164,7 +165,7 @@ pub async fn serve(
             sweeper.games.expire(Instant::now());
             sweeper.limiter.forget_idle(Instant::now());
             sweeper.presence.forget_unfollowed();
-            sweeper.lobby.expire(Moment::now());
+            sweeper.lobby.expire(&sweeper, Moment::now()).await;
         }
     });
     // A player who is gone still loses on time: the clocks are checked every second.
@@ -179,6 +180,7 @@ pub async fn serve(
     // The lobby hears of each paired game's end; games whose end was stored by a server that
     // stopped before settling them are settled now.
     let endings = tokio::spawn(lobby::follow_endings(Arc::clone(&app)));
+    app.lobby.reload(&app).await;
     if let Err(why) = app.games.settle_unsettled().await {
         let message = missing(&app, "", why).message;
         return Err(std::io::Error::other(format!(
@@ -197,8 +199,10 @@ pub async fn serve(
                     Notice::Asked { .. } => {
                         let _ = retell.send(Retell::Answer);
                     }
+                    Notice::Lobby { event, data } => follower.lobby.heard(&event, &data),
                     Notice::Missed => {
                         follower.games.follow(Notice::Missed).await;
+                        follower.lobby.reload(&follower).await;
                         // What the others told may be out of date: they are asked again, and
                         // told again who is here through this server.
                         follower.presence.forget_elsewhere();
@@ -419,12 +423,15 @@ fn handler(route: Route, filter: MethodFilter) -> MethodRouter<Arc<App>> {
         Route::Archive => on(filter, archive),
         Route::Register => on(filter, lobby::register),
         Route::Me => on(filter, lobby::me),
+        Route::Password => on(filter, lobby::password),
+        Route::SignIn => on(filter, lobby::sign_in),
         Route::Player => on(filter, lobby::player),
         Route::Leaderboard => on(filter, lobby::leaderboard),
         Route::Lobby => on(filter, lobby::lobby),
         Route::LobbyLive => on(filter, lobby::live),
         Route::Offer => on(filter, lobby::offer),
         Route::Quick => on(filter, lobby::quick),
+        Route::AgainstEngine => on(filter, lobby::against_engine),
         Route::Withdraw => on(filter, lobby::withdraw),
         Route::Accept => on(filter, lobby::accept),
         // The static site's page alone solves (the router skips it).
@@ -463,7 +470,15 @@ async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, nex
     }
     // A new game, name or challenge comes from the same budget of each address.
     let new_game = request.method() == Method::POST
-        && matches!(request.uri().path(), "/api/games" | "/api/players" | "/api/lobby/challenges" | "/api/lobby/quick");
+        && matches!(
+            request.uri().path(),
+            "/api/games"
+                | "/api/players"
+                | "/api/sign-in"
+                | "/api/lobby/challenges"
+                | "/api/lobby/quick"
+                | "/api/lobby/engine"
+        );
     let client = request.extensions().get::<Client>().copied();
     if let Err(r) = guard::check_share(&app.limiter, client, new_game, Instant::now()) {
         return refused(r);
@@ -920,7 +935,10 @@ async fn show(
             save(&app, &id, &mut s).await?;
         }
     }
-    Ok(Json(api::state(&id, &s)))
+    let state = api::state(&id, &s);
+    // A server started again owes the engine's move of a game it reads back.
+    drive(&app, &id, &state);
+    Ok(Json(state))
 }
 
 /// `DELETE /api/games/{id}`: a player deletes the game and stops its searches (a game between
@@ -957,7 +975,9 @@ async fn act(
             app.games.refresh(&id, &mut s).await.map_err(|why| missing(&app, &id, why))?;
         }
     }
-    change(&app, &id, &headers, |s, actor, now| s.request_move(actor, &body, now)).await
+    let state = change(&app, &id, &headers, |s, actor, now| s.request_move(actor, &body, now)).await?;
+    drive(&app, &id, &state);
+    Ok(state)
 }
 
 /// Ends a table's thinking when an engine move ends in any way, the request dropped included.
@@ -987,11 +1007,20 @@ async fn engine_move(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = session(&app, &id).await?;
+    engine_turn(&app, &id, Some(&headers)).await.map(Json)
+}
+
+/// Plays the engine's move in game `id`, asked by the request with `headers`, or by the server
+/// itself (`None`: [`drive`]).
+async fn engine_turn(app: &App, id: &str, headers: Option<&HeaderMap>) -> Result<GameState, ApiError> {
+    let game = session(app, id).await?;
     let begun = {
         let mut s = game.lock().await;
         let now = Moment::now();
-        let actor = actor(&mut s, &headers, now)?;
+        let actor = match headers {
+            Some(headers) => actor(&mut s, headers, now)?,
+            None => Actor::Person,
+        };
         s.begin_engine_move(actor, now)?
     };
     let version = begun.snapshot.version;
@@ -1002,7 +1031,7 @@ async fn engine_move(
     let rules = *snapshot.game.rules();
     let decision = app
         .engines
-        .run(Kind::Move, &id, rules, move |engine| {
+        .run(Kind::Move, id, rules, move |engine| {
             engine.decide(&snapshot.game, limits, Some(&snapshot.stop)).ok().flatten()
         })
         .await
@@ -1013,8 +1042,32 @@ async fn engine_move(
     s.unchanged_since(version)?;
     let decision = decision.ok_or_else(engine_failed)?;
     s.play_engine_move(version, decision.action, now).map_err(|_| engine_failed())?;
-    save(&app, &id, &mut s).await?;
-    Ok(Json(api::state(&id, &s)))
+    save(app, id, &mut s).await?;
+    Ok(api::state(id, &s))
+}
+
+/// In a rated game against the engine (the lobby's), the server plays the engine's moves itself
+/// as soon as they are due, not the page: a player who leaves cannot make the engine lose on
+/// time. Called after each change that may make one due (a move, a new game, a game read).
+pub(crate) fn drive(app: &Arc<App>, id: &str, state: &GameState) {
+    if !due(state) {
+        return;
+    }
+    let (app, id) = (Arc::clone(app), id.to_string());
+    tokio::spawn(async move {
+        // An extra move is the engine's again.
+        while let Ok(state) = engine_turn(&app, &id, None).await {
+            if !due(&state) {
+                break;
+            }
+        }
+    });
+}
+
+/// Tells whether the server owes a game the engine's move: a rated game the lobby paired, the
+/// engine to move and not thinking.
+fn due(state: &GameState) -> bool {
+    state.rated && state.view.engine_to_move && !state.view.thinking && state.view.result.is_none()
 }
 
 /// `POST /api/games/{id}/shown`: the page has shown the game at `{"version": V}` (animated the

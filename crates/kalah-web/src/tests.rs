@@ -93,6 +93,7 @@ async fn the_page_and_its_assets_are_served() {
         ("/local.js", "./pkg/index.js"),
         ("/friends.js", "export function seatFor"),
         ("/searches.js", "export function setUp"),
+        ("/lobby.js", "export async function setUp"),
         ("/style.css", ".board"),
     ] {
         let (status, body) = call(&app, "GET", path, "").await;

@@ -3,6 +3,7 @@
 // `kalah serve` (its JSON API), as backend.js finds. Plain JavaScript modules, no build step.
 import { connect, engineTimeSaid } from './backend.js';
 import * as friends from './friends.js';
+import * as lobby from './lobby.js';
 import * as searches from './searches.js';
 
 const $ = (id) => document.getElementById(id);
@@ -301,6 +302,9 @@ function clearMarks() {
 // ---- showing a state ----
 
 export async function show(state, animate) {
+  // A state older than the one shown (a move's answer that comes after the live channel told
+  // of the engine's answer to it) is passed by.
+  if (game && state.id === game.id && state.seq < game.seq) return;
   const render = ++shown;
   const newBoard = !game || game.id !== state.id || game.houses !== state.houses;
   game = state;
@@ -318,6 +322,7 @@ export async function show(state, animate) {
   draw();
   updateBusy();
   friends.shown(state);
+  lobby.shown(state);
   searches.shown(state);
   // The board is fitted to the screen once everything above and below it is drawn, for every
   // state: what surrounds it may have changed height (the end panel); refitOnChanges catches
@@ -392,7 +397,9 @@ function draw() {
   $('engine-go').hidden = !(paused && engineMovesNow(true));
   // A player of a game between friends reads the seats as "you" and "your friend".
   const seat = game.friends ? friends.sideOf(game) : null;
-  const named = (side) => (seat ? (seat === side ? 'you' : 'your friend') : playerName(game.players[side.toLowerCase()]));
+  const friend = (side) => (game.names ? game.names[side.toLowerCase()] : 'your friend');
+  const named = (side) => (seat ? (seat === side ? 'you' : friend(side))
+    : game.names ? game.names[side.toLowerCase()] : playerName(game.players[side.toLowerCase()]));
   $('rules-line').textContent = `${game.rules} · South: ${named('South')} · North: ${named('North')}`;
   $('swap').hidden = !(person && game.legal.includes('swap'));
   $('keep').hidden = !handicap;
@@ -413,13 +420,15 @@ function draw() {
     $('redo').disabled = true;
     if (game.result || friends.spectator(game)) $('undo').disabled = true;
   }
+  // A rated game is played as it goes: no undo, redo or takeback (the server refuses them).
+  if (game.rated) $('undo').disabled = $('redo').disabled = true;
   $('hint').disabled = !game.to_move || !evaluationAllowed();
   renderMoves();
   // A game between friends that goes on has no evaluation to show, and its room goes to the
   // friends' lines (a phone keeps the board and the buttons on one screen).
   $('eval').hidden = !evaluationAllowed();
   if (!evaluationAllowed()) {
-    $('eval-text').textContent = 'No evaluation while a game between friends goes on';
+    $('eval-text').textContent = game.rated ? 'No evaluation while a rated game goes on' : 'No evaluation while a game between friends goes on';
     setBar(0);
   } else if (!$('eval-on').checked) {
     $('eval-text').textContent = 'Evaluation off';
@@ -716,6 +725,8 @@ function setPaused(on) {
 function engineMovesNow(evenIfPaused) {
   const state = game;
   if (!state || !state.engine_to_move || state.result || state.moves.some((mv) => !mv.played)) return false;
+  // In a rated game the server plays the engine's moves itself (it comes on the live channel).
+  if (state.rated) return false;
   return evenIfPaused || !paused;
 }
 
@@ -785,7 +796,8 @@ function stopAnalysis() {
 // A game between friends that goes on gets no evaluation and no hint: a person is at stake (the
 // server refuses them too).
 function evaluationAllowed() {
-  return !!game && !(game.friends && !game.result);
+  // A person is at stake between friends, and a rating in a rated game (the server refuses).
+  return !!game && !((game.friends || game.rated) && !game.result);
 }
 
 // A person plays the engine in the game shown.
@@ -849,7 +861,7 @@ async function explore() {
   if (!evaluationAllowed()) {
     $('explorer-table').hidden = true;
     $('explorer-line').textContent = '';
-    $('explorer-text').textContent = 'Not while a game between friends goes on.';
+    $('explorer-text').textContent = 'Not while a game between friends or a rated game goes on.';
     return;
   }
   const key = `${game.version}${game.id}`;
@@ -1234,6 +1246,8 @@ async function start() {
   $('load-file').addEventListener('change', (e) => { if (e.target.files[0]) load(e.target.files[0]); e.target.value = ''; });
   $('link').addEventListener('click', link);
   searches.setUp({ api, current: () => game });
+  // The lobby: names, challenges, ratings (a server's page only).
+  if (backend.kind === 'server') lobby.setUp().catch((error) => note(`The lobby cannot open: ${error.message}`, true));
   $('engine-go').addEventListener('click', () => { setPaused(false); draw(); maybeEngine(); });
   $('explorer').addEventListener('toggle', () => explore());
   $('eval-on').addEventListener('change', () => { analysed = -1; draw(); analyse(); });

@@ -3,6 +3,7 @@
 // docs/web.md). Both answer the same requests with the same JSON, so the rest of the page does
 // not ask which it talks to.
 import { seatFor } from './friends.js';
+import { secretFor } from './lobby.js';
 
 // Asks `kalah serve`'s JSON API; a refusal becomes an Error with the status and the message. A
 // body goes as JSON (the server takes no other); a seat in a game against a friend is held by
@@ -11,7 +12,8 @@ import { seatFor } from './friends.js';
 // it. A server that does not answer at all is an Error with status 0 that says so.
 async function serverApi(method, path, body, signal) {
   const init = { method, headers: {} };
-  const seat = seatFor(path);
+  // A game's seat, else the player's name for the lobby's requests (lobby.js).
+  const seat = seatFor(path) || secretFor(path);
   if (seat) init.headers.Authorization = `Bearer ${seat}`;
   if (body !== undefined) {
     init.body = JSON.stringify(body);

@@ -241,8 +241,9 @@ function drawLinks(state, side) {
     folded.append(el('summary', {}, rows.length > 1 ? 'Invitation and watch links' : 'Watch link'), ...rows);
     links.append(folded);
   }
-  // One's own seat, to go on playing on another device: folded, with a plain warning.
-  if (held && !state.result) {
+  // One's own seat, to go on playing on another device: folded, with a plain warning. A game
+  // the lobby paired is held by the player's name, which its own link carries (lobby.js).
+  if (held && !state.result && !state.names) {
     const seat = el('details', { id: 'seat-details' });
     const player = state.friends ? `&player=${first(state.id) ? 'first' : 'second'}` : '';
     seat.append(
@@ -284,7 +285,8 @@ async function openRematch(state) {
 // Follows game `state.id` live: every change the server stores comes as a `state` event; a
 // dropped channel reconnects by itself and gets what it missed (Last-Event-ID).
 function follow(state) {
-  if (!state.friends) {
+  // A game the lobby paired is followed too: against the engine the server plays its moves.
+  if (!state.friends && !state.names) {
     if (live) live.close();
     live = null;
     liveId = null;
@@ -300,7 +302,7 @@ function follow(state) {
   presence = null;
   down = false;
   // A player's channel carries its token, so that the opponent sees the player is here.
-  live = new Channel(`/api/games/${state.id}/live`, held);
+  live = new Channel(`/api/games/${state.id}/live`, state.friends ? held : null);
   live.addEventListener('presence', (event) => {
     presence = JSON.parse(event.data);
     if (!game || game.id !== state.id) return;
@@ -337,7 +339,7 @@ function follow(state) {
 // seat's token as an Authorization header rather than in the address, where proxies log it.
 // It fires what EventSource fires (`open`, `error`, and each named event with its `data`) and
 // reconnects as EventSource does, with `Last-Event-ID` so that no change is missed.
-class Channel extends EventTarget {
+export class Channel extends EventTarget {
   constructor(url, token) {
     super();
     this.url = url;
@@ -428,10 +430,12 @@ export function status(state) {
   if (!side || state.result || !state.to_move) return null;
   const me = state.to_move === side;
   if (state.phase === 'handicap') {
-    return me ? 'You decide the handicap: keep the board, or move one seed' : 'Your friend decides the handicap';
+    return me ? 'You decide the handicap: keep the board, or move one seed' : `${state.names ? state.names[other(side).toLowerCase()] : 'Your friend'} decides the handicap`;
   }
-  if (state.phase === 'pie') return me ? 'Your move: sow a house, or swap sides' : "Your friend's move (they may swap sides)";
-  return me ? 'Your move' : "Your friend's move";
+  // A game the lobby paired names the opponent.
+  const them = state.names ? `${state.names[other(side).toLowerCase()]}'s` : "Your friend's";
+  if (state.phase === 'pie') return me ? 'Your move: sow a house, or swap sides' : `${them} move (they may swap sides)`;
+  return me ? 'Your move' : `${them} move`;
 }
 
 // Tells whether this browser holds the side to decide in `state`.

@@ -5,7 +5,7 @@
 const VERSION = 'dev';
 const CACHE = `kalah-${VERSION}`;
 const FILES = [
-  './', 'index.html', 'board.css', 'style.css', 'board.js', 'app.js', 'backend.js', 'local.js', 'friends.js', 'searches.js',
+  './', 'index.html', 'board.css', 'style.css', 'board.js', 'app.js', 'backend.js', 'local.js', 'friends.js', 'lobby.js', 'searches.js',
   'manifest.webmanifest', 'icon.svg',
   // The explorer's opening books (scripts/site.sh copies books/).
   'books/kalah-6-4-standard.book', 'books/kalah-6-5-standard.book',
