@@ -486,7 +486,7 @@ fn many_games_changes_are_stored_together_and_each_checked_alone() {
         // As the first schema left it: no number of events, no lobby's tables (schema 3), version 1.
         psql(
             &postgres,
-            "DROP TABLE paired, ratings, players; ALTER TABLE games DROP COLUMN stored; UPDATE kalah_schema SET version = 1",
+            "DROP TABLE challenges, paired, ratings, players; ALTER TABLE games DROP COLUMN stored; UPDATE kalah_schema SET version = 1",
         );
 
         let one = Store::open(&database).expect("the store opens and brings the schema up to date");

@@ -363,8 +363,9 @@ struct Turn {
     version: u64,
     #[serde(default)]
     ply: u64,
+    /// The players' names by side.
     #[serde(default)]
-    players: HashMap<String, Value>,
+    names: HashMap<String, Value>,
     /// Null while the game is played.
     #[serde(default)]
     result: Option<serde::de::IgnoredAny>,
@@ -505,7 +506,7 @@ async fn play(
         })
         .collect();
     let url = format!("/api/games/{id}/move");
-    let south = state.players.get("south").and_then(Value::as_str).map(str::to_string);
+    let south = state.names.get("south").and_then(Value::as_str).map(str::to_string);
     while Instant::now() < run.end && state.result.is_none() && !state.legal.is_empty() {
         let think = run.think.as_millis() as u64;
         tokio::time::sleep(Duration::from_millis(think / 2 + random.below(think + 1))).await;
@@ -522,7 +523,8 @@ async fn play(
             run.call(&mut connections[mover], "move", "POST", &url, Some(&secrets[mover]), Some(body)).await;
         if status != 200 {
             let game = format!("/api/games/{id}");
-            let (_, fresh) = run.call(&mut connections[mover], "open the game", "GET", &game, None, None).await;
+            let (_, fresh) =
+                run.call(&mut connections[mover], "open the game", "GET", &game, Some(&secrets[mover]), None).await;
             state = serde_json::from_value(fresh).unwrap_or_default();
             continue;
         }
