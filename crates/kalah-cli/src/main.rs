@@ -97,6 +97,9 @@ fn main() {
         Command::Kgp(kgp_server::KgpCommand { serve: Some(command), .. }) => kgp_server::run(command),
         Command::Kgp(a) => kgp::run(a.client),
         Command::Serve(serve::ServeCommand { action: Some(serve::ServeAction::Backup(a)), .. }) => serve::backup(a),
+        Command::Serve(serve::ServeCommand { action: Some(serve::ServeAction::RemovePlayer(a)), .. }) => {
+            serve::remove_player(a)
+        }
         Command::Serve(a) => serve::run(a.args),
         Command::Completions(a) => completions::run(a, Cli::command()),
         Command::Man(a) => manual::run(a, Cli::command()),

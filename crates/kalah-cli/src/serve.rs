@@ -363,11 +363,11 @@ pub(crate) fn interrupted() -> std::io::Result<impl std::future::Future<Output =
     })
 }
 
-/// `kalah serve`, or `kalah serve backup`.
+/// `kalah serve`, or one of its sub-commands (`kalah serve backup`, `kalah serve remove-player`).
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct ServeCommand {
-    /// `backup`, if given.
+    /// `backup` or `remove-player`, if given.
     #[command(subcommand)]
     pub action: Option<ServeAction>,
     /// The server's flags.
@@ -380,6 +380,8 @@ pub struct ServeCommand {
 pub enum ServeAction {
     /// Write a consistent copy of the SQLite game database to a new FILE, even while a server runs on it
     Backup(BackupArgs),
+    /// Remove a player's name (the host's decision): it cannot sign in or be picked again, its ratings are deleted and its games show "removed"
+    RemovePlayer(RemovePlayerArgs),
 }
 
 /// Flags of `kalah serve backup`.
@@ -420,5 +422,55 @@ pub fn backup(args: BackupArgs) -> Result<()> {
     crate::files::create(&args.file, &kind, |temporary| kalah_web::store::backup(&source, temporary))
         .map_err(|e| e.into_error("kalah serve backup writes a new file: give another FILE"))?;
     writeln!(std::io::stdout(), "kalah serve backup: {} copied to {}", source.display(), args.file.display())?;
+    Ok(())
+}
+
+/// Flags of `kalah serve remove-player`.
+// The fields' comments are the terminal's help, where an address is written bare.
+#[allow(rustdoc::bare_urls)]
+#[derive(Args, Debug)]
+pub struct RemovePlayerArgs {
+    /// The player's name (in any case)
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The game database: an SQLite file no server holds (stop the server first), or a PostgreSQL
+    /// database, postgres://USER:PASSWORD@HOST:PORT/DATABASE, while its servers run [default: as
+    /// kalah serve]
+    #[arg(long, value_name = "FILE|URL")]
+    pub db: Option<PathBuf>,
+}
+
+/// Runs `kalah serve remove-player`: the name is removed from the database as
+/// `kalah_web::store::Store::remove_player` does, for a host who must take a name away (an
+/// offensive one, or at its player's request).
+pub fn remove_player(args: RemovePlayerArgs) -> Result<()> {
+    let database = match args.db {
+        Some(db) => Database::parse(db.as_os_str()).map_err(|e| bad(format!("--db: {e}")))?,
+        None => Database::Sqlite(data_file("games.sqlite")?),
+    };
+    // Opening makes a missing file: a mistyped --db must not leave an empty database behind.
+    if let Database::Sqlite(path) = &database {
+        if !path.is_file() {
+            return Err(bad(format!(
+                "there is no game database at {}: give the SQLite file kalah serve keeps its games in with --db",
+                path.display()
+            )));
+        }
+    }
+    let store = kalah_web::store::Store::open(&database).map_err(|e| match e {
+        // These say what is wrong and what to do with the file (a server holding it, say).
+        StoreError::Held { .. } | StoreError::Unwritable { .. } | StoreError::Lock { .. } => bad(e.to_string()),
+        e => bad(format!("cannot open the game database {database}: {e}")),
+    })?;
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start a runtime")?;
+    let key = args.name.to_ascii_lowercase();
+    let removed = runtime
+        .block_on(store.remove_player(&key, kalah_web::event::Moment::now()))
+        .with_context(|| format!("cannot remove {} from {database}", args.name))?;
+    if !removed {
+        return Err(bad(format!("no player is named {} in {database} (never picked, or removed already)", args.name)));
+    }
+    writeln!(std::io::stdout(), "kalah serve remove-player: {} removed", args.name)?;
     Ok(())
 }

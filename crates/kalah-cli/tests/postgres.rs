@@ -8,7 +8,9 @@
 //! see a player leave, whichever server the player follows the game through; then one server is
 //! killed (`kill -9`), its player is seen gone, and the game goes on through the other with
 //! every acknowledged move there. A PostgreSQL that takes TLS connections only is reached with
-//! each of libpq's `sslmode`s, its certificate checked as each says.
+//! each of libpq's `sslmode`s, its certificate checked as each says. The lobby's tables (names,
+//! ratings, paired games) work there as in SQLite, and two servers settling two games of one
+//! player at once both count.
 
 mod common;
 use common::Authority;
@@ -481,8 +483,11 @@ fn many_games_changes_are_stored_together_and_each_checked_alone() {
         first.create("old", &start).await.unwrap();
         first.append("old", 0, &[event(1, "1"), event(2, "2")], None).await.unwrap();
         drop(first);
-        // As the first schema left it: no number of events, version 1.
-        psql(&postgres, "ALTER TABLE games DROP COLUMN stored; UPDATE kalah_schema SET version = 1");
+        // As the first schema left it: no number of events, no lobby's tables (schema 3), version 1.
+        psql(
+            &postgres,
+            "DROP TABLE challenges, paired, ratings, players; ALTER TABLE games DROP COLUMN stored; UPDATE kalah_schema SET version = 1",
+        );
 
         let one = Store::open(&database).expect("the store opens and brings the schema up to date");
         let other = Store::open(&database).expect("a second process's store opens");
@@ -521,6 +526,120 @@ fn many_games_changes_are_stored_together_and_each_checked_alone() {
         assert_eq!(other.archive(100).await.unwrap().len(), 63, "the 63 games stored are marked finished");
         let (_, old) = other.load("old").await.unwrap().expect("old is there");
         assert_eq!(old.len(), 3);
+    });
+}
+
+/// The lobby's tables in PostgreSQL: names are registered (taken in any case), games are paired,
+/// a rated game is settled once and moves both players' ratings, and a name is removed. Two
+/// stores on one database (two servers) settling two games of one player at the same time both
+/// count: each settle changes a rating only if it is still as read (crate kalah-web's `sql`),
+/// and the one that finds it changed reads it again.
+#[test]
+fn the_lobbys_names_ratings_and_paired_games_in_postgresql() {
+    use kalah_lobby::{Family, Name, Outcome, Rating};
+    use kalah_web::event::Moment;
+    use kalah_web::players::Ending;
+    use kalah_web::store::{Start, Store};
+    let postgres = start_postgres();
+    let url = format!("postgres://kalah@127.0.0.1:{}/kalah", postgres.port);
+    let database = kalah_web::Database::parse(url.as_ref()).expect("the address is read");
+    let now = Moment::now();
+    let start = |first: &str, second: &str| Start {
+        rules: "kalah(6,4) standard".into(),
+        position: String::new(),
+        actions: vec![],
+        seats: ["human".into(), "human".into()],
+        clock: None,
+        tokens: None,
+        owner: None,
+        creator: None,
+        names: Some([first.into(), second.into()]),
+        rated: true,
+        at: now,
+    };
+    let secret = |name: &str| format!("sha-of-{}", name.to_ascii_lowercase());
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    runtime.block_on(async {
+        let one = Store::open(&database).expect("the store opens");
+        let other = Store::open(&database).expect("a second server's store opens");
+        let players = ["alice", "Bob", "carol", "dave", "erin"];
+        for name in players {
+            let name = Name::parse(name).expect("a name");
+            assert!(one.register(&name, &secret(name.as_str()), now).await.unwrap(), "{name}");
+        }
+        let taken = Name::parse("ALICE").expect("a name");
+        assert!(!other.register(&taken, "another", now).await.unwrap(), "a name is taken in any case");
+        assert_eq!(other.signed_in(&secret("bob")).await.unwrap().map(|n| n.to_string()), Some("Bob".into()));
+        let pair = |id: String, first: &str, second: &str| {
+            let start = start(first, second);
+            let one = &one;
+            async move {
+                one.create(&id, &start).await.unwrap();
+                one.paired(&id, &start).await.unwrap();
+            }
+        };
+        pair("g1".into(), "alice", "Bob").await;
+        assert_eq!(other.playing(Moment(0), 10).await.unwrap()[0].names, ["alice", "Bob"]);
+
+        let after = one.settle("g1", Ending::First, now).await.unwrap().expect("a rated game moves the ratings");
+        assert!(after[0].rating > 1500.0 && after[1].rating < 1500.0, "{after:?}");
+        assert_eq!(other.settle("g1", Ending::First, now).await.unwrap(), None, "a game is settled once");
+        let kalah64 = |ratings: Vec<kalah_web::players::FamilyRating>| {
+            ratings.into_iter().find(|r| r.family == Family::Kalah64).expect("every family is listed")
+        };
+        let alice = kalah64(other.ratings("alice", now).await.unwrap());
+        let bob = kalah64(other.ratings("bob", now).await.unwrap());
+        assert_eq!((alice.games, bob.games), (1, 1));
+        assert!((alice.rating.rating - after[0].rating).abs() < 1e-6, "{alice:?}");
+        assert!(bob.rating.rating < 1500.0, "{bob:?}");
+        let games = other.games_of("bob", 10).await.unwrap();
+        assert_eq!((games[0].outcome.as_deref(), games[0].ratings.is_some()), (Some("first"), true));
+
+        // carol plays two games at once, each settled by another server at the same moment;
+        // round after round, so that the two settles meet on her rating. Her rating after a
+        // round is the two games applied one after the other (in either order): neither
+        // settle's change is lost.
+        for round in 1..=4 {
+            let (first, second) = (format!("c{round}a"), format!("c{round}b"));
+            pair(first.clone(), "carol", "dave").await;
+            pair(second.clone(), "erin", "carol").await;
+            let mut before = Vec::new();
+            for name in ["carol", "dave", "erin"] {
+                before.push(kalah64(one.ratings(name, now).await.unwrap()).rating);
+            }
+            let [carol, dave, erin] = [before[0], before[1], before[2]];
+            let lost = (dave, Outcome::Loss);
+            let drawn = (erin, Outcome::Draw);
+            let orders = [carol.update(&[lost]).update(&[drawn]), carol.update(&[drawn]).update(&[lost])];
+            let (a, b) = futures_util::future::join(
+                one.settle(&first, Ending::Second, now),
+                other.settle(&second, Ending::Draw, now),
+            )
+            .await;
+            assert!(a.unwrap().is_some() && b.unwrap().is_some(), "round {round}: both settled");
+            let carol = kalah64(one.ratings("carol", now).await.unwrap());
+            assert_eq!(carol.games, 2 * round, "round {round}: both games of carol count");
+            let close =
+                |a: &Rating, b: &Rating| (a.rating - b.rating).abs() < 1e-6 && (a.deviation - b.deviation).abs() < 1e-6;
+            assert!(
+                orders.iter().any(|o| close(o, &carol.rating)),
+                "round {round}: {:?} is not one of {orders:?}",
+                carol.rating
+            );
+        }
+        let (dave, erin) =
+            (kalah64(other.ratings("dave", now).await.unwrap()), kalah64(other.ratings("erin", now).await.unwrap()));
+        assert_eq!((dave.games, erin.games), (4, 4));
+
+        assert!(other.remove_player("bob", now).await.unwrap(), "Bob is removed");
+        assert!(!one.remove_player("bob", now).await.unwrap(), "once");
+        assert!(one.signed_in(&secret("bob")).await.unwrap().is_none(), "the secret proves nothing now");
+        assert!(one.player("bob").await.unwrap().is_none());
+        assert_eq!(kalah64(one.ratings("bob", now).await.unwrap()).games, 0, "the ratings are deleted");
+        assert!(!one.register(&Name::parse("bob").unwrap(), "new", now).await.unwrap(), "not picked again");
+        assert_eq!(one.games_of("alice", 10).await.unwrap()[0].names, ["alice", "removed"]);
+        let (start, _) = one.load("g1").await.unwrap().expect("g1 is kept");
+        assert_eq!(start.names, Some(["alice".to_string(), "removed".to_string()]));
     });
 }
 

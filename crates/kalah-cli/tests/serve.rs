@@ -5,7 +5,8 @@
 //! Its operations: the packaged command lines (deploy/kalah.service, the Dockerfile,
 //! deploy/compose.yaml) start as written; SIGTERM stops it as Ctrl-C does; a database it cannot
 //! write, or an SQLite file another server holds, is refused at the start with one line; `kalah
-//! serve backup` copies the database while it serves, and copying the backup back restores it.
+//! serve backup` copies the database while it serves, and copying the backup back restores it;
+//! `kalah serve remove-player` removes a name from the database of a stopped server.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -258,6 +259,62 @@ fn a_backup_taken_while_serving_is_restored_by_copying_it_back() {
     let (_server, address) = start(&db);
     assert_eq!(call(&address, "GET", &format!("/api/games/{before}"), None).0, 200, "the game backed up is there");
     assert_eq!(call(&address, "GET", &format!("/api/games/{after}"), None).0, 404, "the later one is not");
+}
+
+/// The host removes a name with the server stopped (a running server holds the SQLite file, and
+/// the command says so): the name cannot sign in or be picked again, its game with another player
+/// shows `removed` in its place, and a second removal, or a database that is not there, is
+/// refused in one line.
+#[test]
+fn the_host_removes_a_name_from_a_stopped_servers_database() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let db = folder.path().join("games.sqlite");
+    let (mut server, address) = start(&db);
+    let mut secrets = Vec::new();
+    for name in ["Alice", "bob"] {
+        let (status, answer) = call(&address, "POST", "/api/players", Some(json!({ "name": name })));
+        assert_eq!(status, 201, "{answer}");
+        secrets.push(answer["secret"].as_str().expect("a secret").to_string());
+    }
+    let offer = json!({ "colour": "south" });
+    let (status, made) = call_as(&address, "POST", "/api/lobby/challenges", Some(&secrets[0]), Some(offer));
+    assert_eq!(status, 201, "{made}");
+    let accept = format!("/api/lobby/challenges/{}/accept", made["challenge"]["id"].as_str().expect("an id"));
+    let (status, paired) = call_as(&address, "POST", &accept, Some(&secrets[1]), None);
+    assert_eq!(status, 201, "{paired}");
+    let remove = |name: &str, db: &Path| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_kalah"));
+        command.args(["serve", "remove-player", name, "--db"]).arg(db);
+        output(&mut command)
+    };
+    let (status, stdout, stderr) = remove("ALICE", &db);
+    assert!(!status.success() && stdout.is_empty(), "refused while a server holds the file: {status} {stdout}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.contains("held by another kalah serve"), "{stderr}");
+    signal(&server.0, "TERM");
+    assert!(server.0.wait().expect("the server ends").success());
+
+    let (status, stdout, stderr) = remove("ALICE", &db);
+    assert!(status.success(), "{status}: {stdout}{stderr}");
+    assert_eq!(stdout, "kalah serve remove-player: ALICE removed\n");
+    let (status, stdout, stderr) = remove("alice", &db);
+    assert_eq!(status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.contains("no player is named alice"), "{stderr}");
+    let missing = folder.path().join("missing.sqlite");
+    let (status, _, stderr) = remove("bob", &missing);
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("there is no game database"), "{stderr}");
+    assert!(!missing.exists(), "a database that is not there is not made");
+
+    let (_server, address) = start(&db);
+    assert_eq!(call_as(&address, "GET", "/api/me", Some(&secrets[0]), None).0, 401, "the secret proves nothing now");
+    assert_eq!(call(&address, "GET", "/api/players/alice", None).0, 404);
+    assert_eq!(call(&address, "POST", "/api/players", Some(json!({ "name": "alice" }))).0, 409, "not picked again");
+    let (status, bobs) = call(&address, "GET", "/api/players/bob", None);
+    assert_eq!(status, 200, "{bobs}");
+    assert_eq!(bobs["games"][0]["names"], json!(["removed", "bob"]), "{bobs}");
 }
 
 /// Returns the arguments of `kalah` in a packaged command line: the systemd unit's `ExecStart`,

@@ -730,6 +730,59 @@ mod tests {
         assert_eq!(start.names, Some(["removed".to_string(), "Bob".to_string()]));
     }
 
+    /// Reads the live channel's body until `count` events came; returns their names and data.
+    async fn events(body: &mut axum::body::BodyDataStream, count: usize) -> Vec<(String, Value)> {
+        use futures_util::StreamExt;
+        let mut text = String::new();
+        let mut read = Vec::new();
+        while read.len() < count {
+            let chunk = tokio::time::timeout(Duration::from_secs(5), body.next()).await.expect("an event in time");
+            text.push_str(std::str::from_utf8(&chunk.expect("the channel is open").unwrap()).unwrap());
+            while let Some(end) = text.find("\n\n") {
+                let event: String = text.drain(..end + 2).collect();
+                let name = event.lines().find_map(|l| l.strip_prefix("event: ")).unwrap_or_default().to_string();
+                let data = event.lines().find_map(|l| l.strip_prefix("data: ")).unwrap_or("null");
+                read.push((name, serde_json::from_str(data).unwrap()));
+            }
+        }
+        read
+    }
+
+    #[tokio::test]
+    async fn the_live_channel_tells_each_change_in_order() {
+        let app = Arc::new(App::new(&Config::default()).unwrap());
+        let router = router(Arc::clone(&app));
+        let (erin, frank) =
+            (name(&router, json!({ "name": "erin" })).await, name(&router, json!({ "name": "frank" })).await);
+        let request = Request::builder().uri("/api/lobby/live").body(Body::empty()).unwrap();
+        let response = router.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers()["content-type"], "text/event-stream");
+        assert_eq!(response.headers()["cache-control"], "no-store");
+        let mut body = response.into_body().into_data_stream();
+        let first = events(&mut body, 1).await;
+        assert_eq!(first, [("lobby".to_string(), json!({ "challenges": [], "playing": [] }))]);
+        // Three changes made before the channel reads any: all three come, in order.
+        let (_, made) = call(&router, "POST", "/api/lobby/challenges", Some(&erin), Value::Null).await;
+        let id = made["challenge"]["id"].as_str().unwrap().to_string();
+        let (_, other) = call(&router, "POST", "/api/lobby/challenges", Some(&erin), Value::Null).await;
+        let accept = format!("/api/lobby/challenges/{id}/accept");
+        let (status, paired) = call(&router, "POST", &accept, Some(&frank), Value::Null).await;
+        assert_eq!(status, StatusCode::CREATED, "{paired}");
+        let told = events(&mut body, 3).await;
+        let names: Vec<&str> = told.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(names, ["challenge", "challenge", "paired"]);
+        assert_eq!((told[0].1["id"].clone(), told[0].1["by"].clone()), (json!(id), json!("erin")));
+        assert_eq!(told[1].1["id"], other["challenge"]["id"]);
+        assert_eq!((told[2].1["challenge"].clone(), told[2].1["game"].clone()), (json!(id), paired["game"].clone()));
+        let withdraw = format!("/api/lobby/challenges/{}", other["challenge"]["id"].as_str().unwrap());
+        assert_eq!(call(&router, "DELETE", &withdraw, Some(&erin), Value::Null).await.0, StatusCode::OK);
+        assert_eq!(
+            events(&mut body, 1).await[0],
+            ("gone".to_string(), json!({ "id": other["challenge"]["id"], "why": "withdrawn" }))
+        );
+    }
+
     #[tokio::test]
     async fn a_lone_player_gets_a_rating_against_the_engine_which_the_server_moves() {
         let config = Config { engine_time: Duration::from_millis(20), ..Config::default() };
