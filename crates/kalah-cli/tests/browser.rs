@@ -2603,6 +2603,11 @@ async fn two_names_meet_in_the_lobby_play_a_rated_game_and_a_third_watches() {
     wait_for(&a, "#player-title", |t| t == "alice").await;
     assert_eq!(a.find_all(Locator::Css("#player-games li")).await.expect("her games").len(), 2);
     assert_eq!(a.find_all(Locator::Css("#player-chart svg polyline")).await.expect("the chart").len(), 1);
+    // Anyone finds a player's games by name, in any case.
+    c.find(Locator::Id("player-find-name")).await.expect("the search").send_keys("ALICE").await.expect("typed");
+    c.find(Locator::Id("player-find-go")).await.expect("the button").click().await.expect("a click");
+    wait_for(&c, "#player-title", |t| t == "alice").await;
+    assert_eq!(c.find_all(Locator::Css("#player-games li")).await.expect("her games").len(), 2);
     for client in [a, b, c] {
         client.close().await.expect("a browser closes");
     }

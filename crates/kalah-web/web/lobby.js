@@ -66,6 +66,12 @@ export async function setUp() {
   $('leaderboard-family').addEventListener('change', leaderboard);
   $('leaderboard').addEventListener('toggle', () => { if ($('leaderboard').open) leaderboard(); });
   $('player-close').addEventListener('click', () => $('player-dialog').close());
+  // The archive by player: a name's page lists its games, finished and going on.
+  $('player-find').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const name = $('player-find-name').value.trim();
+    if (name) openPlayer(name);
+  });
   $('lobby-carry-copy').addEventListener('click', () => copyText($('lobby-carry'), 'The link that carries your name was copied.'));
   await carried();
   await drawMe();
