@@ -88,6 +88,10 @@ friends-entry-player = gegen deinen Mitspieler, du spielst { $side ->
        *[North] Nord
     }
 friends-entry-friends = zwischen Mitspielern
+friends-entry-to-move = { $side ->
+        [South] Süd
+       *[North] Nord
+    } am Zug
 friends-games = Deine laufenden Partien ({ $count })
 friends-games-listed = Du hast laufende Partien: Sie stehen unter den Knöpfen.
 

@@ -91,6 +91,11 @@ friends-entry-player = against your friend, you play { $side ->
        *[North] North
     }
 friends-entry-friends = between friends
+# $side: South or North.
+friends-entry-to-move = { $side ->
+        [South] South
+       *[North] North
+    } to move
 friends-games = Your games in progress ({ $count })
 friends-games-listed = You have games in progress: they are listed under the buttons.
 

@@ -516,7 +516,8 @@ function entryText(state) {
   const people = state.players.south === 'human' && state.players.north === 'human';
   const alone = people ? 'friends-entry-people' : 'friends-entry-engine';
   const who = state.friends ? (side ? 'friends-entry-player' : 'friends-entry-friends') : alone;
-  const turn = status(state) || state.status;
+  // The side to move said in the page's language (the server's status is in English).
+  const turn = status(state) || (state.to_move ? t('friends-entry-to-move', { side: state.to_move }) : state.status);
   return t('friends-entry', { rules: state.rules, who: t(who, { side }), turn });
 }
 
