@@ -160,6 +160,18 @@ impl Said {
         Said { id, args: Vec::new() }
     }
 
+    /// The arguments as a JSON object (numbers as numbers), as hosts send them beside `code`.
+    pub fn args_json(&self) -> serde_json::Value {
+        let object = self.args.iter().map(|(name, value)| {
+            let value = match value {
+                SaidArg::Number(n) => serde_json::Number::from_f64(*n).map_or(serde_json::Value::Null, Into::into),
+                SaidArg::Text(text) => serde_json::Value::String(text.clone()),
+            };
+            (name.to_string(), value)
+        });
+        serde_json::Value::Object(object.collect())
+    }
+
     /// The message with argument `name` set to `value`.
     pub fn with(mut self, name: &'static str, value: impl Into<SaidArg>) -> Said {
         self.args.push((name, value.into()));

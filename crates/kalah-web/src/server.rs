@@ -617,7 +617,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = match &self.said {
             None => json!({ "error": self.message }),
-            Some(said) => json!({ "error": self.message, "code": said.id, "args": crate::words::args(said) }),
+            Some(said) => json!({ "error": self.message, "code": said.id, "args": said.args_json() }),
         };
         let mut response = (self.status, Json(body)).into_response();
         if let Some(seconds) = self.retry_after {

@@ -30,18 +30,6 @@ pub(crate) fn english(said: &Said) -> String {
     say(said, "en").unwrap_or_else(|| said.id.to_string())
 }
 
-/// Returns the arguments of `said` as a JSON object, numbers as numbers.
-pub(crate) fn args(said: &Said) -> serde_json::Value {
-    let object = said.args.iter().map(|(name, value)| {
-        let value = match value {
-            SaidArg::Number(n) => serde_json::Number::from_f64(*n).map_or(serde_json::Value::Null, Into::into),
-            SaidArg::Text(text) => serde_json::Value::String(text.clone()),
-        };
-        (name.to_string(), value)
-    });
-    serde_json::Value::Object(object.collect())
-}
-
 /// Returns the language to answer a request in, from its `Accept-Language`.
 pub(crate) fn language(accept_language: Option<&str>) -> &'static str {
     WORDS.as_ref().map_or("en", |w| w.negotiate(accept_language))
