@@ -271,7 +271,10 @@ mod exports {
     /// wrapper reads them into a `KalahError`).
     fn refused(refused: Refused) -> JsError {
         let said = refused.said();
-        let named = serde_json::json!({ "code": said.id, "args": said.args_json() });
+        let named = match said.args.is_empty() {
+            true => serde_json::json!({ "code": said.id }),
+            false => serde_json::json!({ "code": said.id, "args": said.args_json() }),
+        };
         JsError::new(&format!("{} {refused}\n{named}", refused.status()))
     }
 

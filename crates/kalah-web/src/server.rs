@@ -617,6 +617,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = match &self.said {
             None => json!({ "error": self.message }),
+            Some(said) if said.args.is_empty() => json!({ "error": self.message, "code": said.id }),
             Some(said) => json!({ "error": self.message, "code": said.id, "args": said.args_json() }),
         };
         let mut response = (self.status, Json(body)).into_response();
