@@ -2625,7 +2625,8 @@ fn catalog_words(code: &str) -> std::collections::BTreeSet<String> {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut found = std::collections::BTreeSet::new();
     for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
-        let starts_entry = line.chars().next().is_some_and(|c| c.is_ascii_lowercase()) || line.trim_start().starts_with('.');
+        let starts_entry =
+            line.chars().next().is_some_and(|c| c.is_ascii_lowercase()) || line.trim_start().starts_with('.');
         let value = match line.split_once('=') {
             Some((_, value)) if starts_entry => value,
             _ => line,
@@ -2694,7 +2695,8 @@ async fn the_german_page_shows_no_english_between_friends_and_against_the_engine
         for (page, who) in [(&a, "South's page"), (&b, "North's page")] {
             no_english(page, &english, &format!("{who} after {moves} moves between friends")).await;
         }
-        let mover = if a.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty() { &b } else { &a };
+        let mover =
+            if a.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty() { &b } else { &a };
         click_a_house(mover).await;
         moves += 1;
         assert!(moves < 60, "a Kalah(3,2) game lasts fewer moves");
@@ -2747,8 +2749,7 @@ async fn the_german_page_shows_no_english_between_friends_and_against_the_engine
         no_english(&a, &english, "the desktop's screenshot").await;
         let png = a.screenshot().await.expect("a screenshot");
         std::fs::write(docs.join("serve-de.png"), png).expect("docs/serve-de.png is written");
-        let (_phone_driver, phone) =
-            start_chromium(&driver, &chromium, Some((390, 844)), 1.0, &german).await;
+        let (_phone_driver, phone) = start_chromium(&driver, &chromium, Some((390, 844)), 1.0, &german).await;
         phone.goto(&format!("{url}?rules=kalah(6,4)%20standard&south=human&north=engine:3")).await.unwrap();
         idle(&phone).await;
         for _ in 0..2 {

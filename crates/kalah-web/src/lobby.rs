@@ -311,7 +311,10 @@ pub(crate) async fn password(
         Some(password) => {
             let length = password.chars().count();
             if !(crate::players::SHORTEST_PASSWORD..=crate::players::LONGEST_PASSWORD).contains(&length) {
-                return Err(ApiError::said(StatusCode::BAD_REQUEST, Said::new("error-password-length").with("length", length)));
+                return Err(ApiError::said(
+                    StatusCode::BAD_REQUEST,
+                    Said::new("error-password-length").with("length", length),
+                ));
             }
             // Argon2 is slow by design: off the server's tasks.
             let wrapped = tokio::task::spawn_blocking(move || crate::players::Wrapped::new(&secret, &password))
@@ -342,8 +345,7 @@ pub(crate) async fn sign_in(State(app): State<Arc<App>>, body: Bytes) -> Result<
     let asked: SignIn = serde_json::from_slice(&body).map_err(|e| {
         ApiError::bad(format!("cannot read the JSON body: {e}; write {{\"name\": \"alice\", \"password\": \"…\"}}"))
     })?;
-    let wrong =
-        || ApiError::said(StatusCode::UNAUTHORIZED, Said::new("error-sign-in"));
+    let wrong = || ApiError::said(StatusCode::UNAUTHORIZED, Said::new("error-sign-in"));
     let kept = app.games.store().wrapped(&asked.name.to_ascii_lowercase()).await.map_err(|e| store_failed(&app, e))?;
     let (name, hash, wrapped) = kept.ok_or_else(wrong)?;
     let password = asked.password;
@@ -372,7 +374,7 @@ pub(crate) async fn player(
     let key = name.to_ascii_lowercase();
     let Some((name, since)) = store.player(&key).await.map_err(|e| store_failed(&app, e))? else {
         return Err(ApiError::new(StatusCode::NOT_FOUND, format!("no player is named {:?}", one_line(name.as_str())))
-                .saying(Said::new("error-no-player").with("name", one_line(name))));
+            .saying(Said::new("error-no-player").with("name", one_line(name))));
     };
     let now = Moment::now();
     let ratings = store.ratings(&key, now).await.map_err(|e| store_failed(&app, e))?;
@@ -552,7 +554,9 @@ async fn begin(
     let mut tokens = [String::new(), String::new()];
     for (i, name) in pairing.names.iter().enumerate() {
         let secret = store.secret_of(&name.key()).await.map_err(|e| store_failed(app, e))?;
-        tokens[i] = secret.ok_or_else(|| ApiError::said(StatusCode::GONE, Said::new("error-name-removed").with("name", name.to_string())))?;
+        tokens[i] = secret.ok_or_else(|| {
+            ApiError::said(StatusCode::GONE, Said::new("error-name-removed").with("name", name.to_string()))
+        })?;
     }
     let table = pairing.challenge.table(&pairing, tokens, Moment::now())?;
     let id = app.games.add(table).await.map_err(|why| missing(app, "", why))?;

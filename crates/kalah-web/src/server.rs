@@ -39,8 +39,8 @@ use crate::lobby::{self, Hall};
 use crate::postgres::Notice;
 use crate::presence::{self, Attending, Presence};
 use crate::proxy::{PublicUrl, TrustedProxies};
-use crate::words::Said;
 use crate::store::StoreError;
+use crate::words::Said;
 use crate::{Config, Report};
 
 /// The page, built into the binary so that `kalah serve` works from any folder with no network:
@@ -342,8 +342,10 @@ async fn healthz() -> Json<serde_json::Value> {
 async fn readyz(State(app): State<Arc<App>>) -> Result<Json<serde_json::Value>, ApiError> {
     match app.games.archive(1).await {
         Ok(_) => Ok(Json(json!({ "status": "ready" }))),
-        Err(e) => Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("the game database does not answer: {e}"))
-            .retry(Some(5))),
+        Err(e) => {
+            Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("the game database does not answer: {e}"))
+                .retry(Some(5)))
+        }
     }
 }
 
@@ -452,7 +454,9 @@ pub(crate) async fn whole(request: axum::extract::Request, next: axum::middlewar
     match tokio::spawn(next.run(request)).await {
         Ok(response) => response,
         Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-        Err(_) => ApiError::said(StatusCode::SERVICE_UNAVAILABLE, Said::new("error-stopping")).retry(Some(1)).into_response(),
+        Err(_) => {
+            ApiError::said(StatusCode::SERVICE_UNAVAILABLE, Said::new("error-stopping")).retry(Some(1)).into_response()
+        }
     }
 }
 
@@ -657,9 +661,11 @@ pub(crate) fn missing(app: &App, id: &str, why: Missing) -> ApiError {
             format!("there is no game {:?}: it was deleted, or never was", short(id)),
         )
         .saying(Said::new("error-no-game").with("id", short(id))),
-        Missing::Store(e) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("{e}: nothing was changed; try again"))
-            .retry(Some(5))
-            .saying(Said::new("error-store")),
+        Missing::Store(e) => {
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("{e}: nothing was changed; try again"))
+                .retry(Some(5))
+                .saying(Said::new("error-store"))
+        }
         Missing::Changed(version) => conflict(format!(
             "the game changed through another server meanwhile and is at version {version} now: \
              nothing of this request was done; look again"

@@ -725,7 +725,10 @@ async fn an_error_names_its_message_and_speaks_the_language_the_request_accepts(
     assert_eq!(english["args"]["id"], "0123456789abcdef", "{english}");
     // German, from the German catalog; a language with no catalog gets English.
     let (_, german) = call_with(&app, "GET", url, &[("accept-language", "de-DE,de;q=0.9,en;q=0.5")], "").await;
-    assert_eq!(german["error"], "Es gibt keine Partie „0123456789abcdef“: Sie wurde gelöscht oder gab es nie.", "{german}");
+    assert_eq!(
+        german["error"], "Es gibt keine Partie „0123456789abcdef“: Sie wurde gelöscht oder gab es nie.",
+        "{german}"
+    );
     assert_eq!((&german["code"], &german["args"]), (&english["code"], &english["args"]));
     let (_, other) = call_with(&app, "GET", url, &[("accept-language", "fr")], "").await;
     assert_eq!(other, english);
