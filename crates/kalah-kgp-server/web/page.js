@@ -1,6 +1,7 @@
 // The KGP server's page: results, games and a replay, read from the server's JSON (see
-// crates/kalah-kgp-server/src/web.rs); the board is the project's (board.js).
-'use strict';
+// crates/kalah-kgp-server/src/web.rs); the board is the project's (board.js). Its words come
+// from the project's catalogs (l10n.js, kalah-l10n), in the language the page's switch chose.
+import { name, switcher, t } from '/l10n.js';
 
 const $ = (id) => document.getElementById(id);
 let replay = null;
@@ -22,20 +23,20 @@ function cell(row, text, cls) {
 }
 
 function whole(x, signed) {
-  if (x === null || x === undefined) return 'inf';
+  if (x === null || x === undefined) return t('kgp-infinite');
   const r = Math.round(x);
   return signed && r > 0 ? `+${r}` : `${r}`;
 }
 
 function elo(row) {
   // JSON has no infinity: null stands for it (the sign is the score's).
-  const value = row.elo === null ? (row.points * 2 > row.wins + row.draws + row.losses ? '+inf' : '-inf') : whole(row.elo, true);
+  const value = row.elo === null ? `${row.points * 2 > row.wins + row.draws + row.losses ? '+' : '-'}${whole(null)}` : whole(row.elo, true);
   return `${value} ± ${whole(row.margin, false)}`;
 }
 
 function result(game) {
   const stores = game.stores ? ` ${game.stores[0]}-${game.stores[1]}` : '';
-  return `${game.state}${stores}`;
+  return `${t('kgp-state', { state: game.state })}${stores}`;
 }
 
 async function showStandings() {
@@ -43,7 +44,15 @@ async function showStandings() {
   const table = await get(`/api/standings${scope ? `?tournament=${scope}` : ''}`);
   const standings = document.createElement('table');
   standings.id = 'standings-table';
-  standings.innerHTML = '<thead><tr><th class="number">rank</th><th>agent</th><th class="number">games</th><th class="number">points</th><th class="number">wins</th><th class="number">draws</th><th class="number">losses</th><th class="number">Elo (95%)</th></tr></thead>';
+  const heads = document.createElement('tr');
+  for (const [key, cls] of [['rank', 'number'], ['agent', ''], ['games', 'number'], ['points', 'number'], ['wins', 'number'],
+    ['draws', 'number'], ['losses', 'number'], ['elo', 'number']]) {
+    const th = document.createElement('th');
+    if (cls) th.className = cls;
+    th.textContent = t(`kgp-standings-${key}`);
+    heads.append(th);
+  }
+  standings.createTHead().append(heads);
   const body = document.createElement('tbody');
   table.rows.forEach((row, i) => {
     const tr = document.createElement('tr');
@@ -58,7 +67,7 @@ async function showStandings() {
     body.append(tr);
   });
   standings.append(body);
-  $('standings').replaceChildren(table.rows.length ? standings : document.createTextNode('No game has ended yet.'));
+  $('standings').replaceChildren(table.rows.length ? standings : document.createTextNode(t('kgp-standings-none')));
   const cross = document.createElement('table');
   cross.id = 'cross-table';
   const head = document.createElement('tr');
@@ -69,8 +78,8 @@ async function showStandings() {
     const tr = document.createElement('tr');
     cell(tr, `${i + 1} ${row.name}`);
     for (const other of table.rows) {
-      const t = row.against[other.agent];
-      cell(tr, other.agent !== row.agent && t ? `${t.wins}-${t.draws}-${t.losses}` : '–', 'number');
+      const met = row.against[other.agent];
+      cell(tr, other.agent !== row.agent && met ? `${met.wins}-${met.draws}-${met.losses}` : '–', 'number');
     }
     cross.append(tr);
   });
@@ -98,14 +107,14 @@ async function showGames() {
     if (replay && replay.id === game.id) tr.setAttribute('aria-current', 'true');
     body.append(tr);
   }
-  $('games-note').textContent = `${games.length} game${games.length === 1 ? '' : 's'}${agent ? ` of ${agent}` : ''}.`;
+  $('games-note').textContent = agent ? t('kgp-games-of', { count: games.length, agent }) : t('kgp-games-count', { count: games.length });
 }
 
 async function openGame(id) {
   replay = await get(`/api/games/${id}`);
   $('replay').hidden = false;
-  $('replay-title').textContent = `Game ${replay.id}`;
-  $('replay-players').textContent = `${replay.south} (South) against ${replay.north} (North), ${replay.rules}`;
+  name($('replay-title'), 'kgp-replay-title', { id: String(replay.id) });
+  $('replay-players').textContent = t('kgp-replay-players', { south: replay.south, north: replay.north, rules: replay.rules });
   $('download').href = `/api/games/${replay.id}/record`;
   KalahBoard.build($('board'), replay.houses);
   $('ply').max = replay.moves.length;
@@ -118,9 +127,11 @@ async function openGame(id) {
     number.className = 'ply';
     number.textContent = `${move.ply}.`;
     const what = document.createElement('span');
-    what.textContent = `${move.side} ${move.house}${move.how === 'agent' || move.how === 'bot' || move.how === 'program' ? '' : ` (${move.how})`}`;
+    const how = move.how === 'agent' || move.how === 'bot' || move.how === 'program' ? '' : ` (${t('kgp-how', { how: move.how })})`;
+    what.textContent = `${t('kgp-side', { side: move.side })} ${move.house}${how}`;
     li.append(number, what);
-    li.title = `${move.millis} ms${move.comment ? `: ${move.comment}` : ''}`;
+    const took = t('kgp-millis', { millis: move.millis });
+    li.title = move.comment ? `${took}: ${move.comment}` : took;
     li.addEventListener('click', () => step(move.ply));
     list.append(li);
   }
@@ -147,17 +158,21 @@ function step(to) {
   }
   $('ply').value = ply;
   const last = ply === replay.moves.length;
-  const end = last && replay.state !== 'ongoing' ? `: ${result(replay)}${replay.reason ? ` (${replay.reason})` : ''}` : '';
-  $('replay-status').textContent = `After ${ply} of ${replay.moves.length} moves${mover ? `, ${mover} to move` : ''}${end}`;
+  // The reason is the server's, in its words.
+  const end = last && replay.state !== 'ongoing' ? `${result(replay)}${replay.reason ? ` (${replay.reason})` : ''}` : '';
+  const after = t(mover ? 'kgp-replay-status-mover' : 'kgp-replay-status', { ply, moves: replay.moves.length, side: mover });
+  $('replay-status').textContent = end ? t('kgp-replay-ended', { status: after, result: end }) : after;
   $('moves').querySelectorAll('li').forEach((li, i) => li.toggleAttribute('aria-current', i === ply - 1));
 }
 
 async function start() {
   const [tournaments, agents] = await Promise.all([get('/api/tournaments'), get('/api/agents')]);
-  for (const t of tournaments) {
+  for (const tournament of tournaments) {
     const option = document.createElement('option');
-    option.value = t.id;
-    option.textContent = `tournament ${t.id} (${t.boards}, ${t.games} games${t.ended ? '' : ', playing'})`;
+    option.value = tournament.id;
+    option.textContent = t(tournament.ended ? 'kgp-tournament' : 'kgp-tournament-playing', {
+      id: String(tournament.id), boards: tournament.boards, games: tournament.games,
+    });
     $('scope').append(option);
   }
   const names = [...new Set(agents.map((a) => a.name))].sort();
@@ -167,6 +182,7 @@ async function start() {
     option.textContent = name;
     $('agent').append(option);
   }
+  switcher($('language'));
   const asked = new URLSearchParams(location.search);
   if (asked.get('agent')) $('agent').value = asked.get('agent');
   if (asked.get('tournament')) $('scope').value = asked.get('tournament');
@@ -184,5 +200,5 @@ async function start() {
 }
 
 start().catch((error) => {
-  $('games-note').textContent = `The server's data cannot be read: ${error.message}`;
+  $('games-note').textContent = t('kgp-unreadable', { error: error.message });
 });

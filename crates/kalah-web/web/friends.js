@@ -5,6 +5,7 @@
 // Every game this browser holds a seat of (a token), between friends or not, is listed under
 // "Your games in progress" while it goes on, and its seat link moves the seat to another device.
 import { api, change, game, note, redraw, show } from './app.js';
+import { t } from './l10n.js';
 
 const key = (id) => `kalah-seat-${id}`;
 let live = null;       // the live channel (a Channel) of the game followed
@@ -17,8 +18,8 @@ let seen = null;       // the last state shown, to tell what changed between two
 // invitation opened here): {id, at, text}.
 let told = null;
 
-const DOWN = 'The server does not answer: the page reconnects by itself when it is back.';
-const ALSO = 'You are also playing this game on another device or tab.';
+const DOWN = t('friends-down');
+const ALSO = t('friends-also');
 
 // The page's address that links are built on: the server's public address (`kalah serve
 // --public-url`, given as the page's canonical link) when it has one, which a friend can open
@@ -77,9 +78,9 @@ function linkRow(label, url, id) {
   const input = el('input', { id, readOnly: true, value: url });
   input.setAttribute('aria-label', label);
   input.addEventListener('focus', () => input.select());
-  const copy = el('button', { type: 'button' }, 'Copy');
-  copy.addEventListener('click', () => copyText(input, `${label} copied.`));
-  row.append(el('span', {}, `${label}: `), input, copy);
+  const copy = el('button', { type: 'button' }, t('friends-copy'));
+  copy.addEventListener('click', () => copyText(input, t('friends-link-copied', { label })));
+  row.append(el('span', {}, `${t('friends-link-label', { label })} `), input, copy);
   return row;
 }
 
@@ -91,7 +92,7 @@ export function copyText(input, done) {
   const select = () => {
     input.focus();
     input.select();
-    note('Selected: press Ctrl+C (⌘C) to copy.');
+    note(t('friends-selected'));
   };
   if (!navigator.clipboard || !navigator.clipboard.writeText) {
     select();
@@ -102,8 +103,8 @@ export function copyText(input, done) {
 
 // A refusal as a person reads it: the server's words are for programs.
 export function refusal(error) {
-  if (error.status === 403) return 'Only the players of this game can do that; this page watches it.';
-  if (error.status === 409) return 'The game changed meanwhile; here it is as it is now.';
+  if (error.status === 403) return t('friends-refused-watching');
+  if (error.status === 409) return t('friends-refused-changed');
   return error.message;
 }
 
@@ -143,14 +144,14 @@ function draw(state) {
   if (!state.friends && !held) return;
   drawLinks(state, side);
   if (!state.friends) return;
-  document.getElementById('friends-who').textContent = side ? `You play ${side}.` : 'You are watching this game.';
+  document.getElementById('friends-who').textContent = side ? t('friends-you-play', { side }) : t('friends-watching');
   document.getElementById('presence').textContent = presenceText(side);
   const shown = document.getElementById('note').textContent;
   const mine = told && told.id === state.id && told.at === at(state) ? told.text : null;
   // Said in the note, in place of the last move (app.js wrote it just before).
   if (down) note(DOWN, true);
-  else if (side && !state.result && state.takeback && state.takeback !== side) note('Your friend asks to take back their last move.');
-  else if (side && !state.result && state.takeback === side) note('You asked to take back your last move; waiting for your friend.');
+  else if (side && !state.result && state.takeback && state.takeback !== side) note(t('friends-takeback-asked'));
+  else if (side && !state.result && state.takeback === side) note(t('friends-takeback-waiting'));
   else if (mine && told.first) note(mine);
   else if (side && presence && presence.pages && presence.pages[side.toLowerCase()] > 1) note(ALSO);
   else if (mine) note(mine);
@@ -170,15 +171,15 @@ function compare(state) {
     const side = mySide(state);
     const accepted = state.ply < before.ply;
     let text;
-    if (side === before.takeback) text = accepted ? 'Your friend accepted your takeback: your last move is taken back.' : 'Your friend refused your takeback.';
-    else if (side) text = accepted ? 'You accepted the takeback: your friend plays their move again.' : 'You refused the takeback.';
-    else text = `${before.takeback}'s takeback was ${accepted ? 'accepted' : 'refused'}.`;
+    if (side === before.takeback) text = t(accepted ? 'friends-takeback-yours-accepted' : 'friends-takeback-yours-refused');
+    else if (side) text = t(accepted ? 'friends-takeback-you-accepted' : 'friends-takeback-you-refused');
+    else text = t('friends-takeback-answered', { side: before.takeback, answer: accepted ? 'accepted' : 'refused' });
     told = { id: state.id, at: at(state), text };
   }
   return before;
 }
 
-const SEND = 'Send your friend the invitation link (under the buttons).';
+const SEND = t('friends-send');
 
 // The player's buttons: Resign, or the answer to a takeback in its place, while the game goes on;
 // the rematch in the end panel after. Made again only when they change, so that a button keeps
@@ -198,18 +199,18 @@ function drawButtons(state, side) {
   if (!side) return;
   if (state.result) {
     if (state.rematch) {
-      button(end, 'rematch-open', 'Play the rematch', () => openRematch(state));
+      button(end, 'rematch-open', t('friends-rematch-open'), () => openRematch(state));
     } else if (state.rematch_offer === side) {
-      end.append(el('span', { id: 'rematch-offered' }, 'Rematch offered; waiting for your friend.'));
+      end.append(el('span', { id: 'rematch-offered' }, t('friends-rematch-offered')));
     } else {
-      const text = state.rematch_offer ? 'Accept the rematch' : 'Rematch (sides swapped)';
+      const text = t(state.rematch_offer ? 'friends-rematch-accept' : 'friends-rematch');
       button(end, 'rematch', text, () => post(state, 'rematch'));
     }
   } else if (asked) {
-    button(buttons, 'takeback-accept', 'Accept takeback', () => post(state, 'takeback', { answer: 'accept' }));
-    button(buttons, 'takeback-refuse', 'Refuse', () => post(state, 'takeback', { answer: 'refuse' }));
+    button(buttons, 'takeback-accept', t('friends-takeback-accept'), () => post(state, 'takeback', { answer: 'accept' }));
+    button(buttons, 'takeback-refuse', t('friends-takeback-refuse'), () => post(state, 'takeback', { answer: 'refuse' }));
   } else {
-    button(buttons, 'resign', 'Resign', () => { if (confirm('Resign this game?')) post(state, 'resign'); });
+    button(buttons, 'resign', t('friends-resign'), () => { if (confirm(t('friends-resign-confirm'))) post(state, 'resign'); });
   }
 }
 
@@ -232,13 +233,13 @@ function drawLinks(state, side) {
   links.dataset.shape = shape;
   links.replaceChildren();
   const rows = [];
-  if (invite && !state.result) rows.push(linkRow('Invitation for your friend', `${watch}#seat=${invite}`, 'invite-link'));
-  if (state.friends) rows.push(linkRow('Watch link', watch, 'watch-link'));
+  if (invite && !state.result) rows.push(linkRow(t('friends-invitation-link'), `${watch}#seat=${invite}`, 'invite-link'));
+  if (state.friends) rows.push(linkRow(t('friends-watch-link'), watch, 'watch-link'));
   if (waiting) {
     links.append(...rows);
   } else if (rows.length) {
     const folded = el('details');
-    folded.append(el('summary', {}, rows.length > 1 ? 'Invitation and watch links' : 'Watch link'), ...rows);
+    folded.append(el('summary', {}, t(rows.length > 1 ? 'friends-links' : 'friends-watch-link')), ...rows);
     links.append(folded);
   }
   // One's own seat, to go on playing on another device: folded, with a plain warning. A game
@@ -247,9 +248,9 @@ function drawLinks(state, side) {
     const seat = el('details', { id: 'seat-details' });
     const player = state.friends ? `&player=${first(state.id) ? 'first' : 'second'}` : '';
     seat.append(
-      el('summary', {}, 'Continue on another device'),
-      el('p', { className: 'warning' }, 'This link is your seat: whoever has it plays for you. Open it only on your own devices.'),
-      linkRow('Your seat link', `${watch}#seat=${held}${player}`, 'seat-link'),
+      el('summary', {}, t('friends-seat-elsewhere')),
+      el('p', { className: 'warning' }, t('friends-seat-warning')),
+      linkRow(t('friends-seat-link'), `${watch}#seat=${held}${player}`, 'seat-link'),
     );
     links.append(seat);
   }
@@ -264,7 +265,8 @@ function first(id) {
 function presenceText(side) {
   if (!presence) return '';
   const sides = side ? [other(side)] : ['South', 'North'];
-  return sides.map((s) => `${s} is ${presence[s.toLowerCase()] ? 'here' : 'away'}`).join(' · ') + '.';
+  const each = sides.map((s) => t('friends-presence', { side: s, here: presence[s.toLowerCase()] ? 'yes' : 'no' }));
+  return t(each.length > 1 ? 'friends-presence-both' : 'friends-presence-one', { south: each[0], north: each[1], side: each[0] });
 }
 
 // The rematch: the same token holds the other seat there. Opened in this page, as soon as both
@@ -278,7 +280,7 @@ async function openRematch(state) {
   try {
     await open(state.rematch);
   } catch (error) {
-    note(`The rematch cannot be opened: ${error.message}`, true);
+    note(t('friends-rematch-failed', { error: error.message }), true);
   }
 }
 
@@ -323,7 +325,7 @@ function follow(state) {
   // Back: what was said while it was down (a request that found no server too) goes.
   live.addEventListener('open', () => {
     if (live !== channel) return;
-    const stale = down || document.getElementById('note').textContent.startsWith('The server does not answer');
+    const stale = down || document.getElementById('note').textContent === DOWN;
     down = false;
     if (stale && game && game.id === state.id) redraw();
   });
@@ -429,13 +431,12 @@ export function status(state) {
   const side = mySide(state);
   if (!side || state.result || !state.to_move) return null;
   const me = state.to_move === side;
-  if (state.phase === 'handicap') {
-    return me ? 'You decide the handicap: keep the board, or move one seed' : `${state.names ? state.names[other(side).toLowerCase()] : 'Your friend'} decides the handicap`;
-  }
   // A game the lobby paired names the opponent.
-  const them = state.names ? `${state.names[other(side).toLowerCase()]}'s` : "Your friend's";
-  if (state.phase === 'pie') return me ? 'Your move: sow a house, or swap sides' : `${them} move (they may swap sides)`;
-  return me ? 'Your move' : `${them} move`;
+  const name = state.names ? state.names[other(side).toLowerCase()] : null;
+  const them = (key) => (name ? t(`${key}-name`, { name }) : t(`${key}-friend`));
+  if (state.phase === 'handicap') return me ? t('friends-status-handicap') : them('friends-status-handicap');
+  if (state.phase === 'pie') return me ? t('friends-status-pie') : them('friends-status-pie');
+  return me ? t('friends-status-move') : them('friends-status-move');
 }
 
 // Tells whether this browser holds the side to decide in `state`.
@@ -480,8 +481,8 @@ export async function open(id) {
       localStorage.setItem(`${key(id)}-first`, hash.get('player') === 'first' ? '1' : '0');
     } else if (held !== seat) {
       said = localStorage.getItem(`${key(id)}-invite`) === seat
-        ? 'This is the invitation you sent: keep it for your friend. You keep your own seat here.'
-        : 'This link holds the other seat of a game you play here: you keep your own seat.';
+        ? t('friends-own-invitation')
+        : t('friends-other-seat');
     }
   }
   history.replaceState(null, '', `${location.pathname}?game=${id}`);
@@ -513,10 +514,11 @@ export function forget(id) {
 function entryText(state) {
   const side = mySide(state);
   const people = state.players.south === 'human' && state.players.north === 'human';
-  const alone = people ? 'two people at one page' : 'against the engine';
-  const who = state.friends ? (side ? `against your friend, you play ${side}` : 'between friends') : alone;
-  const turn = status(state) || state.status;
-  return `${state.rules}, ${who}: ${turn}`;
+  const alone = people ? 'friends-entry-people' : 'friends-entry-engine';
+  const who = state.friends ? (side ? 'friends-entry-player' : 'friends-entry-friends') : alone;
+  // The side to move said in the page's language (the server's status is in English).
+  const turn = status(state) || (state.to_move ? t('friends-entry-to-move', { side: state.to_move }) : state.status);
+  return t('friends-entry', { rules: state.rules, who: t(who, { side }), turn });
 }
 
 // Lists under "Your games in progress" the games this browser holds a seat of that are not over
@@ -536,7 +538,7 @@ export async function listGames(unfold) {
   // The game shown is not listed: the list is of the others.
   const going = answers.filter((state) => state && !state.result && !(game && game.id === state.id));
   const section = document.getElementById('games');
-  document.getElementById('games-summary').textContent = `Your games in progress (${going.length})`;
+  document.getElementById('games-summary').textContent = t('friends-games', { count: going.length });
   document.getElementById('games-list').replaceChildren(...going.map((state) => {
     const item = el('li');
     item.append(el('a', { href: `${location.pathname}?game=${state.id}` }, entryText(state)));
@@ -545,7 +547,7 @@ export async function listGames(unfold) {
   section.hidden = going.length === 0;
   if (unfold && going.length) {
     section.open = true;
-    if (!document.getElementById('note').textContent) note('You have games in progress: they are listed under the buttons.');
+    if (!document.getElementById('note').textContent) note(t('friends-games-listed'));
   }
 }
 

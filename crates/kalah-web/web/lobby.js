@@ -6,6 +6,7 @@
 // at once, its seat held by the player's secret.
 import { api, game, note, show } from './app.js';
 import { Channel, pageAddress, copyText } from './friends.js';
+import { t } from './l10n.js';
 
 const $ = (id) => document.getElementById(id);
 const KEPT = 'kalah-player';  // {name, secret, guest} of this browser's player
@@ -42,14 +43,14 @@ function el(tag, attrs, text) {
 const sameName = (a, b) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
 function clockText(clock) {
-  if (!clock) return 'no clock';
+  if (!clock) return t('lobby-clock-none');
   const [seconds, increment] = clock;
-  const minutes = seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
-  return increment ? `${minutes} + ${increment} s` : minutes;
+  const minutes = seconds % 60 === 0 ? t('lobby-clock-minutes', { minutes: seconds / 60 }) : t('lobby-clock-seconds', { seconds });
+  return increment ? t('lobby-clock-increment', { base: minutes, increment }) : minutes;
 }
 
 function familyName(family) {
-  return family === 'other' ? 'other boards' : family.replace('kalah', 'Kalah');
+  return family === 'other' ? t('lobby-family-other') : family.replace('kalah', 'Kalah');
 }
 
 // Sets up the lobby panel (app.js calls it at a server's page only).
@@ -72,7 +73,7 @@ export async function setUp() {
     const name = $('player-find-name').value.trim();
     if (name) openPlayer(name);
   });
-  $('lobby-carry-copy').addEventListener('click', () => copyText($('lobby-carry'), 'The link that carries your name was copied.'));
+  $('lobby-carry-copy').addEventListener('click', () => copyText($('lobby-carry'), t('lobby-carry-copied')));
   await carried();
   await drawMe();
   // The lobby is followed live once its panel is opened (a page that never looks at it holds no
@@ -107,9 +108,9 @@ async function carried() {
     const answer = await response.json();
     if (!response.ok) throw new Error(answer.error);
     localStorage.setItem(KEPT, JSON.stringify({ name: answer.name, secret, guest: answer.guest }));
-    note(`You play as ${answer.name} in this browser now.`);
+    note(t('lobby-carried', { name: answer.name }));
   } catch (error) {
-    note(`The link carries no name: ${error.message}`, true);
+    note(t('lobby-carried-none', { error: error.message }), true);
   }
 }
 
@@ -145,14 +146,14 @@ async function setPassword() {
   try {
     await api('POST', '/api/me/password', { password: $('lobby-password').value });
     $('lobby-password').value = '';
-    note('Your password is set: sign in with your name and it on any device.');
+    note(t('lobby-password-done'));
   } catch (error) {
     $('lobby-error').textContent = error.message;
   }
 }
 
 function forgetPlayer() {
-  if (!confirm('Forget your name in this browser? Keep the link that carries it first, or the name is lost.')) return;
+  if (!confirm(t('lobby-forget-confirm'))) return;
   localStorage.removeItem(KEPT);
   me = null;
   drawMe();
@@ -175,16 +176,16 @@ async function drawMe() {
       // The name was removed, or this server never knew it.
       localStorage.removeItem(KEPT);
       me = null;
-      note(`Your name ${p.name} is not known here any more: pick another.`, true);
+      note(t('lobby-name-unknown', { name: p.name }), true);
       drawMe();
     }
     return;
   }
-  $('lobby-me').replaceChildren(nameLink(me.name), document.createTextNode(me.guest ? ' (guest: unrated games only)' : ''));
+  $('lobby-me').replaceChildren(nameLink(me.name), document.createTextNode(me.guest ? ` ${t('lobby-guest-only')}` : ''));
   const rated = me.ratings.filter((r) => r.games > 0);
   $('lobby-ratings').textContent = me.guest ? '' : (rated.length
     ? rated.map((r) => `${familyName(r.family)} ${r.shown}`).join(' · ')
-    : 'Rating 1500? in each board family until your first rated game');
+    : t('lobby-rating-first'));
   $('lobby-rated').disabled = !!me.guest;
   $('lobby-engine').disabled = !!me.guest;
   if (me.guest) $('lobby-rated').checked = false;
@@ -224,7 +225,7 @@ async function offer(path) {
   try {
     const answer = await api('POST', path, body);
     if (answer.game) await openPaired(answer.game, answer.names);
-    else note('Your challenge is open: it waits here for 10 minutes.');
+    else note(t('lobby-challenge-open', { minutes: 10 }));
   } catch (error) {
     $('lobby-error').textContent = error.message;
   }
@@ -269,11 +270,11 @@ async function withdraw(id) {
 async function openPaired(id, names) {
   hold(id, names);
   const p = player();
-  const opponent = names.find((n) => !sameName(n, p && p.name)) || 'your opponent';
+  const opponent = names.find((n) => !sameName(n, p && p.name));
   history.replaceState(null, '', `${location.pathname}?game=${id}`);
   const state = await api('GET', `/api/games/${id}`);
   await show(state, false);
-  note(`Your game against ${opponent} begins.`);
+  note(opponent ? t('lobby-game-begins', { name: opponent }) : t('lobby-game-begins-opponent'));
 }
 
 // Follows the lobby live.
@@ -323,7 +324,7 @@ function follow() {
 // Says the players' new ratings under the board when the game shown is the one that ended.
 function sayRatings(id, names, ratings) {
   if (!game || game.id !== id) return;
-  const text = `New ratings: ${names[0]} ${ratings[0].shown}, ${names[1]} ${ratings[1].shown}`;
+  const text = t('lobby-new-ratings', { first: names[0], firstRating: ratings[0].shown, second: names[1], secondRating: ratings[1].shown });
   const line = $('rating-change');
   line.textContent = text;
   line.hidden = false;
@@ -347,14 +348,14 @@ function drawChallenges() {
   list.replaceChildren(...open.map((c) => {
     const item = el('li', { className: 'challenge' });
     item.dataset.id = c.id;
-    const wants = c.colour === 'random' ? '' : ` · ${c.by} plays ${c.colour === 'south' ? 'South' : 'North'}`;
-    item.append(nameLink(c.by), document.createTextNode(` ${c.rated ? `(${c.shown}) ` : ''}· ${c.rules} · ${clockText(c.clock)} · ${c.rated ? 'rated' : 'casual'}${wants} `));
+    const wants = c.colour === 'random' ? '' : ` · ${t('lobby-wants', { name: c.by, side: c.colour })}`;
+    item.append(nameLink(c.by), document.createTextNode(` ${c.rated ? `(${c.shown}) ` : ''}· ${c.rules} · ${clockText(c.clock)} · ${ratedText(c.rated)}${wants} `));
     if (p && sameName(c.by, p.name)) {
-      const b = el('button', { type: 'button', className: 'withdraw' }, 'Withdraw');
+      const b = el('button', { type: 'button', className: 'withdraw' }, t('lobby-withdraw'));
       b.addEventListener('click', () => withdraw(c.id));
       item.append(b);
     } else if (p) {
-      const b = el('button', { type: 'button', className: 'accept' }, 'Accept');
+      const b = el('button', { type: 'button', className: 'accept' }, t('lobby-accept'));
       b.disabled = c.rated && !!p.guest;
       b.addEventListener('click', () => accept(c.id));
       item.append(b);
@@ -372,7 +373,7 @@ function drawPlaying() {
     item.dataset.game = g.id;
     item.append(
       el('a', { href: `${location.pathname}?game=${g.id}`, className: 'watch' }, `${g.names[0]} – ${g.names[1]}`),
-      document.createTextNode(` · ${g.rules} · ${g.rated ? 'rated' : 'casual'}`),
+      document.createTextNode(` · ${g.rules} · ${ratedText(g.rated)}`),
     );
     return item;
   }));
@@ -385,7 +386,7 @@ async function leaderboard() {
     const board = await api('GET', `/api/leaderboard?family=${encodeURIComponent(family)}`);
     $('leaderboard-list').replaceChildren(...board.leaders.map((l) => {
       const item = el('li');
-      item.append(nameLink(l.name), document.createTextNode(` ${l.rating.shown} (${l.rating.games} games)`));
+      item.append(nameLink(l.name), document.createTextNode(` ${l.rating.shown} ${t('lobby-leader-games', { count: l.rating.games })}`));
       return item;
     }));
     $('leaderboard-none').hidden = board.leaders.length > 0;
@@ -395,12 +396,14 @@ async function leaderboard() {
 }
 
 const outcomeFor = (g, name) => {
-  if (!g.outcome) return 'playing';
-  if (g.outcome === 'aborted') return 'aborted';
-  if (g.outcome === 'draw') return 'draw';
+  if (!g.outcome) return t('lobby-outcome', { outcome: 'playing' });
+  if (g.outcome === 'aborted' || g.outcome === 'draw') return t('lobby-outcome', { outcome: g.outcome });
   const first = sameName(g.names[0], name);
-  return (g.outcome === 'first') === first ? 'won' : 'lost';
+  return t('lobby-outcome', { outcome: (g.outcome === 'first') === first ? 'won' : 'lost' });
 };
+
+// A game's kind as a person reads it: rated, or casual.
+const ratedText = (rated) => t(rated ? 'lobby-rated' : 'lobby-casual');
 
 // The rating after each rated game drawn as a line for each family (SVG, drawn with the
 // page's colours by style.css), the oldest game on the left; nothing with fewer than two games.
@@ -415,7 +418,10 @@ function chart(history) {
   const svg = document.createElementNS(ns, 'svg');
   svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
   svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `Rating history: from ${Math.round(ratings[0])} to ${Math.round(ratings[ratings.length - 1])}`);
+  // Ratings as the server shows them, with no grouping of thousands.
+  const from = String(Math.round(ratings[0]));
+  const to = String(Math.round(ratings[ratings.length - 1]));
+  svg.setAttribute('aria-label', t('lobby-chart', { from, to }));
   for (const family of [...new Set(history.map((h) => h.family))]) {
     const points = history.map((h, i) => [i, h]).filter(([, h]) => h.family === family)
       .map(([i, h]) => `${x(i).toFixed(1)},${y(h.rating).toFixed(1)}`);
@@ -443,18 +449,20 @@ async function openPlayer(name) {
     note(error.message, true);
     return;
   }
-  $('player-title').textContent = page.name + (page.guest ? ' (guest)' : '');
-  $('player-ratings').replaceChildren(...page.ratings.map((r) => el('li', {}, `${familyName(r.family)}: ${r.shown}${r.games ? ` after ${r.games} rated game${r.games === 1 ? '' : 's'}` : ''}`)));
+  $('player-title').textContent = page.guest ? t('lobby-player-guest', { name: page.name }) : page.name;
+  $('player-ratings').replaceChildren(...page.ratings.map((r) => el('li', {}, t(r.games ? 'lobby-player-rating-games' : 'lobby-player-rating', {
+    family: familyName(r.family), rating: r.shown, count: r.games,
+  }))));
   $('player-history').textContent = page.history.length
-    ? `Rating after each rated game: ${page.history.map((h) => `${Math.round(h.rating)} (${familyName(h.family)})`).join(', ')}`
-    : 'No rated game yet.';
+    ? t('lobby-player-history', { ratings: page.history.map((h) => `${Math.round(h.rating)} (${familyName(h.family)})`).join(', ') })
+    : t('lobby-player-history-none');
   $('player-chart').replaceChildren(...chart(page.history));
   $('player-games').replaceChildren(...page.games.map((g) => {
     const item = el('li');
     const opponent = sameName(g.names[0], page.name) ? g.names[1] : g.names[0];
     item.append(
-      el('a', { href: `${location.pathname}?game=${g.id}` }, `against ${opponent}`),
-      document.createTextNode(` · ${g.rules} · ${g.rated ? 'rated' : 'casual'} · ${outcomeFor(g, page.name)}`),
+      el('a', { href: `${location.pathname}?game=${g.id}` }, t('lobby-player-against', { name: opponent })),
+      document.createTextNode(` · ${g.rules} · ${ratedText(g.rated)} · ${outcomeFor(g, page.name)}`),
     );
     return item;
   }));

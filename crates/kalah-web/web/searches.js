@@ -4,14 +4,15 @@
 // foldable list, a step through the calls in the order made, and the three searches' Max and Min
 // calls side by side, on the position and averaged over the game so far. It owns its panel
 // (#searches) and nothing else; app.js tells it which game is shown.
+import { number, t } from './l10n.js';
 
 const $ = (id) => document.getElementById(id);
 
 // The API's names of the searches, the query's and the ones said.
 const NAMES = {
-  Minimax: ['minimax', 'minimax'],
-  AlphaBeta: ['alphabeta', 'alpha-beta'],
-  Ordered: ['ordered', 'alpha-beta, ordered'],
+  Minimax: ['minimax', t('searches-name', { search: 'minimax' })],
+  AlphaBeta: ['alphabeta', t('searches-name', { search: 'alphabeta' })],
+  Ordered: ['ordered', t('searches-name', { search: 'ordered' })],
 };
 // No bound yet: kalah-course's INFINITY (hundredths of a seed).
 const INFINITY = 1000000;
@@ -20,6 +21,7 @@ let api = null;
 let current = () => null;   // the game's state shown
 let drawn = null;           // the last answer, and the game and version it is of
 let drawnOf = '';
+let drawnQuery = null;      // the query the answer drawn is of
 let at = 0;                 // the call highlighted in the step-through
 let asking = null;          // the request under way (a newer one cancels it)
 let elements = [];          // the tree's element of each call
@@ -28,35 +30,31 @@ let elements = [];          // the tree's element of each call
 function seeds(v) {
   if (v >= INFINITY) return '+∞';
   if (v <= -INFINITY) return '−∞';
-  const s = (Math.abs(v) / 100).toFixed(2);
+  const s = number(Math.abs(v) / 100, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return v > 0 ? `+${s}` : v < 0 ? `−${s}` : s;
 }
 
 // What a call is: Max or Min, the house that led to it, alpha and beta on entry, its value, how
 // it ended, and the cut of its remaining children with the bound that cut them.
 function describe(node) {
-  const parts = [node.max ? 'Max' : 'Min', node.house === null ? 'root' : `house ${node.house}`];
+  const parts = [node.max ? 'Max' : 'Min', node.house === null ? t('searches-root') : t('searches-house', { house: node.house })];
   if (node.alpha !== null) parts.push(`α ${seeds(node.alpha)} β ${seeds(node.beta)}`);
-  let value = `value ${seeds(node.value)}`;
-  if (node.end === 'evaluated') value += ' (evaluated)';
-  if (node.end === 'finished') value += ' (game over)';
-  parts.push(value);
+  parts.push(t('searches-value', { value: seeds(node.value), end: node.end || 'searched' }));
   if (node.cut) parts.push(cutText(node.cut));
   return parts.join(' · ');
 }
 
 function cutText(cut) {
-  const houses = `house${cut.houses.length > 1 ? 's' : ''} ${cut.houses.join(', ')}`;
-  return cut.bound === 'beta'
-    ? `β cut: α ${seeds(cut.alpha)} ≥ β ${seeds(cut.beta)}, ${houses} not searched`
-    : `α cut: β ${seeds(cut.beta)} ≤ α ${seeds(cut.alpha)}, ${houses} not searched`;
+  const houses = t('searches-cut-houses', { count: cut.houses.length, houses: cut.houses.join(', ') });
+  const args = { alpha: seeds(cut.alpha), beta: seeds(cut.beta), houses };
+  return cut.bound === 'beta' ? t('searches-cut-beta', args) : t('searches-cut-alpha', args);
 }
 
 // The path of houses from the root to a call.
 function path(node) {
   const houses = [];
   for (let n = node; n && n.house !== null; n = drawn.tree.nodes[n.parent]) houses.unshift(n.house);
-  return houses.length ? `after ${houses.join(' › ')}` : 'the root';
+  return houses.length ? t('searches-path', { houses: houses.join(' › ') }) : t('searches-path-root');
 }
 
 // One call's item in the list: a foldable `details` with its children, or a line for a leaf.
@@ -90,6 +88,10 @@ function item(node, depth) {
   return li;
 }
 
+// A count as the page's language writes it, with no grouping of thousands (a count is read as
+// a number: kalah compare prints it so).
+const count = (value, digits) => number(value, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+
 // The counts of the three searches in a table's body: one row each, named by data-search.
 function counts(body, rows, digits) {
   body.replaceChildren();
@@ -104,7 +106,7 @@ function counts(body, rows, digits) {
     for (const [key, cls] of [['max_calls', 'max'], ['min_calls', 'min'], ['total', 'total']]) {
       const td = document.createElement('td');
       td.className = cls;
-      td.textContent = row[key].toFixed(digits);
+      td.textContent = count(row[key], digits);
       tr.append(td);
     }
     body.append(tr);
@@ -124,8 +126,8 @@ function step(i) {
   const li = elements[at];
   li.setAttribute('aria-current', 'step');
   li.querySelector('.node').scrollIntoView({ block: 'nearest' });
-  $('searches-at').textContent = `Call ${at + 1} of ${nodes.length}`;
-  $('searches-call').textContent = `${describe(node)}; ${path(node)}, ${node.depth} sowing${node.depth === 1 ? '' : 's'} left`;
+  $('searches-at').textContent = t('searches-at', { call: count(at + 1, 0), calls: count(nodes.length, 0) });
+  $('searches-call').textContent = t('searches-call', { call: describe(node), path: path(node), depth: node.depth });
   $('searches-back').disabled = at === 0;
   $('searches-first').disabled = at === 0;
   $('searches-next').disabled = at === nodes.length - 1;
@@ -143,21 +145,24 @@ function render() {
   const [, said] = NAMES[d.tree ? d.tree.search : 'AlphaBeta'];
   $('searches-result').hidden = false;
   counts($('searches-here'), d.searches, 0);
-  $('searches-here-caption').textContent = `This position, depth ${d.depth}`;
+  $('searches-here-caption').textContent = t('searches-here-caption', { depth: d.depth });
   counts($('searches-game'), d.game.searches, 1);
-  $('searches-game-caption').textContent =
-    `Average over the game so far (${d.game.positions} position${d.game.positions === 1 ? '' : 's'}), depth ${d.depth}`;
+  $('searches-game-caption').textContent = t('searches-game-caption', { positions: d.game.positions, depth: d.depth });
   const list = $('searches-tree');
   list.replaceChildren();
   elements = [];
   $('searches-walk').hidden = !d.tree;
   if (!d.tree) {
-    say(`No tree: ${d.untraced}.`, true);
+    // The server's reason is in English: the other languages say it from the query.
+    const search = t('searches-name', { search: drawnQuery.search });
+    say(t('searches-untraced', { reason: d.untraced, search, depth: d.depth, limit: 5000 }), true);
     return;
   }
   list.append(item(d.tree.nodes[0], d.depth));
-  const best = d.tree.best === null ? 'no move (the game is over)' : `house ${d.tree.best}`;
-  say(`${said} to depth ${d.depth}: ${d.tree.nodes.length} calls, value ${seeds(d.tree.value)} for the side to move, best ${best}.`);
+  const best = d.tree.best === null ? t('searches-best-none') : t('searches-house', { house: d.tree.best });
+  say(t('searches-drawn', {
+    search: said, depth: d.depth, count: d.tree.nodes.length, calls: count(d.tree.nodes.length, 0), value: seeds(d.tree.value), best,
+  }));
   step(0);
 }
 
@@ -169,11 +174,12 @@ async function draw() {
   if (asking) asking.abort();
   const mine = new AbortController();
   asking = mine;
-  say('Searching…');
+  say(t('searches-searching'));
   try {
     const answer = await api('GET', `/api/games/${state.id}/searches?${query}`, undefined, mine.signal);
     if (asking !== mine) return;
     drawn = answer;
+    drawnQuery = { search: query.get('search') };
     drawnOf = `${state.id}:${state.version}`;
     render();
   } catch (error) {
