@@ -31,6 +31,25 @@ web=crates/kalah-web/web
 cp "$web"/index.html "$web"/bench.html "$web"/style.css "$web"/*.js "$web"/manifest.webmanifest "$web"/icon.svg "$new"/
 # The board's script and style, shared with kalah kgp serve's page.
 cp crates/kalah-board/web/board.js crates/kalah-board/web/board.css "$new"/
+# The pages' words (kalah-l10n): its script, Mozilla's @fluent/bundle, one catalog a language
+# and their index, English first, as the servers build it (crates/kalah-l10n/build.rs).
+l10n=crates/kalah-l10n
+cp "$l10n"/web/l10n.js "$new"/
+mkdir "$new/fluent" "$new/l10n"
+cp "$l10n"/web/fluent/*.js "$new/fluent/"
+cp "$l10n"/l10n/*.ftl "$new/l10n/"
+index="" catalogs=""
+for file in "$l10n"/l10n/en.ftl $(ls "$l10n"/l10n/*.ftl | grep -v '/en\.ftl$'); do
+    code=$(basename "$file" .ftl)
+    name=$(sed -n 's/^language-name = *//p' "$file" | head -n1)
+    [ -n "$name" ] || { echo "scripts/site.sh: $file has no language-name line" >&2; exit 1; }
+    index="$index${index:+,}{\"code\":\"$code\",\"name\":\"$name\"}"
+    catalogs="$catalogs 'l10n/$code.ftl',"
+done
+echo "[$index]" >"$new/l10n/index.json"
+# The service worker keeps every catalog for offline play.
+sed -i "s|^  // The catalogs (scripts/site.sh lists them).\$|  $catalogs|" "$new/sw.js"
+grep -q "'l10n/en.ftl'" "$new/sw.js"
 # The opening books the explorer answers from (kalah solve book; docs/solver.md).
 mkdir "$new/books"
 cp books/*.book "$new/books/"

@@ -34,7 +34,11 @@ const PAGE_CSS: &str = include_str!("../web/page.css");
 /// The routes of the page and its JSON, reading the database at `db`.
 pub fn router(db: PathBuf) -> Router {
     let db = Arc::new(db);
-    Router::new()
+    // The page's words in every language (kalah-l10n), as kalah serve's page has them.
+    let words = kalah_l10n::assets().into_iter().fold(Router::new(), |router, a| {
+        router.route(&format!("/{}", a.path), get(move || async move { asset(a.content_type, a.text) }))
+    });
+    words
         .route("/", get(|| async { asset("text/html; charset=utf-8", PAGE_HTML) }))
         .route("/page.js", get(|| async { asset("text/javascript; charset=utf-8", PAGE_JS) }))
         .route("/page.css", get(|| async { asset("text/css; charset=utf-8", PAGE_CSS) }))

@@ -306,6 +306,10 @@ pub fn router(app: Arc<App>) -> Router {
         "/" | "/index.html" => router.route(path, get(page_index)),
         _ => router.route(path, get(move || async move { asset(kind, text) })),
     });
+    // The page's words in every language (kalah-l10n), shared with kalah kgp serve's page.
+    let page = kalah_l10n::assets().into_iter().fold(page, |router, a| {
+        router.route(&format!("/{}", a.path), get(move || async move { asset(a.content_type, a.text) }))
+    });
     let page = page.route("/healthz", get(healthz)).route("/readyz", get(readyz));
     let api = ROUTES.iter().filter(|spec| spec.hosts != Hosts::Page).fold(page, |router, spec| {
         // `Router::route` merges the methods of one path.

@@ -7,6 +7,10 @@ const CACHE = `kalah-${VERSION}`;
 const FILES = [
   './', 'index.html', 'board.css', 'style.css', 'board.js', 'app.js', 'backend.js', 'local.js', 'friends.js', 'lobby.js', 'searches.js',
   'manifest.webmanifest', 'icon.svg',
+  // The pages' words: the script, @fluent/bundle, the index of languages and their catalogs.
+  'l10n.js', 'fluent/index.js', 'fluent/bundle.js', 'fluent/builtins.js', 'fluent/memoizer.js',
+  'fluent/resolver.js', 'fluent/resource.js', 'fluent/scope.js', 'fluent/types.js', 'l10n/index.json',
+  // The catalogs (scripts/site.sh lists them).
   // The explorer's opening books (scripts/site.sh copies books/).
   'books/kalah-6-4-standard.book', 'books/kalah-6-5-standard.book',
   // The npm package kalah: its wrapper, its engine's worker, wasm-bindgen's glue and the module.
