@@ -196,6 +196,8 @@ page-form-as-chosen = (wie unten gewählt)
 page-form-none = (keiner)
 page-form-friend = ein Mitspieler (Einladung per Link)
 page-form-fair-group = { $rules }: { $count } Startstellungen
+# Ein Speicher in den Samenverschiebungen eines fairen Starts: „S1>N-Speicher“.
+page-fair-store = Speicher
 page-form-not-number = das ist keine Zahl
 page-form-empty = das Feld ist leer
 page-form-out-of-range = { $text } liegt außerhalb des Bereichs

@@ -195,6 +195,8 @@ page-form-as-chosen = (as chosen below)
 page-form-none = (none)
 page-form-friend = a friend (invite by link)
 page-form-fair-group = { $rules }: { $count } starts
+# A store in a fair start's seed shifts: "S1>N-store".
+page-fair-store = store
 page-form-not-number = that is not a number
 page-form-empty = it is empty
 page-form-out-of-range = { $text } is out of range

@@ -1082,7 +1082,9 @@ function setUpFairStarts() {
   (variants.fair_starts || []).forEach((list, i) => {
     const group = document.createElement('optgroup');
     group.label = t('page-form-fair-group', { rules: rulesText(list.rules), count: list.starts.length });
-    list.starts.forEach((start, j) => group.append(new Option(`${start.shifts}  (${start.position})`, `${i}:${j}`)));
+    // The shifts name a store as `S-store`, `N-store`: the word in the page's language.
+    const store = t('page-fair-store');
+    list.starts.forEach((start, j) => group.append(new Option(`${start.shifts.replace(/-store\b/g, `-${store}`)}  (${start.position})`, `${i}:${j}`)));
     select.append(group);
   });
   select.addEventListener('change', () => {
