@@ -2612,3 +2612,154 @@ async fn two_names_meet_in_the_lobby_play_a_rated_game_and_a_third_watches() {
         client.close().await.expect("a browser closes");
     }
 }
+
+/// The words of a text: its runs of letters, lower case, of two letters or more.
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphabetic()).filter(|w| w.chars().count() >= 2).map(str::to_lowercase)
+}
+
+/// The words of a catalog's texts: its messages' values and attributes, less the comments, the
+/// ids, the arguments (`$count`), the variants' keys (`[one]`) and Fluent's own words.
+fn catalog_words(code: &str) -> std::collections::BTreeSet<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../kalah-l10n/l10n/{code}.ftl"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut found = std::collections::BTreeSet::new();
+    for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+        let starts_entry =
+            line.chars().next().is_some_and(|c| c.is_ascii_lowercase()) || line.trim_start().starts_with('.');
+        let value = match line.split_once('=') {
+            Some((_, value)) if starts_entry => value,
+            _ => line,
+        };
+        let cleaned: String = value
+            .split_whitespace()
+            .filter(|w| !(w.starts_with('$') || w.starts_with('[') || w.starts_with("*[") || w.starts_with('-')))
+            .filter(|w| !matches!(*w, "NUMBER" | "DATETIME") && !w.contains(':'))
+            .collect::<Vec<_>>()
+            .join(" ");
+        found.extend(words(&cleaned));
+    }
+    found
+}
+
+/// The page's visible text, its options, and every title, label and placeholder it has.
+async fn everything_shown(client: &Client) -> String {
+    script(
+        client,
+        "return [document.body.innerText,
+                 ...[...document.querySelectorAll('option, optgroup')].map((o) => o.label || o.text),
+                 ...[...document.querySelectorAll('[title], [aria-label], [placeholder], [alt]')].flatMap(
+                   (e) => ['title', 'aria-label', 'placeholder', 'alt'].map((a) => e.getAttribute(a) || ''))
+                ].join('\\n')",
+    )
+    .await
+}
+
+/// Fails if the page shows a word of the English catalog that the German catalog does not use.
+async fn no_english(client: &Client, english: &std::collections::BTreeSet<String>, at: &str) {
+    let shown = everything_shown(client).await;
+    let leaked: std::collections::BTreeSet<String> = words(&shown).filter(|w| english.contains(w)).collect();
+    assert!(leaked.is_empty(), "{at}: the German page shows English words {leaked:?}:\n{shown}");
+}
+
+/// The pages in German (issue 45): Chromium started with `--lang=de` gets the German page (its
+/// `lang` is `de`), and neither a whole game between two friends (on two browsers, through the
+/// invitation) nor a whole game against the engine shows a word of English: after every move
+/// the visible text, the options, titles and labels of both pages are read. The language switch
+/// then shows the page in English, and again in German. With `KALAH_SCREENSHOT=1` it writes
+/// docs/serve-de.png (a desktop) and docs/serve-de-phone.png (a phone, 390 × 844).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_german_page_shows_no_english_between_friends_and_against_the_engine() {
+    let (driver, chromium) = browser_programs();
+    let english: std::collections::BTreeSet<String> =
+        catalog_words("en").difference(&catalog_words("de")).cloned().collect();
+    assert!(english.contains("move") && english.contains("seeds") && !english.contains("kalah"), "{english:?}");
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let (_server, url) = start_server(folder.path());
+    let german = ["--lang=de", "--accept-lang=de"];
+    let (_da, a) = start_browser_with(&driver, &chromium, &german).await;
+    let (_db, b) = start_browser_with(&driver, &chromium, &german).await;
+    a.goto(&url).await.expect("the page opens");
+    idle(&a).await;
+    assert_eq!(script(&a, "return document.documentElement.lang").await, "de");
+    no_english(&a, &english, "the page opened").await;
+
+    // A whole game between friends: a invites, b plays North from the invitation.
+    friend_game(&a, 3, 2, None).await;
+    no_english(&a, &english, "the invitation").await;
+    join(&a, &b).await;
+    assert_eq!(script(&b, "return document.documentElement.lang").await, "de");
+    let mut moves = 0;
+    while script(&a, "return document.body.dataset.phase").await != "over" {
+        let before = in_step(&[&a, &b]).await;
+        for (page, who) in [(&a, "South's page"), (&b, "North's page")] {
+            no_english(page, &english, &format!("{who} after {moves} moves between friends")).await;
+        }
+        let mover =
+            if a.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty() { &b } else { &a };
+        click_a_house(mover).await;
+        moves += 1;
+        assert!(moves < 60, "a Kalah(3,2) game lasts fewer moves");
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while in_step(&[&a, &b]).await <= before {
+            assert!(Instant::now() < deadline, "the move never reached the other page");
+        }
+    }
+    for (page, who) in [(&a, "South's page"), (&b, "North's page")] {
+        no_english(page, &english, &format!("{who} at the end of the game between friends")).await;
+    }
+    b.close().await.expect("a browser closes");
+
+    // A whole game against the engine.
+    new_game(&a, "3", "2", "engine:2").await;
+    let mut clicks = 0;
+    while idle(&a).await != "over" {
+        no_english(&a, &english, &format!("after {clicks} moves against the engine")).await;
+        click_a_house(&a).await;
+        clicks += 1;
+        assert!(clicks < 100, "a Kalah(3,2) game lasts fewer turns");
+    }
+    no_english(&a, &english, "the end of the game against the engine").await;
+
+    // The switch: English, then German again; the choice is kept in this browser.
+    a.find(Locator::Id("language")).await.expect("the language switch").select_by_value("en").await.unwrap();
+    wait_script(&a, "return document.documentElement.lang", |lang| lang == "en").await;
+    idle(&a).await;
+    let shown = everything_shown(&a).await;
+    assert!(words(&shown).any(|w| w == "move" || w == "game"), "the English page: {shown}");
+    assert_eq!(stored(&a, "kalah-language").await, "en");
+    a.find(Locator::Id("language")).await.expect("the language switch").select_by_value("de").await.unwrap();
+    wait_script(&a, "return document.documentElement.lang", |lang| lang == "de").await;
+    idle(&a).await;
+    no_english(&a, &english, "the page switched back to German").await;
+
+    if std::env::var_os("KALAH_SCREENSHOT").is_some_and(|v| v == "1") {
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+        new_game(&a, "6", "4", "engine:3").await;
+        for _ in 0..3 {
+            click_a_house(&a).await;
+        }
+        idle(&a).await;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while script(&a, "return document.getElementById('eval-text').textContent").await.ends_with('…')
+            && Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        no_english(&a, &english, "the desktop's screenshot").await;
+        let png = a.screenshot().await.expect("a screenshot");
+        std::fs::write(docs.join("serve-de.png"), png).expect("docs/serve-de.png is written");
+        let (_phone_driver, phone) = start_chromium(&driver, &chromium, Some((390, 844)), 1.0, &german).await;
+        phone.goto(&format!("{url}?rules=kalah(6,4)%20standard&south=human&north=engine:3")).await.unwrap();
+        idle(&phone).await;
+        for _ in 0..2 {
+            click_a_house(&phone).await;
+        }
+        idle(&phone).await;
+        no_english(&phone, &english, "the phone's screenshot").await;
+        let png = phone.screenshot().await.expect("a screenshot");
+        std::fs::write(docs.join("serve-de-phone.png"), png).expect("docs/serve-de-phone.png is written");
+        phone.close().await.expect("the phone's browser closes");
+    }
+    a.close().await.expect("the browser closes");
+}

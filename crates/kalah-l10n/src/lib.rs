@@ -4,7 +4,7 @@
 //! `l10n/CODE.ftl`, built into this crate: adding a language is adding its file
 //! (docs/l10n.md says how).
 //!
-//! * The pages format in the browser: [`ASSETS`] are the files a server serves beside the page
+//! * The pages format in the browser: [`assets`] are the files a server serves beside the page
 //!   (`l10n.js`, Mozilla's `@fluent/bundle` as ES modules, the catalogs and their index), and
 //!   `l10n.js` picks the player's language and formats with `@fluent/bundle`.
 //! * A server formats its own messages with [`Words`], by the `fluent-bundle` crate, in the
@@ -64,7 +64,11 @@ pub struct Asset {
 pub fn assets() -> Vec<Asset> {
     const SCRIPT_TYPE: &str = "text/javascript; charset=utf-8";
     let mut assets = vec![Asset { path: "l10n.js".into(), content_type: SCRIPT_TYPE, text: SCRIPT }];
-    assets.extend(FLUENT.iter().map(|&(name, text)| Asset { path: format!("fluent/{name}"), content_type: SCRIPT_TYPE, text }));
+    assets.extend(FLUENT.iter().map(|&(name, text)| Asset {
+        path: format!("fluent/{name}"),
+        content_type: SCRIPT_TYPE,
+        text,
+    }));
     assets.push(Asset { path: "l10n/index.json".into(), content_type: "application/json", text: INDEX });
     assets.extend(CATALOGS.iter().map(|c| Asset {
         path: format!("l10n/{}.ftl", c.code),
@@ -143,9 +147,11 @@ impl Words {
         for catalog in CATALOGS {
             let code = catalog.code;
             let id: LanguageIdentifier = code.parse().map_err(|_| CatalogError::Code { code })?;
-            let resource = FluentResource::try_new(catalog.text.to_string()).map_err(|(_, errors)| {
-                CatalogError::Syntax { code, errors: errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ") }
-            })?;
+            let resource =
+                FluentResource::try_new(catalog.text.to_string()).map_err(|(_, errors)| CatalogError::Syntax {
+                    code,
+                    errors: errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "),
+                })?;
             let mut bundle = FluentBundle::new_concurrent(vec![id]);
             // The pages show text left to right; the isolation marks would only show as noise
             // in a JSON error.

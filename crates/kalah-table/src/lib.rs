@@ -30,7 +30,7 @@ pub mod table;
 pub mod turn;
 
 pub use event::{Change, Event, Moment};
-pub use refused::Refused;
+pub use refused::{Refused, Said, SaidArg};
 pub use start::Start;
 pub use state::GameState;
 pub use table::{Access, Actor, Host, Seating, Table};

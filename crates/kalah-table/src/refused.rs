@@ -108,6 +108,146 @@ impl Refused {
     }
 }
 
+/// What a refusal says to a person, by name: a message of the pages' catalogs (kalah-l10n's
+/// `l10n/*.ftl`, section "Errors the API returns") and its arguments, so that a page shows it in
+/// its player's language. A side is given as `north` or `south`, for the catalog to name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Said {
+    /// The message's id, e.g. `error-over`.
+    pub id: &'static str,
+    /// The arguments: each name and its value.
+    pub args: Vec<(&'static str, SaidArg)>,
+}
+
+/// A message's argument: text, or a number (which the catalog formats, and picks plurals by).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SaidArg {
+    /// Shown as it is.
+    Text(String),
+    /// Written as the language writes numbers.
+    Number(f64),
+}
+
+impl Eq for SaidArg {}
+
+impl From<&str> for SaidArg {
+    fn from(text: &str) -> SaidArg {
+        SaidArg::Text(text.to_string())
+    }
+}
+
+impl From<String> for SaidArg {
+    fn from(text: String) -> SaidArg {
+        SaidArg::Text(text)
+    }
+}
+
+impl From<u64> for SaidArg {
+    fn from(n: u64) -> SaidArg {
+        SaidArg::Number(n as f64)
+    }
+}
+
+impl From<usize> for SaidArg {
+    fn from(n: usize) -> SaidArg {
+        SaidArg::Number(n as f64)
+    }
+}
+
+impl Said {
+    /// Message `id` with no arguments.
+    pub fn new(id: &'static str) -> Said {
+        Said { id, args: Vec::new() }
+    }
+
+    /// The arguments as a JSON object (numbers as numbers), as hosts send them beside `code`.
+    pub fn args_json(&self) -> serde_json::Value {
+        let object = self.args.iter().map(|(name, value)| {
+            let value = match value {
+                SaidArg::Number(n) => serde_json::Number::from_f64(*n).map_or(serde_json::Value::Null, Into::into),
+                SaidArg::Text(text) => serde_json::Value::String(text.clone()),
+            };
+            (name.to_string(), value)
+        });
+        serde_json::Value::Object(object.collect())
+    }
+
+    /// The message with argument `name` set to `value`.
+    pub fn with(mut self, name: &'static str, value: impl Into<SaidArg>) -> Said {
+        self.args.push((name, value.into()));
+        self
+    }
+}
+
+fn side(side: Side) -> &'static str {
+    match side {
+        Side::South => "south",
+        Side::North => "north",
+    }
+}
+
+impl Refused {
+    /// Returns the message a person reads for the refusal. Refusals of a request a page never
+    /// sends as written (a body it cannot read, an illegal action) are said in general terms;
+    /// their English text ([`std::fmt::Display`]) says the detail to a program's author.
+    pub fn said(&self) -> Said {
+        match self {
+            Refused::Bad(_) => Said::new("error-bad"),
+            Refused::Over => Said::new("error-over"),
+            Refused::EnginesSeat(s) => Said::new("error-engines-seat").with("side", side(*s)),
+            Refused::PersonsSeat(s) => Said::new("error-persons-seat").with("side", side(*s)),
+            Refused::NotYours(s) => Said::new("error-not-yours").with("side", side(*s)),
+            Refused::NotAPlayer => Said::new("error-not-a-player"),
+            Refused::WrongToken => Said::new("error-wrong-token"),
+            Refused::Unowned => Said::new("error-unowned"),
+            Refused::Takeback(why) => Said::new(match *why {
+                TAKEBACK_NOT_OVER => "error-rematch-not-over",
+                TAKEBACK_REMATCH_BEGUN => "error-rematch-begun",
+                TAKEBACK_RATED => "error-takeback-rated",
+                TAKEBACK_NO_MOVE => "error-takeback-no-move",
+                TAKEBACK_ASKED => "error-takeback-asked",
+                TAKEBACK_NONE => "error-takeback-none",
+                TAKEBACK_YOURS => "error-takeback-yours",
+                TAKEBACK_NOTHING => "error-takeback-nothing",
+                _ => "error-takeback",
+            }),
+            Refused::Thinking => Said::new("error-thinking"),
+            Refused::Changed => Said::new("error-changed"),
+            Refused::Stale { made, now } => Said::new("error-stale").with("made", *made).with("now", *now),
+            Refused::Illegal(_) => Said::new("error-illegal"),
+            Refused::History(_) => Said::new("error-history"),
+            Refused::Ended(how) => Said::new("error-ended").with(
+                "how",
+                match *how {
+                    ENDED_TIME => "time",
+                    ENDED_RESIGNED => "resigned",
+                    ENDED_ABORTED => "aborted",
+                    _ => "other",
+                },
+            ),
+            Refused::FriendsStep => Said::new("error-friends-step"),
+            Refused::NoHelp => Said::new("error-no-help"),
+            Refused::Rated => Said::new("error-rated"),
+            Refused::Kept => Said::new("error-kept"),
+            Refused::Begun => Said::new("error-begun"),
+            Refused::NoFriends => Said::new("error-no-friends"),
+        }
+    }
+}
+
+// The takebacks' and the ends' refusals, named once for the table and for [`Refused::said`].
+pub(crate) const TAKEBACK_NOT_OVER: &str = "the game is not over: a rematch follows its end";
+pub(crate) const TAKEBACK_REMATCH_BEGUN: &str = "the rematch has begun already";
+pub(crate) const TAKEBACK_RATED: &str = "a rated game has no takebacks: its moves count as played";
+pub(crate) const TAKEBACK_NO_MOVE: &str = "you have no move to take back";
+pub(crate) const TAKEBACK_ASKED: &str = "a takeback is already asked for";
+pub(crate) const TAKEBACK_NONE: &str = "no takeback is asked for";
+pub(crate) const TAKEBACK_YOURS: &str = "the takeback is yours: your opponent answers it";
+pub(crate) const TAKEBACK_NOTHING: &str = "there is nothing to take back";
+pub(crate) const ENDED_TIME: &str = "lost on time";
+pub(crate) const ENDED_RESIGNED: &str = "lost by resigning";
+pub(crate) const ENDED_ABORTED: &str = "aborted";
+
 /// Returns `message` on one line: a control character (a line break in a JSON key a client
 /// sent, which the JSON reader's message repeats) is written as its escape.
 pub fn one_line(message: impl Into<String>) -> String {

@@ -31,7 +31,10 @@ use kalah_rules::{Action, Game, History, Position, Rules, Seat, Side};
 use kalah_view::{Analysis, Facts, Player};
 
 use crate::event::{Change, Event, Moment};
-use crate::refused::Refused;
+use crate::refused::{
+    Refused, ENDED_ABORTED, ENDED_RESIGNED, ENDED_TIME, TAKEBACK_ASKED, TAKEBACK_NONE, TAKEBACK_NOTHING,
+    TAKEBACK_NOT_OVER, TAKEBACK_NO_MOVE, TAKEBACK_RATED, TAKEBACK_REMATCH_BEGUN, TAKEBACK_YOURS,
+};
 use crate::start::{token_hash, Start};
 
 /// The most time a screen may take to show a move before its player's clock runs: see
@@ -359,10 +362,10 @@ impl Table {
     /// [`Table::rematched`].
     pub fn offer_rematch(&mut self, by: Seat, now: Moment) -> Result<bool, Refused> {
         if self.decider().is_some() {
-            return Err(Refused::Takeback("the game is not over: a rematch follows its end"));
+            return Err(Refused::Takeback(TAKEBACK_NOT_OVER));
         }
         if self.rematch.is_some() {
-            return Err(Refused::Takeback("the rematch has begun already"));
+            return Err(Refused::Takeback(TAKEBACK_REMATCH_BEGUN));
         }
         match self.rematch_offer {
             Some(other) if other != by => Ok(true),
@@ -415,14 +418,14 @@ impl Table {
     pub fn ask_takeback(&mut self, by: Seat, now: Moment) -> Result<(), Refused> {
         self.decider().ok_or(Refused::Over)?;
         if self.is_rated() {
-            return Err(Refused::Takeback("a rated game has no takebacks: its moves count as played"));
+            return Err(Refused::Takeback(TAKEBACK_RATED));
         }
         let game = self.game();
         if !(0..game.actions().len()).any(|i| game.actor(i).is_some_and(|(_, seat)| seat == by)) {
-            return Err(Refused::Takeback("you have no move to take back"));
+            return Err(Refused::Takeback(TAKEBACK_NO_MOVE));
         }
         if self.takeback.is_some() {
-            return Err(Refused::Takeback("a takeback is already asked for"));
+            return Err(Refused::Takeback(TAKEBACK_ASKED));
         }
         self.takeback = Some(by);
         self.log(Change::TakebackAsked { by }, now);
@@ -432,15 +435,15 @@ impl Table {
     /// The player `by` answers the opponent's takeback: `accept` takes back every action since,
     /// and including, the asker's last one.
     pub fn answer_takeback(&mut self, by: Seat, accept: bool, now: Moment) -> Result<(), Refused> {
-        let asker = self.takeback.ok_or(Refused::Takeback("no takeback is asked for"))?;
+        let asker = self.takeback.ok_or(Refused::Takeback(TAKEBACK_NONE))?;
         if asker == by {
-            return Err(Refused::Takeback("the takeback is yours: your opponent answers it"));
+            return Err(Refused::Takeback(TAKEBACK_YOURS));
         }
         self.takeback = None;
         if accept {
             let mut mask = [false; 2];
             mask[asker.index()] = true;
-            let plies = self.history.undo_turn(mask).map_err(|_| Refused::Takeback("there is nothing to take back"))?;
+            let plies = self.history.undo_turn(mask).map_err(|_| Refused::Takeback(TAKEBACK_NOTHING))?;
             self.stepped(now);
             self.log(Change::TakebackAccepted { plies }, now);
         } else {
@@ -980,9 +983,9 @@ impl Table {
         // The board of a game lost on time, by resigning or aborted stays as it ended: stepping
         // back would show a position to play on under a game that is over.
         match (self.lost_on_time(), self.resigned, self.aborted) {
-            (Some(_), _, _) => Err(Refused::Ended("lost on time")),
-            (_, Some(_), _) => Err(Refused::Ended("lost by resigning")),
-            (_, _, Some(_)) => Err(Refused::Ended("aborted")),
+            (Some(_), _, _) => Err(Refused::Ended(ENDED_TIME)),
+            (_, Some(_), _) => Err(Refused::Ended(ENDED_RESIGNED)),
+            (_, _, Some(_)) => Err(Refused::Ended(ENDED_ABORTED)),
             _ => Ok(()),
         }
     }

@@ -21,9 +21,14 @@ export type ModuleSource =
  * answer: 400 bad input, 404 or 405 for a route, 409 for a game that changed or an engine
  * stopped, 500 for a worker that failed. */
 export class KalahError extends Error {
-  constructor(message: string, status?: number);
+  constructor(message: string, status?: number, code?: string | null, args?: Record<string, string | number> | null);
   readonly name: 'KalahError';
   status: number;
+  /** The message a person reads, by its name in the catalogs of kalah's pages (e.g.
+   * `error-over`), as `kalah serve`'s errors name it; null for an error of a program's input. */
+  code: string | null;
+  /** The message's arguments. */
+  args: Record<string, string | number> | null;
 }
 
 /** Loads the module, once; resolves to the compiled module. */

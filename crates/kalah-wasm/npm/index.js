@@ -19,22 +19,29 @@ let starting = null;
  * would answer (400 bad input, 404 and 405 for routes, 409 for a game that changed or an engine
  * already thinking, 500 for a worker that failed). */
 export class KalahError extends Error {
-  constructor(message, status = 400) {
+  // `code` and `args` name the message a person reads in the catalogs of kalah's pages
+  // (kalah-l10n), as `kalah serve`'s errors do; null for an error of a program's input.
+  constructor(message, status = 400, code = null, args = null) {
     super(message);
     this.name = 'KalahError';
     this.status = status;
+    this.code = code;
+    this.args = args;
   }
 }
 
-// A refusal of the module comes as `STATUS message` (kalah-table's statuses), any other error
-// of its input as the message alone (a 400). Anything else, such as a WebAssembly trap, is passed
-// on as it is: the module cannot be trusted after it.
+// A refusal of the module comes as `STATUS message` (kalah-table's statuses) and, on a line of
+// its own, `{"code": …, "args": …}`; any other error of its input as the message alone (a 400).
+// Anything else, such as a WebAssembly trap, is passed on as it is: the module cannot be trusted
+// after it.
 function refusal(error) {
   if (!(error instanceof Error) || error instanceof WebAssembly.RuntimeError || error instanceof KalahError) {
     return error;
   }
-  const match = /^(\d{3}) (.*)$/s.exec(error.message);
-  return match ? new KalahError(match[2], Number(match[1])) : new KalahError(error.message);
+  const match = /^(\d{3}) ([^\n]*)(?:\n(\{.*\}))?$/s.exec(error.message);
+  if (!match) return new KalahError(error.message);
+  const named = match[3] ? JSON.parse(match[3]) : {};
+  return new KalahError(match[2], Number(match[1]), named.code ?? null, named.args ?? null);
 }
 
 // Calls the glue: its JSON answer as an object, its error as a KalahError.

@@ -266,10 +266,16 @@ mod exports {
         reply(engine::run_bench(depth))
     }
 
-    /// Says a refusal as `STATUS message`, the status kalah-table gives it (the npm package's
-    /// wrapper reads it into a `KalahError`).
+    /// Says a refusal as `STATUS message`, the status kalah-table gives it, and on a line of its
+    /// own the catalogs' message for a person, `{"code": …, "args": …}` (the npm package's
+    /// wrapper reads them into a `KalahError`).
     fn refused(refused: Refused) -> JsError {
-        JsError::new(&format!("{} {refused}", refused.status()))
+        let said = refused.said();
+        let named = match said.args.is_empty() {
+            true => serde_json::json!({ "code": said.id }),
+            false => serde_json::json!({ "code": said.id, "args": said.args_json() }),
+        };
+        JsError::new(&format!("{} {refused}\n{named}", refused.status()))
     }
 
     /// Finds the route of `method` and `path` at this page: `{"route": "move", "id": "…"}`, or

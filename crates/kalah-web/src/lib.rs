@@ -43,6 +43,7 @@ pub mod server;
 pub mod sql;
 pub mod store;
 pub mod tls;
+mod words;
 
 #[cfg(test)]
 mod tests;

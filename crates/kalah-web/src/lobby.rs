@@ -19,7 +19,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::Json;
-use kalah_lobby::{Challenge, Family, Lobby, LobbyError, Name, Offer};
+use kalah_lobby::{Challenge, Family, Lobby, LobbyError, Name, NameError, Offer};
 use kalah_table::refused::one_line;
 use kalah_table::start::token_hash;
 use kalah_table::Moment;
@@ -30,6 +30,7 @@ use tokio::sync::broadcast;
 use crate::games::{self, Ended, Missing};
 use crate::guard::Client;
 use crate::server::{bearer, missing, ApiError, App};
+use crate::words::Said;
 
 /// How long a game with no change stays in the list of games being played.
 const PLAYING_IDLE: Duration = Duration::from_secs(3600);
@@ -181,7 +182,26 @@ pub async fn follow_endings(app: Arc<App>) {
 
 impl From<LobbyError> for ApiError {
     fn from(e: LobbyError) -> ApiError {
+        let said = match &e {
+            LobbyError::Bad(_) => Said::new("error-bad"),
+            LobbyError::Unknown(_) => Said::new("error-no-challenge"),
+            LobbyError::Own => Said::new("error-challenge-own"),
+            LobbyError::NotYours => Said::new("error-challenge-not-yours"),
+            LobbyError::GuestRated => Said::new("error-guest-rated"),
+            LobbyError::TooMany => Said::new("error-challenges-too-many"),
+        };
         ApiError::new(StatusCode::from_u16(e.status()).unwrap_or(StatusCode::BAD_REQUEST), one_line(e.to_string()))
+            .saying(said)
+    }
+}
+
+impl From<NameError> for ApiError {
+    fn from(e: NameError) -> ApiError {
+        let said = match &e {
+            NameError::Malformed(_) => Said::new("error-name-malformed"),
+            NameError::Reserved(name) => Said::new("error-name-reserved").with("name", name.as_str()),
+        };
+        ApiError::bad(e.to_string()).saying(said)
     }
 }
 
@@ -213,13 +233,14 @@ pub(crate) async fn register(
     let secret = games::new_token();
     let name = match (asked.name.as_deref(), asked.guest) {
         (Some(text), false) => {
-            let name = Name::parse(text).map_err(|e| ApiError::bad(e.to_string()))?;
+            let name = Name::parse(text)?;
             let kept = app.games.store().register(&name, &token_hash(&secret), now).await;
             if !kept.map_err(|e| store_failed(&app, e))? {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,
                     format!("the name {name} is taken (names differ in more than case): pick another"),
-                ));
+                )
+                .saying(Said::new("error-name-taken").with("name", name.to_string())));
             }
             name
         }
@@ -234,7 +255,7 @@ pub(crate) async fn register(
                     break;
                 }
             }
-            made.ok_or_else(|| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "no guest's name is free: try again"))?
+            made.ok_or_else(|| ApiError::said(StatusCode::SERVICE_UNAVAILABLE, Said::new("error-no-guest-name")))?
         }
         _ => {
             return Err(ApiError::bad(
@@ -253,6 +274,7 @@ async fn signed_in(app: &App, headers: &HeaderMap) -> Result<Name, ApiError> {
             StatusCode::UNAUTHORIZED,
             "no player has this secret: pick a name (POST /api/players), or open the link that carries yours",
         )
+        .saying(Said::new("error-no-such-secret"))
     };
     let secret = bearer(headers).filter(|s| !s.is_empty()).ok_or_else(unknown)?;
     let name = app.games.store().signed_in(&token_hash(secret)).await.map_err(|e| store_failed(app, e))?;
@@ -276,7 +298,7 @@ pub(crate) async fn password(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let name = signed_in(&app, &headers).await?;
     if name.is_guest() {
-        return Err(ApiError::new(StatusCode::FORBIDDEN, "a guest's name has no password: pick a name of your own"));
+        return Err(ApiError::said(StatusCode::FORBIDDEN, Said::new("error-guest-password")));
     }
     let asked: NewPassword = serde_json::from_slice(&body).map_err(|e| {
         ApiError::bad(format!(
@@ -289,7 +311,10 @@ pub(crate) async fn password(
         Some(password) => {
             let length = password.chars().count();
             if !(crate::players::SHORTEST_PASSWORD..=crate::players::LONGEST_PASSWORD).contains(&length) {
-                return Err(ApiError::bad(format!("a password has 8 to 200 characters, not {length}")));
+                return Err(ApiError::said(
+                    StatusCode::BAD_REQUEST,
+                    Said::new("error-password-length").with("length", length),
+                ));
             }
             // Argon2 is slow by design: off the server's tasks.
             let wrapped = tokio::task::spawn_blocking(move || crate::players::Wrapped::new(&secret, &password))
@@ -301,7 +326,7 @@ pub(crate) async fn password(
     };
     let set = app.games.store().set_password(&name.key(), wrapped.as_ref()).await.map_err(|e| store_failed(&app, e))?;
     if !set {
-        return Err(ApiError::new(StatusCode::GONE, format!("the name {name} was removed")));
+        return Err(ApiError::said(StatusCode::GONE, Said::new("error-name-removed").with("name", name.to_string())));
     }
     Ok(Json(json!({ "name": name, "password": wrapped.is_some() })))
 }
@@ -320,8 +345,7 @@ pub(crate) async fn sign_in(State(app): State<Arc<App>>, body: Bytes) -> Result<
     let asked: SignIn = serde_json::from_slice(&body).map_err(|e| {
         ApiError::bad(format!("cannot read the JSON body: {e}; write {{\"name\": \"alice\", \"password\": \"…\"}}"))
     })?;
-    let wrong =
-        || ApiError::new(StatusCode::UNAUTHORIZED, "the name or the password is wrong (or the name has no password)");
+    let wrong = || ApiError::said(StatusCode::UNAUTHORIZED, Said::new("error-sign-in"));
     let kept = app.games.store().wrapped(&asked.name.to_ascii_lowercase()).await.map_err(|e| store_failed(&app, e))?;
     let (name, hash, wrapped) = kept.ok_or_else(wrong)?;
     let password = asked.password;
@@ -349,7 +373,8 @@ pub(crate) async fn player(
     let store = app.games.store();
     let key = name.to_ascii_lowercase();
     let Some((name, since)) = store.player(&key).await.map_err(|e| store_failed(&app, e))? else {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, format!("no player is named {:?}", one_line(name))));
+        return Err(ApiError::new(StatusCode::NOT_FOUND, format!("no player is named {:?}", one_line(name.as_str())))
+            .saying(Said::new("error-no-player").with("name", one_line(name))));
     };
     let now = Moment::now();
     let ratings = store.ratings(&key, now).await.map_err(|e| store_failed(&app, e))?;
@@ -529,7 +554,9 @@ async fn begin(
     let mut tokens = [String::new(), String::new()];
     for (i, name) in pairing.names.iter().enumerate() {
         let secret = store.secret_of(&name.key()).await.map_err(|e| store_failed(app, e))?;
-        tokens[i] = secret.ok_or_else(|| ApiError::new(StatusCode::GONE, format!("the name {name} was removed")))?;
+        tokens[i] = secret.ok_or_else(|| {
+            ApiError::said(StatusCode::GONE, Said::new("error-name-removed").with("name", name.to_string()))
+        })?;
     }
     let table = pairing.challenge.table(&pairing, tokens, Moment::now())?;
     let id = app.games.add(table).await.map_err(|why| missing(app, "", why))?;

@@ -40,6 +40,7 @@ use crate::postgres::Notice;
 use crate::presence::{self, Attending, Presence};
 use crate::proxy::{PublicUrl, TrustedProxies};
 use crate::store::StoreError;
+use crate::words::Said;
 use crate::{Config, Report};
 
 /// The page, built into the binary so that `kalah serve` works from any folder with no network:
@@ -341,11 +342,10 @@ async fn healthz() -> Json<serde_json::Value> {
 async fn readyz(State(app): State<Arc<App>>) -> Result<Json<serde_json::Value>, ApiError> {
     match app.games.archive(1).await {
         Ok(_) => Ok(Json(json!({ "status": "ready" }))),
-        Err(e) => Err(ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: one_line(format!("the game database does not answer: {e}")),
-            retry_after: Some(5),
-        }),
+        Err(e) => {
+            Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("the game database does not answer: {e}"))
+                .retry(Some(5)))
+        }
     }
 }
 
@@ -454,21 +454,16 @@ pub(crate) async fn whole(request: axum::extract::Request, next: axum::middlewar
     match tokio::spawn(next.run(request)).await {
         Ok(response) => response,
         Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-        Err(_) => ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: "the server is stopping: ask again in a moment".to_string(),
-            retry_after: Some(1),
+        Err(_) => {
+            ApiError::said(StatusCode::SERVICE_UNAVAILABLE, Said::new("error-stopping")).retry(Some(1)).into_response()
         }
-        .into_response(),
     }
 }
 
 /// Refuses what [`crate::guard`] refuses (writes from another site, a client over its share)
 /// and reads the body within its time, before any handler runs.
 async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let refused = |r: guard::Refusal| {
-        ApiError { status: r.status, message: one_line(r.message), retry_after: r.retry_after }.into_response()
-    };
+    let refused = |r: guard::Refusal| ApiError::from(r).into_response();
     if let Err(r) = guard::check_origin(request.method(), request.headers(), app.public_url.as_ref()) {
         return refused(r);
     }
@@ -508,7 +503,19 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
 /// error, and every response gets the security headers.
 async fn finish(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let (method, path) = (request.method().clone(), request.uri().path().to_string());
+    let accepted = request.headers().get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
+    let language = crate::words::language(accepted);
     let mut response = next.run(request).await;
+    // An error a person reads, in the language the request accepts.
+    if language != "en" {
+        let said = response.extensions().get::<ApiError>().and_then(|e| Some((e, e.said.as_ref()?)));
+        if let Some(text) = said.and_then(|(e, said)| Some((e, crate::words::say(said, language)?))) {
+            let (error, text) = text;
+            let mut again = error.clone();
+            again.message = one_line(text);
+            response = again.into_response();
+        }
+    }
     let status = response.status();
     let json =
         response.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
@@ -526,7 +533,7 @@ async fn finish(request: axum::extract::Request, next: axum::middleware::Next) -
             }
             _ => format!("{method} {path}: {}", status.canonical_reason().unwrap_or("the request failed")),
         };
-        let mut fixed = ApiError { status, message: one_line(message), retry_after: None }.into_response();
+        let mut fixed = ApiError::new(status, message).into_response();
         if status == StatusCode::METHOD_NOT_ALLOWED {
             let allow = allow.or_else(|| header::HeaderValue::from_str(&route::allowed(&path, Hosts::Server)).ok());
             if let Some(allow) = allow {
@@ -557,12 +564,27 @@ pub struct ApiError {
     message: String,
     /// Seconds after which to ask again (a busy server's 503).
     retry_after: Option<u64>,
+    /// What the error says to a person, by the catalogs' name (sent as `code` and `args`, and
+    /// as the message in the language the request accepts).
+    said: Option<Said>,
 }
 
 impl ApiError {
     /// An error with `status` and a one-line `message`.
     pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, message: one_line(message), retry_after: None }
+        ApiError { status, message: one_line(message), retry_after: None, said: None }
+    }
+
+    /// An error with `status` that says catalog message `said` (its English text the message).
+    pub(crate) fn said(status: StatusCode, said: Said) -> ApiError {
+        let message = crate::words::english(&said);
+        ApiError { status, message: one_line(message), retry_after: None, said: Some(said) }
+    }
+
+    /// The error, saying catalog message `said` to a person (its message stays as it is).
+    pub(crate) fn saying(mut self, said: Said) -> ApiError {
+        self.said = Some(said);
+        self
     }
 
     /// A 400 with `message`.
@@ -597,39 +619,64 @@ impl std::error::Error for ApiError {}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut response = (self.status, Json(json!({ "error": self.message }))).into_response();
+        let body = match &self.said {
+            None => json!({ "error": self.message }),
+            Some(said) if said.args.is_empty() => json!({ "error": self.message, "code": said.id }),
+            Some(said) => json!({ "error": self.message, "code": said.id, "args": said.args_json() }),
+        };
+        let mut response = (self.status, Json(body)).into_response();
         if let Some(seconds) = self.retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from(seconds));
         }
+        // finish() says it again in the language the request accepts.
+        response.extensions_mut().insert(self);
         response
     }
 }
 
+impl From<guard::Refusal> for ApiError {
+    /// A refusal of the guard: a write from another site, or a client over its share.
+    fn from(r: guard::Refusal) -> ApiError {
+        let said = match r.status {
+            StatusCode::TOO_MANY_REQUESTS => Some(Said::new("error-too-many")),
+            StatusCode::FORBIDDEN => Some(Said::new("error-other-site")),
+            _ => None,
+        };
+        let error = ApiError::new(r.status, r.message).retry(r.retry_after);
+        match said {
+            Some(said) => error.saying(said),
+            None => error,
+        }
+    }
+}
+
 fn conflict(message: impl Into<String>) -> ApiError {
-    ApiError { status: StatusCode::CONFLICT, message: one_line(message), retry_after: None }
+    ApiError::new(StatusCode::CONFLICT, message)
 }
 
 pub(crate) fn missing(app: &App, id: &str, why: Missing) -> ApiError {
     match why {
-        Missing::Unknown => ApiError {
-            retry_after: None,
-            status: StatusCode::NOT_FOUND,
-            message: format!("there is no game {:?}: it was deleted, or never was", short(id)),
-        },
-        Missing::Store(e) => ApiError {
-            retry_after: Some(5),
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: format!("{e}: nothing was changed; try again"),
-        },
+        Missing::Unknown => ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("there is no game {:?}: it was deleted, or never was", short(id)),
+        )
+        .saying(Said::new("error-no-game").with("id", short(id))),
+        Missing::Store(e) => {
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("{e}: nothing was changed; try again"))
+                .retry(Some(5))
+                .saying(Said::new("error-store"))
+        }
         Missing::Changed(version) => conflict(format!(
             "the game changed through another server meanwhile and is at version {version} now: \
              nothing of this request was done; look again"
-        )),
-        Missing::Full => ApiError {
-            retry_after: Some(60),
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: format!("the server holds its most games ({}): close one or try again later", app.games.max()),
-        },
+        ))
+        .saying(Said::new("error-changed-elsewhere").with("version", version)),
+        Missing::Full => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the server holds its most games ({}): close one or try again later", app.games.max()),
+        )
+        .retry(Some(60))
+        .saying(Said::new("error-full").with("most", app.games.max())),
     }
 }
 
@@ -647,44 +694,30 @@ async fn save(app: &App, id: &str, s: &mut Session) -> Result<(), ApiError> {
 }
 
 fn engine_failed() -> ApiError {
-    ApiError {
-        status: StatusCode::INTERNAL_SERVER_ERROR,
-        message: "the engine's search failed".to_string(),
-        retry_after: None,
-    }
+    ApiError::said(StatusCode::INTERNAL_SERVER_ERROR, Said::new("error-engine-failed"))
 }
 
 /// The answer when a search could not run: 503 with `Retry-After` when the server is busy.
 fn not_searched(failed: Failed) -> ApiError {
     match failed {
-        Failed::Busy => ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: "the server is busy: every engine is thinking; ask again in a second".to_string(),
-            retry_after: Some(1),
-        },
+        Failed::Busy => ApiError::said(StatusCode::SERVICE_UNAVAILABLE, Said::new("error-engines-busy")).retry(Some(1)),
         Failed::Crashed => engine_failed(),
     }
 }
 
 async fn not_found(method: Method, uri: Uri) -> ApiError {
-    ApiError {
-        retry_after: None,
-        status: StatusCode::NOT_FOUND,
-        message: format!(
-            "nothing at {method} {}: the page is at / and the API under /api/games (see docs/web.md)",
-            uri.path()
-        ),
-    }
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!("nothing at {method} {}: the page is at / and the API under /api/games (see docs/web.md)", uri.path()),
+    )
+    .saying(Said::new("error-nothing-here"))
 }
 
 impl From<Refused> for ApiError {
     /// Every refusal of a table is answered with the status kalah-table gives it.
     fn from(refused: Refused) -> ApiError {
-        ApiError {
-            status: StatusCode::from_u16(refused.status()).unwrap_or(StatusCode::BAD_REQUEST),
-            message: one_line(refused.to_string()),
-            retry_after: None,
-        }
+        ApiError::new(StatusCode::from_u16(refused.status()).unwrap_or(StatusCode::BAD_REQUEST), refused.to_string())
+            .saying(refused.said())
     }
 }
 
@@ -817,22 +850,14 @@ async fn live(
 ) -> Result<Sse<impl futures_util::Stream<Item = Result<SseEvent, std::convert::Infallible>>>, ApiError> {
     let in_address = uri.query().is_some_and(|q| q.split('&').any(|pair| pair.starts_with("seat=")));
     if in_address {
-        return Err(ApiError {
-            status: StatusCode::BAD_REQUEST,
-            message:
-                "a seat's token is never sent in the address (proxies log it): send it as Authorization: Bearer TOKEN"
-                    .to_string(),
-            retry_after: None,
-        });
+        return Err(ApiError::bad(
+            "a seat's token is never sent in the address (proxies log it): send it as Authorization: Bearer TOKEN",
+        ));
     }
     // Counted before the game is looked up, so that asking for games that do not exist holds no channel.
     let counted = match client {
         Some(axum::Extension(Client(client))) => {
-            Some(app.channels.open(client, app.most_channels).map_err(|r| ApiError {
-                status: r.status,
-                message: one_line(r.message),
-                retry_after: r.retry_after,
-            })?)
+            Some(app.channels.open(client, app.most_channels).map_err(ApiError::from)?)
         }
         None => None,
     };
@@ -1261,7 +1286,7 @@ async fn searches(State(app): State<Arc<App>>, Path(id): Path<String>, uri: Uri)
 
 /// A 400 with `message`.
 fn bad_request(message: String) -> ApiError {
-    ApiError { status: StatusCode::BAD_REQUEST, message: one_line(message), retry_after: None }
+    ApiError::bad(message)
 }
 
 /// The query of `GET /api/archive`.

@@ -9,6 +9,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
 use kalah_rules::Record;
+use kalah_table::Refused;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
@@ -712,6 +713,52 @@ async fn an_undo_or_a_close_stops_the_engine() {
 }
 
 /// Sends a request with the headers given (and a JSON content type only if one is given).
+#[tokio::test]
+async fn an_error_names_its_message_and_speaks_the_language_the_request_accepts() {
+    let (app, _) = server(10, 10);
+    let url = "/api/games/0123456789abcdef";
+    // No language asked: the English text, and the message's name and arguments for a page.
+    let (status, english) = call_with(&app, "GET", url, &[], "").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(english["error"].as_str().unwrap().starts_with("there is no game"), "{english}");
+    assert_eq!(english["code"], "error-no-game");
+    assert_eq!(english["args"]["id"], "0123456789abcdef", "{english}");
+    // German, from the German catalog; a language with no catalog gets English.
+    let (_, german) = call_with(&app, "GET", url, &[("accept-language", "de-DE,de;q=0.9,en;q=0.5")], "").await;
+    assert_eq!(
+        german["error"], "Es gibt keine Partie „0123456789abcdef“: Sie wurde gelöscht oder gab es nie.",
+        "{german}"
+    );
+    assert_eq!((&german["code"], &german["args"]), (&english["code"], &english["args"]));
+    let (_, other) = call_with(&app, "GET", url, &[("accept-language", "fr")], "").await;
+    assert_eq!(other, english);
+    // Every refusal's message is in every catalog. (fluent-bundle writes numbers without
+    // grouping in every language; the pages' @fluent/bundle writes them as the language does.)
+    let words = kalah_l10n::Words::new().unwrap();
+    for refused in [
+        Refused::Over,
+        Refused::NotYours(kalah_rules::Side::North),
+        Refused::Takeback("there is nothing to take back"),
+        Refused::Ended("lost on time"),
+        Refused::Stale { made: 3, now: 1234 },
+    ] {
+        let said = refused.said();
+        for language in words.languages() {
+            assert!(crate::words::say(&said, language).is_some(), "{} in {language}", said.id);
+        }
+        assert_ne!(said.id, "error-takeback", "{refused:?} is said in general terms");
+    }
+    let stale = Refused::Stale { made: 3, now: 1234 }.said();
+    assert_eq!(
+        crate::words::say(&stale, "de").unwrap(),
+        "Der Zug wurde auf Stand 3 der Partie gemacht, jetzt ist sie bei Stand 1234: Schau noch einmal."
+    );
+    assert_eq!(
+        crate::words::english(&stale),
+        "the move was made on version 3 of the game, which is at version 1234 now: look again"
+    );
+}
+
 async fn call_with(app: &Router, method: &str, uri: &str, headers: &[(&str, &str)], body: &str) -> (StatusCode, Value) {
     let mut request = Request::builder().method(method).uri(uri);
     for (name, value) in headers {

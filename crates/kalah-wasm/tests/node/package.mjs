@@ -170,7 +170,10 @@ const end = engine.solve(game.question());
 check(state.result !== null && end.solved && end.value === state.result.south - state.result.north,
   `${state.status} (${turns} turns, ${Date.now() - started} ms); the solve of the end agrees`);
 check(/^\[Date "2026\.01\.02"\]$/m.test(record) && record.includes('[Result '), 'the record is dated and has a result');
-refused(() => game.move(1), 400);
+// A refusal names the message a person reads in the pages' catalogs, as kalah serve's do.
+const over = (() => { try { game.move(1); } catch (error) { return error; } return null; })();
+check(over instanceof KalahError && over.status === 400 && over.code === 'error-over'
+  && over.args === null && !over.message.includes('\n'), `a refusal names its message: ${over && over.code}`);
 refused(() => engine.hint(game.question()), 400);
 const replayed = new Game({ record, south: 'human', north: 'human' });
 check(replayed.state().position === state.position, 'the record loads as the same game');
