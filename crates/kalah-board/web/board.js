@@ -20,10 +20,19 @@
   const MIN_READ_ROW = 24;
   const STONE_COLORS = ['#c8553d', '#e0a458', '#588b8b', '#8e6c8a', '#b5838d', '#6d9f71'];
 
+  // The board's words in the page's language: the catalogs' messages, which the page's
+  // l10n.js (an ES module, loaded before the board is drawn) offers as globalThis.kalahL10n;
+  // English where a page has no catalogs.
+  function say(id, args, english) {
+    const l10n = globalThis.kalahL10n;
+    return l10n ? l10n.t(id, args) : english;
+  }
+
   function cellName(cell, m) {
-    if (cell === m) return "South's store";
-    if (cell === 2 * m + 1) return "North's store";
-    return cell < m ? `South house ${cell + 1}` : `North house ${cell - m}`;
+    if (cell === m) return say('board-store-south', undefined, "South's store");
+    if (cell === 2 * m + 1) return say('board-store-north', undefined, "North's store");
+    return cell < m ? say('board-house-south', { house: cell + 1 }, `South house ${cell + 1}`)
+      : say('board-house-north', { house: cell - m }, `North house ${cell - m}`);
   }
 
   // Lays the cells out across where a row of m houses and two stores fits with houses of
@@ -115,7 +124,8 @@
       }
       const label = document.createElement('span');
       label.className = 'label';
-      label.textContent = isStore ? (cell === m ? 'South' : 'North') : (cell < m ? `${cell + 1}` : `${cell - m}`);
+      label.textContent = isStore ? (cell === m ? say('board-south', undefined, 'South') : say('board-north', undefined, 'North'))
+        : (cell < m ? `${cell + 1}` : `${cell - m}`);
       const stones = document.createElement('span');
       stones.className = 'stones';
       stones.setAttribute('aria-hidden', 'true');
@@ -157,7 +167,8 @@
       const count = cells[cell];
       el.querySelector('.count').textContent = count;
       drawStones(el.querySelector('.stones'), count, el.classList.contains('store'));
-      el.setAttribute('aria-label', `${cellName(cell, m)}, ${count} seed${count === 1 ? '' : 's'}`);
+      const name = cellName(cell, m);
+      el.setAttribute('aria-label', say('board-pit', { name, count }, `${name}, ${count} seed${count === 1 ? '' : 's'}`));
     }
   }
 

@@ -9,7 +9,349 @@ language-choose = Language
 
 ## The page (index.html, app.js, backend.js, local.js).
 
+# The sides and the players, as the page names them.
+page-south = South
+page-north = North
+page-you = you
+page-your-friend = your friend
+page-a-person = a person
+page-engine-level = engine level { $level }
+# A side with its player, where the engine plays it: "North (engine level 3)".
+page-side-engine = { $side } (engine level { $level })
+# An action of a move list or a hint: a house's number, or these.
+page-action-swap = swap
+page-action-keep = keep
+page-house = house { $house }
+
+# The page's parts (index.html).
+page-title = Kalah
+page-board-section =
+    .aria-label = Board
+page-board =
+    .aria-label = Kalah board
+page-controls =
+    .aria-label = Game controls
+page-loading = Loading…
+page-retry = Try again
+page-start-new = Start a new game
+page-play-again = Play again
+page-end-new = New game…
+page-legend-south = South's last turn
+page-legend-north = North's last turn
+page-legend-from = sown from
+page-legend-last = last seed
+page-legend-captured = capture
+page-legend-extra = extra move
+page-swap = Swap sides (pie rule)
+page-engine-go = Engine, move
+page-keep = Keep the board (no handicap)
+page-eval =
+    .title = Evaluation: South's expected final lead
+page-eval-south-ahead = ◀ South ahead
+page-eval-north-ahead = North ahead ▶
+page-eval-bar =
+    .aria-label = Evaluation bar: South's share is green, North's purple
+page-new = New game
+page-undo = Undo
+page-take-back = Take back
+page-redo = Redo
+page-hint = Hint
+page-solve = Solve
+page-games = Your games in progress
+page-language =
+    .aria-label = Language
+page-sowing = Sowing
+page-speed-none = not animated
+page-speed-slow = slow
+page-speed-normal = normal
+page-speed-fast = fast
+page-evaluation = Evaluation
+page-sound = Sound
+page-theme = Theme
+page-theme-auto = as the system
+page-theme-light = light
+page-theme-dark = dark
+page-moves = Moves
+page-moves-list =
+    .aria-label = Move list: choose one to see the position after it
+page-save = Save game
+page-load = Load game
+page-link = Link to this position
+page-link-text =
+    .aria-label = Link to this position
+page-explorer = Explorer: every move with perfect play
+page-explorer-move = Move
+page-explorer-value = Value
+page-explorer-result = Result
+page-explorer-note = Note
+page-keys = Keys:
+page-keys-sow = sow a house;
+page-keys-step = step through the moves;
+page-keys-and = and
+page-keys-reach = reach everything.
+
+# The new game's form (index.html, app.js).
+page-form-title = New game
+page-form-board = Board
+page-form-houses = Houses a side
+page-form-seeds = Seeds a house
+page-form-rules = Rules
+page-form-preset = Preset
+page-form-capture = Capture
+page-form-end = End
+page-form-leftover = Leftover seeds go to
+page-form-direction = Direction
+page-form-sowing = Sowing
+page-form-majority = Ends once a store holds more than half
+page-form-pie = Pie rule (North may swap)
+page-form-handicap = Handicap (North may move one seed first)
+page-form-players = Players
+page-form-south = South (first player)
+page-form-north = North (second player)
+page-form-clock = Clock for each player
+page-form-clock-none = none
+page-form-clock-minute = 1 min
+page-form-clock-move = { $minutes } min + { $seconds } s a move
+page-form-fair = Fair start: perfect players draw (optional)
+page-form-start-position = Start position (optional)
+page-form-start-input =
+    .placeholder = e.g. 4,4,4,4,4,4:0/4,4,4,4,4,4:0/S
+page-form-start = Start
+page-form-cancel = Cancel
+page-form-as-chosen = (as chosen below)
+page-form-none = (none)
+page-form-friend = a friend (invite by link)
+page-form-fair-group = { $rules }: { $count } starts
+# A store in a fair start's seed shifts: "S1>N-store".
+page-fair-store = store
+page-form-not-number = that is not a number
+page-form-empty = it is empty
+page-form-out-of-range = { $text } is out of range
+page-form-not-whole = { $text } is not a whole number
+page-form-problem = { $what }: { $wrong }; write a whole number from { $min } to { $max }.
+# The presets and the engine's levels of the form, by their names.
+page-preset-standard = capture only when the opposite house holds seeds; ends when either side is empty
+page-preset-empty-capture = capture even when the opposite house is empty (Irving, Donkers & Uiterwijk)
+page-preset-assignment = standard, but the game ends only when the player to move has no seeds
+page-preset-seed-on = relay sowing: a last seed in a non-empty house sows on; no captures
+page-preset-clockwise = standard captures, seeds sown clockwise
+page-preset-kgp = standard, and the game ends once a store holds more than half of all seeds
+page-preset-mkagent = the Manchester agents' game: Kalah(7,7), pie rule, no extra move on the first move
+page-level-1 = 1: looks one sowing ahead
+page-level-2 = 2: three sowings
+page-level-3 = 3: six sowings
+page-level-4 = 4: twelve sowings
+page-level-5 = 5: as deep as the time limit allows
+# The words of the rules, as the form's choices and the rules line show them.
+page-rule-standard = standard
+page-rule-empty = empty
+page-rule-none = none
+page-rule-side-empty = side-empty
+page-rule-mover-stuck = mover-stuck
+page-rule-owner = owner
+page-rule-emptier = emptier
+page-rule-discard = discard
+page-rule-ccw = ccw
+page-rule-cw = cw
+page-rule-single = single
+page-rule-relay = relay
+page-rule-empty-capture = empty-capture
+page-rule-assignment = assignment
+page-rule-seed-on = seed-on
+page-rule-clockwise = clockwise
+page-rule-kgp = kgp
+page-rule-mkagent = mkagent
+page-rule-majority-ends = majority-ends
+page-rule-no-first-extra = no-first-extra
+page-rule-pie = pie
+page-rule-handicap = handicap
+page-rule-capture = capture
+page-rule-end = end
+page-rule-leftover = leftover
+page-rule-direction = direction
+page-rule-sowing = sowing
+
+# The rules, in short (docs/rules.md).
+page-rules = Rules
+page-rules-board = The board has a row of houses for each player and a store at each end. South (the first player) owns the bottom row and the store on the right, North the top row and the store on the left.
+page-rules-sow = A move takes all the seeds of one of your houses and sows them one by one counter-clockwise into the following houses and your own store, skipping your opponent's store.
+page-rules-extra = If the last seed lands in your own store, you get an extra move: you move again.
+page-rules-capture = If the last seed lands in an empty house of your own and the opposite house holds seeds, you capture: both go to your store.
+page-rules-end = The game ends as soon as one side's houses are all empty; each player then adds the seeds left on their own side to their own store.
+page-rules-win = The player with more seeds in their store wins; equal stores are a draw.
+page-rules-pie = With the pie rule, after South's first turn North may swap sides instead of moving.
+page-rules-handicap = With a handicap, before the first move North may move one seed from any house to any other, or keep the board.
+
+# What the page says about the game (app.js).
+page-status-to-move = { $who } to move
+page-status-pie = { $who } to move: sow a house, or swap sides
+page-status-handicap = { $who } decides the handicap: keep the board, or move one seed
+page-status-aborted = Game aborted: { $side } did not make a first move in time. No result.
+page-status-lost-on-time = Game over: { $loser } ran out of time; { $winner } wins.
+page-status-resigned = Game over: { $loser } resigned; { $winner } wins.
+page-status-won = Game over: South { $south }, North { $north }. { $winner } wins by { $margin ->
+        [one] { $margin } seed
+       *[other] { $margin } seeds
+    }.
+page-status-draw = Game over: South { $south }, North { $north }. The game is a draw.
+page-your-move = Your move
+page-your-move-pie = Your move: sow a house, or swap sides
+page-your-handicap = You decide the handicap: keep the board, or move one seed
+page-thinking = { $status } (thinking…)
+page-waiting = { $status } ({ $why })
+page-waiting-earlier = an earlier position: → or the move list steps forward
+page-waiting-paused = press “Engine, move” to let it play
+page-rules-line = { $rules } · South: { $south } · North: { $north }
+page-clock =
+    .aria-label = { $side ->
+        [South] South's clock
+       *[North] North's clock
+    }
+page-busy-retrying = The server is busy, retrying…
+page-no-eval-rated = No evaluation while a rated game goes on
+page-no-eval-friends = No evaluation while a game between friends goes on
+page-eval-off = Evaluation off
+page-evaluating = Evaluating…
+page-eval-paused = Evaluation paused: the server is busy
+page-eval-draw = a draw
+page-eval-wins = { $side } wins by { $lead }
+page-eval-final = Final: { $outcome }
+page-eval-solved = Solved ✓: { $outcome } with perfect play
+page-eval-even = Even
+page-eval-lead = { $side } +{ NUMBER($lead, minimumFractionDigits: 2, maximumFractionDigits: 2) }
+page-eval-depth = { $who } (depth { $depth })
+page-eval-depth-best = { $who } (depth { $depth }; best for { $side }: { $what })
+
+# The end of a game (app.js).
+page-end-you-resigned = You resigned.
+page-end-friend-resigned = Your friend resigned: you won.
+page-end-resigned = { $side } resigned: { $winner } won.
+page-end-you-lost-on-time = You lost on time.
+page-end-friend-out-of-time = Your friend ran out of time: you won.
+page-end-out-of-time = { $side } ran out of time: { $winner } won.
+page-end-draw = A draw. { $south }–{ $north }.
+page-end-you-won = You won { $own }–{ $theirs }.
+page-end-you-lost = You lost { $own }–{ $theirs }.
+page-end-won = { $winner } won. { $south }–{ $north }.
+page-end-winner = { $side } ({ $player })
+
+# The last move, said under the board (app.js).
+page-last-sowed = { $side } sowed house { $house }
+page-last-relays = , relaying { $count ->
+        [one] { $count } time
+       *[other] { $count } times
+    }
+page-last-captured = {" "}and captured { $count ->
+        [one] { $count } seed
+       *[other] { $count } seeds
+    }
+page-last-extra = : extra move, { $side } moves again
+page-last-ended = : that ends the game
+page-last-swapped = { $side } swapped sides: the players changed places, North is to move
+page-last-kept = North kept the board as it is (no handicap move)
+page-last-handicap = North moved one seed from { $from } to { $to } (handicap)
+page-sentence = { $text }.
+page-handicap-picked = Moving a seed from { $house }: choose the house it goes to.
+
+# The move list (app.js).
+page-moves-start = Start
+page-moves-start-label = The start
+page-move-label = { $number }. { $side } { $action }
+page-move-captures = , captures { $count }
+page-move-extra = , extra move
+
+# Hint, solve, explorer (app.js).
+page-hint-thinking = Thinking about a hint…
+page-hint-exact = exactly { $value }
+page-hint-said = Hint for { $side }: { $what } (worth { $value } seeds to { $side }, depth { $depth }).
+page-solving = Solving…
+page-solve-draw = a draw
+page-solve-wins = { $side } wins by { $margin }
+page-solve-best = ; best for { $side }: house { $house }
+page-solved = Solved: value { $value } for South, { $outcome } with perfect play{ $best }.
+page-not-solved = Not solved within the time: South gets from { $lower } to { $upper }.
+page-explorer-not-now = Not while a game between friends or a rated game goes on.
+page-explorer-solving = Solving every move…
+page-explorer-busy = The server is busy: open the explorer again in a moment
+page-verdict-win = win by { $value }
+page-verdict-loss = loss by { $value }
+page-verdict-draw = draw
+page-explorer-range = { $lower } to { $upper }
+page-explorer-unknown = unknown
+page-explorer-unsettled = { $result ->
+        [win] win
+        [loss] loss
+       *[draw] draw
+    } (not settled)
+page-explorer-best = ★ best
+page-explorer-throws = ✗ throws away the { $what ->
+        [win] win
+       *[draw] draw
+    }
+page-explorer-again = moves again
+page-explorer-caption = Final store difference for { $side }, to move
+page-explorer-book = from the opening book
+page-explorer-millis = solved in { NUMBER($seconds, minimumFractionDigits: 2, maximumFractionDigits: 2) } s
+page-explorer-over = The game is over: { $verdict } for { $side }.
+page-explorer-exact = Exact ✓: { $verdict } for { $side } with perfect play ({ $from }).
+page-explorer-open = Not every move is settled in the time: { $side } gets { $lower } to { $upper } ({ $from }).
+page-explorer-line = Best line: { $line }
+
+# Save, load, link (app.js).
+page-cannot-save = cannot save: { $error }
+page-loaded = Loaded { $file }.
+page-loaded-warning = Loaded { $file }; warning: { $warnings }
+page-cannot-load = cannot load { $file }: { $error }
+page-link-copied = Link copied.
+
+# Opening the page (app.js, backend.js, local.js).
+page-lobby-cannot-open = The lobby cannot open: { $error }
+page-no-such-game = There is no such game.
+page-link-not-here = The link's game is not in this browser: { $error }.
+page-link-no-game = The link names no game on this server: it was mistyped, or the game was deleted.
+page-link-refused = The link's game cannot be played: { $error }; { $kept ->
+        [yes] here is your game as it was
+       *[no] here is a new game
+    }.
+page-last-gone = Your last game cannot be taken up: { $error }. This is a new one.
+page-last-deleted = Your last game is no longer on the server (it was deleted); this is a new one.
+page-seconds = { $count ->
+        [one] { $count } second
+       *[other] { $count } seconds
+    }
+page-cannot-start-retry = Cannot start: { $error }. Trying again in { $wait }.
+page-cannot-start = cannot start: { $error }
+page-server-down = The server does not answer: it may have stopped or the network is down.
+page-engine-time-range = engine-time in the address takes 1 to 60000 ms, not { $asked }: the engine takes { $used } ms.
+page-engine-time-server = engine-time in the address is for the engine in the browser: this server's engine takes the time it was started with.
+page-changed = the game changed while the engine was thinking
+page-kept-unreadable = its kept data cannot be read ({ $error }); it was set aside
+page-not-in-browser = there is no game { $id } in this browser: start a new one
+page-no-request = no such request in this browser: { $method } { $path }
+
+# The engine's benchmark page (bench.html, bench.js).
+page-bench-title = Kalah: the engine's benchmark in this browser
+page-bench-heading = The engine's benchmark in this browser
+page-bench-about = The positions of “kalah bench”, searched in the page's Web Worker on one thread to the depth of “?depth=” (13 by default, as “kalah bench”). At depth 13 the nodes must equal the native signature.
+page-bench-running = Running…
+page-bench-result = depth { $depth }: { $nodes } nodes in { $millis } ms, { $nps } nodes/s
+page-bench-right = ; the signature is right
+page-bench-wrong = ; WRONG: the signature is { $signature }
+page-bench-failed = the benchmark failed: { $error }
+
 ## The board (kalah-board's board.js).
+
+board-south = South
+board-north = North
+board-store-south = South's store
+board-store-north = North's store
+board-house-south = South house { $house }
+board-house-north = North house { $house }
+# A pit as a screen reader reads it: "South house 3, 4 seeds".
+board-pit = { $name }, { $count ->
+        [one] { $count } seed
+       *[other] { $count } seeds
+    }
 
 ## Games between friends (friends.js).
 

@@ -5,8 +5,48 @@ import { connect, engineTimeSaid } from './backend.js';
 import * as friends from './friends.js';
 import * as lobby from './lobby.js';
 import * as searches from './searches.js';
+import { t, attribute, number, switcher } from './l10n.js';
 
 const $ = (id) => document.getElementById(id);
+
+// ---- the page's words (l10n.js: the catalogs in crates/kalah-l10n/l10n/) ----
+
+// A side as the page's language names it ("South" is the API's word for it).
+function side(name) {
+  return name === 'South' ? t('page-south') : name === 'North' ? t('page-north') : name;
+}
+
+// Message `id` where the catalog has it, else `fallback` (a word the server knows and the
+// catalogs do not yet: a new preset, a new level).
+function known(id, args, fallback) {
+  const said = t(id, args);
+  return said === id ? fallback : said;
+}
+
+// A word of the rules (`standard`, `empty-capture`, `capture=empty`, `pie`…) in the page's language.
+function ruleWord(word) {
+  const at = word.indexOf('=');
+  if (at < 0) return known(`page-rule-${word}`, undefined, word);
+  return `${ruleWord(word.slice(0, at))}=${ruleWord(word.slice(at + 1))}`;
+}
+
+// The rules as the page shows them: `kalah(6,4) empty-capture`, its words in the page's language.
+function rulesText(rules) {
+  const [size, ...words] = rules.split(' ');
+  return [size, ...words.map(ruleWord)].join(' ');
+}
+
+// An action as the move list and a hint show it: a house's number, `swap`, `keep`, `S3>N2`.
+function actionText(action) {
+  if (action === 'swap') return t('page-action-swap');
+  if (action === 'keep') return t('page-action-keep');
+  return action;
+}
+
+// A value with two decimals and its sign, as the page's language writes it: "+1.25", "-0.50".
+function signedDecimal(x) {
+  return number(Number(x), { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: 'exceptZero' });
+}
 
 let variants = null;  // GET /api/variants
 export let game = null;  // the last GameState
@@ -43,7 +83,7 @@ export async function change(method, path, body, animate) {
       } catch (error) {
         // A busy server says when to ask again: the page waits and asks again by itself.
         if (error.status !== 503 || !error.retryAfter) throw error;
-        note('The server is busy, retrying…');
+        note(t('page-busy-retrying'));
         await sleep(1000 * Math.min(error.retryAfter, 10));
       }
     }
@@ -203,7 +243,7 @@ function buildBoard(m) {
     clock.className = 'clock';
     clock.hidden = true;
     clock.setAttribute('role', 'timer');
-    clock.setAttribute('aria-label', `${cell === m ? 'South' : 'North'}'s clock`);
+    clock.setAttribute('aria-label', attribute('page-clock', 'aria-label', { side: cell === m ? 'South' : 'North' }));
     pitOf(cell).append(clock);
   }
 }
@@ -392,15 +432,16 @@ function draw() {
   status.classList.toggle('over', !!game.result);
   // An engine move stopped by an undo is still being wound up: the position shown is not its.
   // A player of a game between friends reads it from their seat ("Your move"), friends.js says.
-  const said = (game.friends && friends.status(game)) || personStatus(game) || game.status;
-  setStatus(said + (thinking && game.engine_to_move ? ' (thinking…)' : waiting ? ` (${waiting})` : ''));
+  const said = (game.friends && friends.status(game)) || personStatus(game) || gameStatus(game);
+  setStatus(thinking && game.engine_to_move ? t('page-thinking', { status: said })
+    : waiting ? t('page-waiting', { status: said, why: waiting }) : said);
   $('engine-go').hidden = !(paused && engineMovesNow(true));
   // A player of a game between friends reads the seats as "you" and "your friend".
   const seat = game.friends ? friends.sideOf(game) : null;
-  const friend = (side) => (game.names ? game.names[side.toLowerCase()] : 'your friend');
-  const named = (side) => (seat ? (seat === side ? 'you' : friend(side))
+  const friend = (side) => (game.names ? game.names[side.toLowerCase()] : t('page-your-friend'));
+  const named = (side) => (seat ? (seat === side ? t('page-you') : friend(side))
     : game.names ? game.names[side.toLowerCase()] : playerName(game.players[side.toLowerCase()]));
-  $('rules-line').textContent = `${game.rules} · South: ${named('South')} · North: ${named('North')}`;
+  $('rules-line').textContent = t('page-rules-line', { rules: rulesText(game.rules), south: named('South'), north: named('North') });
   $('swap').hidden = !(person && game.legal.includes('swap'));
   $('keep').hidden = !handicap;
   // A decision to take takes the legend's place (style.css), so the buttons below stay put.
@@ -408,7 +449,7 @@ function draw() {
   $('under-board').classList.toggle('deciding', deciding);
   const unplayed = game.moves.some((mv) => !mv.played);
   // Between friends an undo is a takeback the opponent answers (friends.js), and says so.
-  $('undo-label').textContent = game.friends ? 'Take back' : 'Undo';
+  $('undo-label').textContent = t(game.friends ? 'page-take-back' : 'page-undo');
   $('undo').disabled = game.ply === 0;
   $('redo').disabled = !unplayed;
   // A game lost on time or by resigning keeps its board as it ended (the server refuses undo).
@@ -428,10 +469,10 @@ function draw() {
   // friends' lines (a phone keeps the board and the buttons on one screen).
   $('eval').hidden = !evaluationAllowed();
   if (!evaluationAllowed()) {
-    $('eval-text').textContent = game.rated ? 'No evaluation while a rated game goes on' : 'No evaluation while a game between friends goes on';
+    $('eval-text').textContent = t(game.rated ? 'page-no-eval-rated' : 'page-no-eval-friends');
     setBar(0);
   } else if (!$('eval-on').checked) {
-    $('eval-text').textContent = 'Evaluation off';
+    $('eval-text').textContent = t('page-eval-off');
     setBar(0);
   }
   drawEnd();
@@ -448,22 +489,22 @@ function drawEnd() {
   $('game-end').hidden = !over;
   if (!over) return;
   const mine = game.friends ? friends.sideOf(game) : null;
-  const winner = r.winner && `${r.winner} (${playerName(game.players[r.winner.toLowerCase()])})`;
+  const winner = r.winner && t('page-end-winner', { side: side(r.winner), player: playerName(game.players[r.winner.toLowerCase()]) });
   let text;
   // A game decided by resigning or on time says how: its stores are not its score.
   if (r.resigned) {
-    if (mine) text = r.resigned === mine ? 'You resigned.' : 'Your friend resigned: you won.';
-    else text = `${r.resigned} resigned: ${winner} won.`;
+    if (mine) text = t(r.resigned === mine ? 'page-end-you-resigned' : 'page-end-friend-resigned');
+    else text = t('page-end-resigned', { side: side(r.resigned), winner });
   } else if (r.lost_on_time) {
-    if (mine) text = r.lost_on_time === mine ? 'You lost on time.' : 'Your friend ran out of time: you won.';
-    else text = `${r.lost_on_time} ran out of time: ${winner} won.`;
-  } else if (!r.winner) text = `A draw. ${r.south}–${r.north}.`;
+    if (mine) text = t(r.lost_on_time === mine ? 'page-end-you-lost-on-time' : 'page-end-friend-out-of-time');
+    else text = t('page-end-out-of-time', { side: side(r.lost_on_time), winner });
+  } else if (!r.winner) text = t('page-end-draw', { south: r.south, north: r.north });
   else if (mine) {
     // The player's own score first, as people say it: "You won 37–35."
     const [own, theirs] = mine === 'South' ? [r.south, r.north] : [r.north, r.south];
-    text = `${r.winner === mine ? 'You won' : 'You lost'} ${own}–${theirs}.`;
+    text = t(r.winner === mine ? 'page-end-you-won' : 'page-end-you-lost', { own, theirs });
   }
-  else text = `${winner} won. ${r.south}–${r.north}.`;
+  else text = t('page-end-won', { winner, south: r.south, north: r.north });
   $('game-end-text').textContent = text;
   $('play-again').hidden = game.friends;
 }
@@ -475,9 +516,33 @@ function personStatus(state) {
   const engine = (player) => player.startsWith('engine');
   const [south, north] = [state.players.south, state.players.north];
   if (engine(south) === engine(north)) return null;
-  if (state.phase === 'handicap') return 'You decide the handicap: keep the board, or move one seed';
-  if (state.phase === 'pie') return 'Your move: sow a house, or swap sides';
-  return 'Your move';
+  if (state.phase === 'handicap') return t('page-your-handicap');
+  if (state.phase === 'pie') return t('page-your-move-pie');
+  return t('page-your-move');
+}
+
+// The status line of the game (whose turn it is, or how the game ended), in the page's
+// language: the server's `status` (kalah-view's `status_of`) said again from the state's fields.
+function gameStatus(state) {
+  const who = (name) => {
+    const level = /^engine:(\d+)$/.exec(state.players[name.toLowerCase()] || '');
+    return level ? t('page-side-engine', { side: side(name), level: level[1] }) : side(name);
+  };
+  const other = (name) => (name === 'South' ? 'North' : 'South');
+  const r = state.result;
+  if (state.aborted) return t('page-status-aborted', { side: side(state.aborted) });
+  if (r && r.lost_on_time) return t('page-status-lost-on-time', { loser: who(r.lost_on_time), winner: who(other(r.lost_on_time)) });
+  if (r && r.resigned) return t('page-status-resigned', { loser: who(r.resigned), winner: who(other(r.resigned)) });
+  if (r) {
+    const margin = r.south - r.north;
+    if (margin === 0) return t('page-status-draw', { south: r.south, north: r.north });
+    return t('page-status-won', { south: r.south, north: r.north, winner: who(margin > 0 ? 'South' : 'North'), margin: Math.abs(margin) });
+  }
+  const mover = state.to_move || 'South';
+  if (state.phase === 'handicap') return t('page-status-handicap', { who: who(mover) });
+  if (state.phase === 'pie') return t('page-status-pie', { who: who(mover) });
+  if (state.phase === 'over') return state.status;
+  return t('page-status-to-move', { who: who(mover) });
 }
 
 // A player as people say it: "engine level 3", "a person".
@@ -492,8 +557,8 @@ function viewerSide(state) {
 
 function playerName(player) {
   const level = /^engine:(\d+)$/.exec(player);
-  if (level) return `engine level ${level[1]}`;
-  return player === 'human' ? 'a person' : player;
+  if (level) return t('page-engine-level', { level: level[1] });
+  return player === 'human' ? t('page-a-person') : player;
 }
 
 function playAgain() {
@@ -550,33 +615,33 @@ function markLast() {
     const end = drops.length ? drops[drops.length - 1].cell : from;
     pitOf(from).classList.add('from');
     pitOf(end).classList.add('last');
-    text = `${mover} sowed house ${last.action}`;
+    text = t('page-last-sowed', { side: side(mover), house: last.action });
     const sowed = last.sowed || {};
-    if (sowed.relays) text += `, relaying ${sowed.relays} time${sowed.relays === 1 ? '' : 's'}`;
+    if (sowed.relays) text += t('page-last-relays', { count: sowed.relays });
     if (sowed.captured) {
       pitOf(end).classList.add('captured');
       if (end !== store) pitOf(2 * m - end).classList.add('captured');
       pitOf(store).classList.add('gain');
-      text += ` and captured ${sowed.captured} seeds`;
+      text += t('page-last-captured', { count: sowed.captured });
     }
     if (sowed.extra_move && !sowed.ended) {
       pitOf(store).classList.add('extra');
-      text += `: extra move, ${mover} moves again`;
+      text += t('page-last-extra', { side: side(mover) });
     }
-    if (sowed.ended) text += ': that ends the game';
+    if (sowed.ended) text += t('page-last-ended');
   } else if (last.action === 'swap') {
-    text = `${mover} swapped sides: the players changed places, North is to move`;
+    text = t('page-last-swapped', { side: side(mover) });
   } else if (last.action === 'keep') {
-    text = 'North kept the board as it is (no handicap move)';
+    text = t('page-last-kept');
   } else {
     const [from, to] = last.action.split('>');
     for (const name of [from, to]) {
       const cell = name[0] === 'S' ? Number(name.slice(1)) - 1 : m + Number(name.slice(1));
       pitOf(cell).classList.add(name === from ? 'from' : 'last');
     }
-    text = `North moved one seed from ${from} to ${to} (handicap)`;
+    text = t('page-last-handicap', { from, to });
   }
-  note(text + '.');
+  note(t('page-sentence', { text }));
 }
 
 // The game's turns (a player's sowings until the other moves; a swap or handicap decision is a
@@ -612,7 +677,7 @@ function renderMoves() {
   };
   const start = document.createElement('li');
   start.className = 'start';
-  start.append(button(0, 'Start', 'The start', true));
+  start.append(button(0, t('page-moves-start'), t('page-moves-start-label'), true));
   list.append(start);
   let row = null;
   let number = 0;
@@ -635,8 +700,10 @@ function renderMoves() {
     for (const mv of turn.moves) {
       const s = mv.sowed || {};
       const marks = (s.captured ? ` ×${s.captured}` : '') + (s.extra_move && !s.ended ? ' +' : '');
-      const what = (s.captured ? `, captures ${s.captured}` : '') + (s.extra_move && !s.ended ? ', extra move' : '');
-      row.cells[column].append(button(mv.ply, `${mv.action}${marks}`, `${number}. ${mv.side} ${mv.action}${what}`, mv.played));
+      const what = (s.captured ? t('page-move-captures', { count: s.captured }) : '') + (s.extra_move && !s.ended ? t('page-move-extra') : '');
+      const action = actionText(mv.action);
+      const label = t('page-move-label', { number, side: side(mv.side), action }) + what;
+      row.cells[column].append(button(mv.ply, `${action}${marks}`, label, mv.played));
     }
   }
   // Scroll the list, never the page (a phone would jump away from the board at every move).
@@ -680,7 +747,7 @@ function clickCell(cell) {
       if (!game.legal.some((a) => a.startsWith(`${name}>`))) return;
       handicapFrom = name;
       pitOf(cell).classList.add('picked');
-      note(`Moving a seed from ${name}: choose the house it goes to.`);
+      note(t('page-handicap-picked', { house: name }));
       for (const el of $('board').querySelectorAll('.pit.house')) {
         el.setAttribute('aria-disabled', 'false');
         el.tabIndex = 0;
@@ -733,8 +800,8 @@ function engineMovesNow(evenIfPaused) {
 // Why the engine, to move in the position shown, is not thinking; '' if it is not to move.
 function engineWaits() {
   if (!game || !game.engine_to_move || game.result) return '';
-  if (game.moves.some((mv) => !mv.played)) return 'an earlier position: → or the move list steps forward';
-  return paused ? 'press “Engine, move” to let it play' : '';
+  if (game.moves.some((mv) => !mv.played)) return t('page-waiting-earlier');
+  return paused ? t('page-waiting-paused') : '';
 }
 
 async function maybeEngine() {
@@ -753,13 +820,13 @@ async function maybeEngine() {
 async function hint() {
   if (!game || !game.to_move) return;
   const state = game;
-  note('Thinking about a hint…');
+  note(t('page-hint-thinking'));
   try {
     const h = await api('GET', `/api/games/${state.id}/hint`);
     if (game !== state) return;
-    const value = h.exact ? `exactly ${signed(h.value)}` : `${signed(h.value.toFixed(2))}`;
-    const what = /^\d+$/.test(h.action) ? `house ${h.action}` : h.action;
-    note(`Hint for ${h.side}: ${what} (worth ${value} seeds to ${h.side}, depth ${h.depth}).`);
+    const value = h.exact ? t('page-hint-exact', { value: signed(h.value) }) : signedDecimal(h.value);
+    const what = /^\d+$/.test(h.action) ? t('page-house', { house: h.action }) : actionText(h.action);
+    note(t('page-hint-said', { side: side(h.side), what, value, depth: h.depth }));
     if (/^\d+$/.test(h.action)) {
       const m = game.houses;
       const house = Number(h.action);
@@ -816,7 +883,7 @@ async function analyse() {
   if (engineMovesNow(false)) return;
   const state = game;
   analysed = state.version + state.id;
-  $('eval-text').textContent = 'Evaluating…';
+  $('eval-text').textContent = t('page-evaluating');
   const asked = new AbortController();
   analysing = asked;
   try {
@@ -824,24 +891,24 @@ async function analyse() {
     if (analysing === asked) analysing = null;
     if (game.id !== state.id || game.version !== a.version) return;
     setBar(a.value);
-    const leader = a.value > 0 ? 'South' : 'North';
+    const leader = side(a.value > 0 ? 'South' : 'North');
     const lead = Math.abs(a.value);
     let text;
     if (a.exact) {
-      const outcome = lead === 0 ? 'a draw' : `${leader} wins by ${lead}`;
-      text = a.depth === 0 ? `Final: ${outcome}` : `Solved ✓: ${outcome} with perfect play`;
+      const outcome = lead === 0 ? t('page-eval-draw') : t('page-eval-wins', { side: leader, lead });
+      text = t(a.depth === 0 ? 'page-eval-final' : 'page-eval-solved', { outcome });
     } else {
-      const who = a.value === 0 ? 'Even' : `${leader} +${lead.toFixed(2)}`;
+      const who = a.value === 0 ? t('page-eval-even') : t('page-eval-lead', { side: leader, lead });
       // Against the engine the best move would be a hint on every turn: Hint gives it when asked.
-      const what = a.action === null || againstEngine() ? '' : /^\d+$/.test(a.action) ? `house ${a.action}` : a.action;
-      text = what ? `${who} (depth ${a.depth}; best for ${a.side}: ${what})` : `${who} (depth ${a.depth})`;
+      const what = a.action === null || againstEngine() ? '' : /^\d+$/.test(a.action) ? t('page-house', { house: a.action }) : actionText(a.action);
+      text = what ? t('page-eval-depth-best', { who, depth: a.depth, side: side(a.side), what }) : t('page-eval-depth', { who, depth: a.depth });
     }
     $('eval-text').textContent = text;
     $('eval').classList.toggle('solved', a.exact);
   } catch (error) {
     if (error.name === 'AbortError') return;
     if (analysing === asked) analysing = null;
-    if (error.status === 503) $('eval-text').textContent = 'Evaluation paused: the server is busy';
+    if (error.status === 503) $('eval-text').textContent = t('page-eval-paused');
     else if (error.status !== 409) $('eval-text').textContent = error.message;
     analysed = -1;
   }
@@ -861,7 +928,7 @@ async function explore() {
   if (!evaluationAllowed()) {
     $('explorer-table').hidden = true;
     $('explorer-line').textContent = '';
-    $('explorer-text').textContent = 'Not while a game between friends or a rated game goes on.';
+    $('explorer-text').textContent = t('page-explorer-not-now');
     return;
   }
   const key = `${game.version}${game.id}`;
@@ -871,7 +938,7 @@ async function explore() {
   const state = game;
   const asked = new AbortController();
   exploring = asked;
-  $('explorer-text').textContent = 'Solving every move…';
+  $('explorer-text').textContent = t('page-explorer-solving');
   try {
     const e = await api('GET', `/api/games/${state.id}/explore`, undefined, asked.signal);
     if (exploring === asked) exploring = null;
@@ -882,13 +949,13 @@ async function explore() {
     if (exploring === asked) exploring = null;
     explored = '';
     $('explorer-table').hidden = true;
-    $('explorer-text').textContent = error.status === 503 ? 'The server is busy: open the explorer again in a moment' : error.message;
+    $('explorer-text').textContent = error.status === 503 ? t('page-explorer-busy') : error.message;
   }
 }
 
 // Writes a value for the side to move: "win by 3", "draw", "loss by 2".
 function verdictText(value) {
-  return value > 0 ? `win by ${value}` : value < 0 ? `loss by ${-value}` : 'draw';
+  return value > 0 ? t('page-verdict-win', { value }) : value < 0 ? t('page-verdict-loss', { value: -value }) : t('page-verdict-draw');
 }
 
 function showExplored(e) {
@@ -902,19 +969,19 @@ function showExplored(e) {
       cells[1] = signed(m.value);
       cells[2] = verdictText(m.value);
     } else {
-      cells[1] = `${signed(m.lower)} to ${signed(m.upper)}`;
-      cells[2] = m.result === null ? 'unknown' : `${m.result} (not settled)`;
+      cells[1] = t('page-explorer-range', { lower: signed(m.lower), upper: signed(m.upper) });
+      cells[2] = m.result === null ? t('page-explorer-unknown') : t('page-explorer-unsettled', { result: m.result });
       row.classList.add('unknown');
     }
     if (m.best) {
-      notes.push('★ best');
+      notes.push(t('page-explorer-best'));
       row.classList.add('best');
     }
     if (m.throws_away) {
-      notes.push(`✗ throws away the ${m.throws_away}`);
+      notes.push(t('page-explorer-throws', { what: m.throws_away }));
       row.classList.add('throws');
     }
-    if (m.again) notes.push('moves again');
+    if (m.again) notes.push(t('page-explorer-again'));
     cells[3] = notes.join('; ');
     cells.forEach((text, i) => {
       const cell = document.createElement(i === 0 ? 'th' : 'td');
@@ -927,15 +994,16 @@ function showExplored(e) {
     row.dataset.move = m.move;
     rows.append(row);
   }
-  $('explorer-caption').textContent = `Final store difference for ${e.side}, to move`;
+  $('explorer-caption').textContent = t('page-explorer-caption', { side: side(e.side) });
   $('explorer-table').hidden = e.moves.length === 0;
-  const from = e.source === 'book' ? 'from the opening book' : `solved in ${(e.millis / 1000).toFixed(2)} s`;
+  const from = e.source === 'book' ? t('page-explorer-book') : t('page-explorer-millis', { seconds: e.millis / 1000 });
+  const who = side(e.side);
   let text;
-  if (e.moves.length === 0) text = `The game is over: ${verdictText(e.value)} for ${e.side}.`;
-  else if (e.exact) text = `Exact ✓: ${verdictText(e.value)} for ${e.side} with perfect play (${from}).`;
-  else text = `Not every move is settled in the time: ${e.side} gets ${signed(e.lower)} to ${signed(e.upper)} (${from}).`;
+  if (e.moves.length === 0) text = t('page-explorer-over', { verdict: verdictText(e.value), side: who });
+  else if (e.exact) text = t('page-explorer-exact', { verdict: verdictText(e.value), side: who, from });
+  else text = t('page-explorer-open', { side: who, lower: signed(e.lower), upper: signed(e.upper), from });
   $('explorer-text').textContent = text;
-  $('explorer-line').textContent = e.line.length ? `Best line: ${e.line.join(' ')}` : '';
+  $('explorer-line').textContent = e.line.length ? t('page-explorer-line', { line: e.line.map(actionText).join(' ') }) : '';
 }
 
 async function newGame(request, fromLink) {
@@ -985,14 +1053,16 @@ function fillSelect(select, words) {
 }
 
 function setUpForm() {
-  const pairs = (words) => words.map((w) => [w, w]);
-  fillSelect($('preset'), [['', '(as chosen below)'], ...variants.presets.map((p) => [p.name, `${p.name}: ${p.about}`])]);
+  const pairs = (words) => words.map((w) => [w, ruleWord(w)]);
+  fillSelect($('preset'), [['', t('page-form-as-chosen')],
+    ...variants.presets.map((p) => [p.name, `${ruleWord(p.name)}: ${known(`page-preset-${p.name}`, undefined, p.about)}`])]);
   for (const field of ['capture', 'end', 'leftover', 'direction', 'sowing']) fillSelect($(field), pairs(variants[field]));
-  const players = [['human', 'a person'], ...variants.levels.map((l) => [`engine:${l.level}`, `engine level ${l.about}`])];
+  const players = [['human', t('page-a-person')],
+    ...variants.levels.map((l) => [`engine:${l.level}`, t('page-engine-level', { level: known(`page-level-${l.level}`, undefined, l.about) })])];
   for (const select of document.querySelectorAll('select.player')) fillSelect(select, players);
   // North may be a friend on another device: friends.js gives the invitation link. Only a
   // server can host that game: the engine in this browser cannot.
-  if (backend.kind === 'server') $('north').append(new Option('a friend (invite by link)', 'friend'));
+  if (backend.kind === 'server') $('north').append(new Option(t('page-form-friend'), 'friend'));
   $('south').value = 'human';
   $('north').value = 'engine:3';
   $('preset').value = 'standard';
@@ -1008,11 +1078,13 @@ function setUpForm() {
 // position; changing any of those by hand afterwards leaves the choice.
 function setUpFairStarts() {
   const select = $('fair');
-  select.replaceChildren(new Option('(none)', ''));
+  select.replaceChildren(new Option(t('page-form-none'), ''));
   (variants.fair_starts || []).forEach((list, i) => {
     const group = document.createElement('optgroup');
-    group.label = `${list.rules}: ${list.starts.length} starts`;
-    list.starts.forEach((start, j) => group.append(new Option(`${start.shifts}  (${start.position})`, `${i}:${j}`)));
+    group.label = t('page-form-fair-group', { rules: rulesText(list.rules), count: list.starts.length });
+    // The shifts name a store as `S-store`, `N-store`: the word in the page's language.
+    const store = t('page-fair-store');
+    list.starts.forEach((start, j) => group.append(new Option(`${start.shifts.replace(/-store\b/g, `-${store}`)}  (${start.position})`, `${i}:${j}`)));
     select.append(group);
   });
   select.addEventListener('change', () => {
@@ -1055,16 +1127,16 @@ function formRules() {
 // The form's number fields checked as the server checks them, so that a size out of range is
 // said in one line like the server's refusals, with what is accepted; null when they are right.
 function formProblem() {
-  const fields = [['size-m', 'Houses a side', variants.houses], ['size-n', 'Seeds a house', variants.seeds]];
+  const fields = [['size-m', t('page-form-houses'), variants.houses], ['size-n', t('page-form-seeds'), variants.seeds]];
   for (const [id, what, [min, max]] of fields) {
     const field = $(id);
     const text = field.value.trim();
     const n = Number(text);
     if (!field.validity.badInput && text !== '' && Number.isInteger(n) && n >= min && n <= max) continue;
-    const wrong = field.validity.badInput ? 'that is not a number'
-      : text === '' ? 'it is empty'
-        : Number.isInteger(n) ? `${text} is out of range` : `${text} is not a whole number`;
-    return { field, message: `${what}: ${wrong}; write a whole number from ${min} to ${max}.` };
+    const wrong = field.validity.badInput ? t('page-form-not-number')
+      : text === '' ? t('page-form-empty')
+        : t(Number.isInteger(n) ? 'page-form-out-of-range' : 'page-form-not-whole', { text });
+    return { field, message: t('page-form-problem', { what, wrong, min, max }) };
   }
   return null;
 }
@@ -1126,7 +1198,7 @@ async function save() {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   } catch (error) {
-    note(`cannot save: ${error.message}`, true);
+    note(t('page-cannot-save', { error: error.message }), true);
   }
 }
 
@@ -1136,9 +1208,9 @@ async function load(file) {
     // The record names its players ([South], [North]); the server seats them.
     const state = await newGame({ record });
     const warnings = state.warnings || [];
-    note(warnings.length ? `Loaded ${file.name}; warning: ${warnings.join(' ')}` : `Loaded ${file.name}.`);
+    note(warnings.length ? t('page-loaded-warning', { file: file.name, warnings: warnings.join(' ') }) : t('page-loaded', { file: file.name }));
   } catch (error) {
-    note(`cannot load ${file.name}: ${error.message}`, true);
+    note(t('page-cannot-load', { file: file.name, error: error.message }), true);
   }
 }
 
@@ -1151,7 +1223,7 @@ function link() {
   const input = $('link-text');
   input.hidden = false;
   input.value = url;
-  friends.copyText(input, 'Link copied.');
+  friends.copyText(input, t('page-link-copied'));
 }
 
 // ---- keys and start ----
@@ -1187,16 +1259,16 @@ function openForm() {
 async function solve() {
   if (!game) return;
   const state = game;
-  note('Solving…');
+  note(t('page-solving'));
   try {
     const s = await api('GET', `/api/games/${state.id}/solve`);
     if (game !== state) return;
     if (s.solved) {
-      const outcome = s.value === 0 ? 'a draw' : `${s.value > 0 ? 'South' : 'North'} wins by ${Math.abs(s.value)}`;
-      const best = s.best === null ? '' : `; best for ${s.side}: house ${s.best}`;
-      note(`Solved: value ${signed(s.value)} for South, ${outcome} with perfect play${best}.`);
+      const outcome = s.value === 0 ? t('page-solve-draw') : t('page-solve-wins', { side: side(s.value > 0 ? 'South' : 'North'), margin: Math.abs(s.value) });
+      const best = s.best === null ? '' : t('page-solve-best', { side: side(s.side), house: s.best });
+      note(t('page-solved', { value: signed(s.value), outcome, best }));
     } else {
-      note(`Not solved within the time: South gets from ${signed(s.bounds[0])} to ${signed(s.bounds[1])}.`);
+      note(t('page-not-solved', { lower: signed(s.bounds[0]), upper: signed(s.bounds[1]) }));
     }
   } catch (error) {
     note(error.message, error.status !== 409);
@@ -1215,6 +1287,7 @@ function offline() {
 }
 
 async function start() {
+  switcher($('language'));
   backend = await connect();
   document.body.dataset.engine = backend.kind;
   // Read before the address bar is made to name the game.
@@ -1247,7 +1320,7 @@ async function start() {
   $('link').addEventListener('click', link);
   searches.setUp({ api, current: () => game });
   // The lobby: names, challenges, ratings (a server's page only).
-  if (backend.kind === 'server') lobby.setUp().catch((error) => note(`The lobby cannot open: ${error.message}`, true));
+  if (backend.kind === 'server') lobby.setUp().catch((error) => note(t('page-lobby-cannot-open', { error: error.message }), true));
   $('engine-go').addEventListener('click', () => { setPaused(false); draw(); maybeEngine(); });
   $('explorer').addEventListener('toggle', () => explore());
   $('eval-on').addEventListener('change', () => { analysed = -1; draw(); analyse(); });
@@ -1312,9 +1385,9 @@ async function openGame(id) {
       await firstGame(new URLSearchParams(), []);
       return;
     }
-    setStatus('There is no such game.');
-    if (backend.kind === 'browser') note(`The link's game is not in this browser: ${sentence(error.message)}.`, true);
-    else note('The link names no game on this server: it was mistyped, or the game was deleted.', true);
+    setStatus(t('page-no-such-game'));
+    if (backend.kind === 'browser') note(t('page-link-not-here', { error: sentence(error.message) }), true);
+    else note(t('page-link-no-game'), true);
     $('start-new').hidden = false;
     friends.listGames(true);
   }
@@ -1339,8 +1412,7 @@ async function firstGame(params, asked) {
       // showed (else play the usual game).
       const kept = await lastGame();
       if (!kept) await newGame({ rules: 'kalah(6,6) standard', south: 'human', north: 'engine:3' });
-      const then = kept ? 'here is your game as it was' : 'here is a new game';
-      note(`The link's game cannot be played: ${sentence(error.message)}; ${then}.`, true);
+      note(t('page-link-refused', { error: sentence(error.message), kept: kept ? 'yes' : 'no' }), true);
     }
     // A reload keeps this game rather than starting the link's game again (the address names it).
     return;
@@ -1348,9 +1420,9 @@ async function firstGame(params, asked) {
   if (await lastGame()) return;
   await newGame({ rules: 'kalah(6,6) standard', south: 'human', north: 'engine:3' });
   if (lastGone && backend.kind === 'browser') {
-    sayUntilChanged(`Your last game cannot be taken up: ${sentence(lastGone)}. This is a new one.`, true);
+    sayUntilChanged(t('page-last-gone', { error: sentence(lastGone) }), true);
   } else if (lastGone) {
-    sayUntilChanged('Your last game is no longer on the server (it was deleted); this is a new one.', true);
+    sayUntilChanged(t('page-last-deleted'), true);
   }
 }
 
@@ -1397,7 +1469,7 @@ async function persist(attempt) {
 }
 
 function seconds(n) {
-  return `${n} second${n === 1 ? '' : 's'}`;
+  return t('page-seconds', { count: n });
 }
 
 // Says why the page cannot go on and counts down to the next try; resolves when it is time, or
@@ -1407,13 +1479,13 @@ function retryIn(message, wait) {
     const button = $('retry');
     let left = wait;
     const tell = () => {
-      setStatus(`Cannot start: ${message.replace(/\.$/, '')}. Trying again in ${seconds(left)}.`);
+      setStatus(t('page-cannot-start-retry', { error: message.replace(/\.$/, ''), wait: seconds(left) }));
     };
     const done = () => {
       clearInterval(timer);
       button.hidden = true;
       button.onclick = null;
-      setStatus('Loading…');
+      setStatus(t('page-loading'));
       resolve();
     };
     const timer = setInterval(() => {
@@ -1428,4 +1500,4 @@ function retryIn(message, wait) {
   }).finally(() => { delete document.body.dataset.retry; });
 }
 
-start().catch((error) => note(`cannot start: ${error.message}`, true));
+start().catch((error) => note(t('page-cannot-start', { error: error.message }), true));

@@ -4,6 +4,7 @@
 // not ask which it talks to.
 import { seatFor } from './friends.js';
 import { secretFor } from './lobby.js';
+import { t } from './l10n.js';
 
 // Asks `kalah serve`'s JSON API; a refusal becomes an Error with the status and the message. A
 // body goes as JSON (the server takes no other); a seat in a game against a friend is held by
@@ -27,7 +28,7 @@ async function serverApi(method, path, body, signal) {
     // A request this page gave up on (a newer one replaced it) stays an AbortError.
     if (error.name === 'AbortError') throw error;
     // The browser's own words ("Failed to fetch") say nothing to a player.
-    const down = new Error('The server does not answer: it may have stopped or the network is down.');
+    const down = new Error(t('page-server-down'));
     down.status = 0;
     throw down;
   }
@@ -35,9 +36,14 @@ async function serverApi(method, path, body, signal) {
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = text; }
   if (!response.ok) {
-    // The API's words may quote code between backticks: a person reads quotes.
-    const said = ((data && data.error) || `${response.status} ${response.statusText}`).replace(/`([^`]*)`/g, '“$1”');
+    // A refusal that names its message (`code`, a message of the catalogs' "Errors the API
+    // returns", with its `args`) is said in the page's language; else the API's English words,
+    // which may quote code between backticks: a person reads quotes.
+    const coded = data && typeof data === 'object' && typeof data.code === 'string' ? t(data.code, data.args || undefined) : null;
+    const said = coded && coded !== data.code ? coded
+      : ((data && data.error) || `${response.status} ${response.statusText}`).replace(/`([^`]*)`/g, '“$1”');
     const error = new Error(said);
+    if (coded) error.code = data.code;
     error.status = response.status;
     error.retryAfter = Number(response.headers.get('Retry-After')) || 0;
     throw error;
@@ -60,7 +66,7 @@ function engineTime() {
     if (good) sessionStorage.setItem('kalah-engine-time', String(ms));
   }
   const used = Number(sessionStorage.getItem('kalah-engine-time')) || 1000;
-  if (!good) timeSaid = `engine-time in the address takes 1 to 60000 ms, not ${asked}: the engine takes ${used} ms.`;
+  if (!good) timeSaid = t('page-engine-time-range', { asked, used: String(used) });
   return used;
 }
 
@@ -69,7 +75,7 @@ function engineTime() {
 // the server's `--engine-time`).
 export function engineTimeSaid(kind) {
   if (kind === 'server' && new URLSearchParams(location.search).has('engine-time')) {
-    return "engine-time in the address is for the engine in the browser: this server's engine takes the time it was started with.";
+    return t('page-engine-time-server');
   }
   return timeSaid;
 }

@@ -3,6 +3,7 @@
 // Worker (EngineWorker). It answers the paths of `kalah serve`'s JSON API (docs/web.md) with the
 // same JSON and the same refusals, so the page plays alike with either.
 import { init, Game, EngineWorker, route, variants } from './pkg/index.js';
+import { t } from './l10n.js';
 
 // The longest a solve may take before the page shows the bounds proven so far.
 const SOLVE_MS = 10000;
@@ -22,7 +23,7 @@ const EARLIER = 'kalah-saved-game';
 // A kept game that cannot be taken up is set aside under this prefix, never deleted.
 const ASIDE = 'kalah-set-aside-';
 // What a search stopped by a change of its game is refused with (409), as a server says it.
-const CHANGED = 'the game changed while the engine was thinking';
+const CHANGED = t('page-changed');
 
 // An Error with the status `kalah serve` would answer, as backend.js makes them.
 function refused(message, status) {
@@ -32,7 +33,14 @@ function refused(message, status) {
 // The package refuses with a KalahError, which has its status (kalah-table's, as `kalah serve`
 // answers them); anything else is a bad request.
 function thrown(error) {
-  return typeof error?.status === 'number' ? error : refused(error?.message || String(error), 400);
+  if (typeof error?.status !== 'number') return refused(error?.message || String(error), 400);
+  // A refusal that names its message in the catalogs (`code`, with its `args`), as the server's
+  // do, is said in the page's language.
+  if (typeof error.code === 'string') {
+    const said = t(error.code, error.args || undefined);
+    if (said !== error.code) error.message = said;
+  }
+  return error;
 }
 
 export async function start(engineTime) {
@@ -79,12 +87,12 @@ export async function start(engineTime) {
           store(`${ASIDE}${id}`, kept);
           localStorage.removeItem(`${KEPT}${id}`);
           if (localStorage.getItem(LAST) === id) localStorage.removeItem(LAST);
-          throw refused(`its kept data cannot be read (${thrown(error).message}); it was set aside`, 404);
+          throw refused(t('page-kept-unreadable', { error: thrown(error).message }), 404);
         }
         games.set(id, game);
       }
     }
-    if (!game) throw refused(`there is no game ${id} in this browser: start a new one`, 404);
+    if (!game) throw refused(t('page-not-in-browser', { id }), 404);
     return game;
   };
 
@@ -213,7 +221,7 @@ export async function start(engineTime) {
       case 'record':
         return find(id).record(new Date());
       default:
-        throw refused(`no such request in this browser: ${method} ${path}`, 404);
+        throw refused(t('page-no-request', { method, path }), 404);
     }
   }
 
