@@ -325,7 +325,8 @@ function follow(state) {
   // Back: what was said while it was down (a request that found no server too) goes.
   live.addEventListener('open', () => {
     if (live !== channel) return;
-    const stale = down || document.getElementById('note').textContent === DOWN;
+    const said = document.getElementById('note').textContent;
+    const stale = down || said === DOWN || said === t('page-server-down');
     down = false;
     if (stale && game && game.id === state.id) redraw();
   });
