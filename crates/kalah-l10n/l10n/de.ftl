@@ -687,7 +687,9 @@ kgp-unreadable = Die Daten des Servers lassen sich nicht lesen: { $error }
 # Each error's `code` is its message here; the page shows the message in its language, and a
 # request that accepts another language gets `error` in it.
 
-error-bad = Die Anfrage ist so nicht lesbar.
+# $detail: what is wrong, in the API's English words (the new-game form's rules, position or
+# record; the lobby's offer).
+error-bad = Das geht so nicht (in den Worten der API: { $detail })
 error-over = Die Partie ist vorbei: Es gibt keine Züge mehr.
 error-engines-seat = { $side ->
         [north] Nord

@@ -714,7 +714,9 @@ kgp-unreadable = The server's data cannot be read: { $error }
 # Each error's `code` is its message here; the page shows the message in its language, and a
 # request that accepts another language gets `error` in it.
 
-error-bad = the request cannot be read as it was written
+# $detail: what is wrong, in the API's English words (the new-game form's rules, position or
+# record; the lobby's offer).
+error-bad = { $detail }
 error-over = the game is over: no more moves can be played
 error-engines-seat = { $side ->
         [north] North

@@ -188,11 +188,13 @@ fn side(side: Side) -> &'static str {
 
 impl Refused {
     /// Returns the message a person reads for the refusal. Refusals of a request a page never
-    /// sends as written (a body it cannot read, an illegal action) are said in general terms;
-    /// their English text ([`std::fmt::Display`]) says the detail to a program's author.
+    /// sends as written (an illegal action, a step outside the history) are said in general
+    /// terms; their English text ([`std::fmt::Display`]) says the detail to a program's author.
+    /// A request that cannot be done as written (`Bad`: the new-game form's rules, position or
+    /// record, from the rules' own English errors) gives its detail as the argument `detail`.
     pub fn said(&self) -> Said {
         match self {
-            Refused::Bad(_) => Said::new("error-bad"),
+            Refused::Bad(detail) => Said::new("error-bad").with("detail", detail.as_str()),
             Refused::Over => Said::new("error-over"),
             Refused::EnginesSeat(s) => Said::new("error-engines-seat").with("side", side(*s)),
             Refused::PersonsSeat(s) => Said::new("error-persons-seat").with("side", side(*s)),

@@ -183,7 +183,7 @@ pub async fn follow_endings(app: Arc<App>) {
 impl From<LobbyError> for ApiError {
     fn from(e: LobbyError) -> ApiError {
         let said = match &e {
-            LobbyError::Bad(_) => Said::new("error-bad"),
+            LobbyError::Bad(detail) => Said::new("error-bad").with("detail", detail.as_str()),
             LobbyError::Unknown(_) => Said::new("error-no-challenge"),
             LobbyError::Own => Said::new("error-challenge-own"),
             LobbyError::NotYours => Said::new("error-challenge-not-yours"),

@@ -89,7 +89,11 @@ fn id(state: &Value) -> String {
 async fn the_page_and_its_assets_are_served() {
     let (app, _) = server(10, 10);
     for (path, says) in [
-        ("/", "<title>Kalah</title>"),
+        ("/", ">Kalah</title>"),
+        // The page's words in every language (kalah-l10n).
+        ("/l10n.js", "export function t("),
+        ("/fluent/index.js", "FluentBundle"),
+        ("/l10n/de.ftl", "language-name = Deutsch"),
         ("/app.js", "import { connect"),
         ("/local.js", "./pkg/index.js"),
         ("/friends.js", "export function seatFor"),
@@ -101,6 +105,8 @@ async fn the_page_and_its_assets_are_served() {
         assert_eq!(status, StatusCode::OK, "{path}");
         assert!(body.as_str().is_some_and(|b| b.contains(says)), "{path}");
     }
+    let (status, languages) = call(&app, "GET", "/l10n/index.json", "").await;
+    assert_eq!((status, &languages[1]), (StatusCode::OK, &json!({ "code": "de", "name": "Deutsch" })));
     refused(&app, "GET", "/nothing/here", "", StatusCode::NOT_FOUND, "nothing at GET /nothing/here").await;
 }
 
