@@ -417,7 +417,7 @@ friends-status-move-name = { $name } ist am Zug
 friends-own-invitation = Das ist die Einladung, die du verschickt hast: Bewahre sie für deinen Mitspieler auf. Du behältst hier deinen eigenen Platz.
 friends-other-seat = Dieser Link gehört zum anderen Platz einer Partie, die du hier spielst: Du behältst deinen eigenen Platz.
 friends-entry = { $rules }, { $who }: { $turn }
-friends-entry-people = zwei Personen an einer Seite
+friends-entry-people = zwei Personen an einem Bildschirm
 friends-entry-engine = gegen die Engine
 friends-entry-player = gegen deinen Mitspieler, du spielst { $side ->
         [South] Süd

@@ -426,7 +426,7 @@ friends-own-invitation = This is the invitation you sent: keep it for your frien
 friends-other-seat = This link holds the other seat of a game you play here: you keep your own seat.
 # A game in progress in the list: $rules, $who (one of the friends-entry-… below), $turn (its status).
 friends-entry = { $rules }, { $who }: { $turn }
-friends-entry-people = two people at one page
+friends-entry-people = two people at one screen
 friends-entry-engine = against the engine
 friends-entry-player = against your friend, you play { $side ->
         [South] South
