@@ -1925,7 +1925,7 @@ async fn games_kept_by_id(client: &Client, url: &str) {
     idle(client).await;
     let list = "return document.querySelector('#games-list').textContent";
     let listed = wait_script(client, list, |t| !t.is_empty()).await;
-    assert!(listed.contains("kalah(4,3) standard, two people at one page"), "{listed}");
+    assert!(listed.contains("kalah(4,3) standard, two people at one screen"), "{listed}");
     let kept = script(client, &format!("return localStorage.getItem('kalah-kept-{id}') ? 'kept' : 'gone'")).await;
     assert_eq!(kept, "kept", "the first game is still kept");
     let link = format!("return String(document.querySelectorAll('#games-list a[href$=\"?game={id}\"]').length)");
