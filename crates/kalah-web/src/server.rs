@@ -312,15 +312,20 @@ pub fn router(app: Arc<App>) -> Router {
         router.route(&format!("/{}", a.path), get(move || async move { asset(a.content_type, a.text) }))
     });
     let page = page.route("/healthz", get(healthz)).route("/readyz", get(readyz));
-    let api = ROUTES.iter().filter(|spec| spec.hosts != Hosts::Page).fold(page, |router, spec| {
+    let api = ROUTES.iter().filter(|spec| spec.hosts != Hosts::Page).fold(Router::new(), |router, spec| {
         // `Router::route` merges the methods of one path.
         let filter = MethodFilter::try_from(spec.method.parse::<Method>().expect("a route's method")).expect("known");
         router.route(spec.path, handler(spec.route, filter))
     });
-    api.fallback(not_found)
+    let api = api
+        .fallback(not_found)
         .layer(axum::middleware::from_fn(whole))
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), guard))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), guard));
+    // The page's own files are outside the guard: the same bytes for everyone, read-only and
+    // answered from memory. A page loads some forty of them (its modules and its words), and a
+    // reload or two within a second must not be refused a file and left half loaded.
+    page.merge(api)
         .layer(axum::middleware::from_fn(finish))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), access))
         .with_state(app)

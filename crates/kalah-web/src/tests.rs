@@ -854,6 +854,46 @@ async fn writes_from_another_site_are_refused_and_clients_get_their_share() {
 }
 
 #[tokio::test]
+async fn the_pages_files_are_not_drawn_from_a_clients_share_of_requests() {
+    // A page loads some forty files; reloaded twice in a second it must not be refused one.
+    let slow = Arc::new(
+        App::new(&Config {
+            clients: crate::ClientLimits { requests_per_second: 1, games_per_minute: 30, channels: 64 },
+            ..Config::default()
+        })
+        .unwrap(),
+    );
+    let routes = router(Arc::clone(&slow));
+    let get = |path: &str| {
+        let mut request = Request::builder().method("GET").uri(path).body(Body::empty()).unwrap();
+        request.extensions_mut().insert(axum::extract::ConnectInfo(std::net::SocketAddr::from(([10, 0, 0, 1], 5000))));
+        request
+    };
+    for _ in 0..20 {
+        for path in ["/", "/app.js", "/l10n.js", "/l10n/en.ftl", "/fluent/bundle.js"] {
+            let response = routes.clone().oneshot(get(path)).await.unwrap();
+            assert_eq!(response.status(), StatusCode::OK, "{path}");
+        }
+    }
+    // The API's requests do draw from it: a burst of two, then 429.
+    let statuses: Vec<StatusCode> =
+        statuses_of(&routes, (0..4).map(|_| get("/api/variants")).collect::<Vec<_>>()).await;
+    assert_eq!(statuses[0], StatusCode::OK);
+    assert_eq!(statuses[3], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
+    // So does a path the server does not have.
+    assert_eq!(routes.clone().oneshot(get("/nothing-here")).await.unwrap().status(), StatusCode::TOO_MANY_REQUESTS);
+}
+
+/// Sends `requests` one after another and returns their statuses.
+async fn statuses_of(routes: &Router, requests: Vec<Request<Body>>) -> Vec<StatusCode> {
+    let mut statuses = Vec::new();
+    for request in requests {
+        statuses.push(routes.clone().oneshot(request).await.unwrap().status());
+    }
+    statuses
+}
+
+#[tokio::test]
 async fn the_engines_clock_starts_when_it_is_asked_to_move() {
     // The page asks the engine to move once it has shown the person's move: the time between
     // is not the engine's. A paused clock makes "between" long without waiting.
