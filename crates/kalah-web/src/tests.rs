@@ -823,13 +823,7 @@ async fn writes_from_another_site_are_refused_and_clients_get_their_share() {
     let (status, _) = call_with(&app, "POST", "/api/games", &[json_type], "{}").await;
     assert_eq!(status, StatusCode::CREATED);
     // One address may start only its share of games.
-    let limited = Arc::new(
-        App::new(&Config {
-            clients: crate::ClientLimits { requests_per_second: 1000, games_per_minute: 3, channels: 64 },
-            ..Config::default()
-        })
-        .unwrap(),
-    );
+    let limited = with_shares(crate::ClientLimits { requests_per_second: 1000, games_per_minute: 3, channels: 64 });
     let routes = router(Arc::clone(&limited));
     let from = |ip: [u8; 4]| {
         let mut request = Request::builder()
@@ -856,13 +850,7 @@ async fn writes_from_another_site_are_refused_and_clients_get_their_share() {
 #[tokio::test]
 async fn the_pages_files_are_not_drawn_from_a_clients_share_of_requests() {
     // A page loads some forty files; reloaded twice in a second it must not be refused one.
-    let slow = Arc::new(
-        App::new(&Config {
-            clients: crate::ClientLimits { requests_per_second: 1, games_per_minute: 30, channels: 64 },
-            ..Config::default()
-        })
-        .unwrap(),
-    );
+    let slow = with_shares(crate::ClientLimits { requests_per_second: 1, games_per_minute: 30, channels: 64 });
     let routes = router(Arc::clone(&slow));
     let get = |path: &str| {
         let mut request = Request::builder().method("GET").uri(path).body(Body::empty()).unwrap();
@@ -876,21 +864,19 @@ async fn the_pages_files_are_not_drawn_from_a_clients_share_of_requests() {
         }
     }
     // The API's requests do draw from it: a burst of two, then 429.
-    let statuses: Vec<StatusCode> =
-        statuses_of(&routes, (0..4).map(|_| get("/api/variants")).collect::<Vec<_>>()).await;
+    let mut statuses = Vec::new();
+    for _ in 0..4 {
+        statuses.push(routes.clone().oneshot(get("/api/variants")).await.unwrap().status());
+    }
     assert_eq!(statuses[0], StatusCode::OK);
     assert_eq!(statuses[3], StatusCode::TOO_MANY_REQUESTS, "{statuses:?}");
     // So does a path the server does not have.
     assert_eq!(routes.clone().oneshot(get("/nothing-here")).await.unwrap().status(), StatusCode::TOO_MANY_REQUESTS);
 }
 
-/// Sends `requests` one after another and returns their statuses.
-async fn statuses_of(routes: &Router, requests: Vec<Request<Body>>) -> Vec<StatusCode> {
-    let mut statuses = Vec::new();
-    for request in requests {
-        statuses.push(routes.clone().oneshot(request).await.unwrap().status());
-    }
-    statuses
+/// A server whose clients have the shares `clients`.
+fn with_shares(clients: crate::ClientLimits) -> Arc<App> {
+    Arc::new(App::new(&Config { clients, ..Config::default() }).unwrap())
 }
 
 #[tokio::test]
