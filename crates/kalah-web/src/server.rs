@@ -323,8 +323,8 @@ pub fn router(app: Arc<App>) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), guard));
     // The page's own files are outside the guard: the same bytes for everyone, read-only and
-    // answered from memory. A page loads some forty of them (its modules and its words), and a
-    // reload or two within a second must not be refused a file and left half loaded.
+    // answered from memory. A page loads some twenty-five of them (its modules and its words),
+    // and a few loads in quick succession must not be refused a file and left half loaded.
     page.merge(api)
         .layer(axum::middleware::from_fn(finish))
         .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), access))

@@ -849,7 +849,8 @@ async fn writes_from_another_site_are_refused_and_clients_get_their_share() {
 
 #[tokio::test]
 async fn the_pages_files_are_not_drawn_from_a_clients_share_of_requests() {
-    // A page loads some forty files; reloaded twice in a second it must not be refused one.
+    // A page loads some twenty-five files; loaded a few times in quick succession it must not be
+    // refused one.
     let slow = with_shares(crate::ClientLimits { requests_per_second: 1, games_per_minute: 30, channels: 64 });
     let routes = router(Arc::clone(&slow));
     let get = |path: &str| {
