@@ -38,7 +38,11 @@
 //! Several threads prove together by sharing the proof table. Each searches the same proof, but
 //! a node whose child another thread is searching right now puts that child off to the end
 //! (the idea of ABDADA), so the threads spread over different subtrees and each finds the
-//! others' results in the table when it gets there.
+//! others' results in the table when it gets there. A thread also looks, every few thousand
+//! nodes, whether another has decided one of the shared nodes it is in (the other proved the
+//! cut-off there first): then the search below that node is wasted, and the thread goes back to
+//! it and answers with the other's bound. Without that, the second thread of a lower-bound proof
+//! finished sibling subtrees nobody needed any more.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
@@ -332,6 +336,8 @@ impl Solver {
             nodes,
             local: 0,
             busy: &self.busy,
+            path: Vec::new(),
+            unwind: None,
             shared: self.busy.is_shared(),
             // The database answers every board of its seeds or fewer: the nodes searched start
             // above it.
@@ -443,6 +449,11 @@ struct Prover<'a> {
     local: u64,
     /// The solver's table of nodes being searched (empty with one thread).
     busy: &'a Busy,
+    /// The shared nodes on this thread's path, root first: (key, β). Another thread may decide
+    /// one of them; then the search below it is wasted and this thread goes back to it.
+    path: Vec<(u64, i32)>,
+    /// The index in `path` of a node another thread decided, which this thread unwinds to.
+    unwind: Option<usize>,
     /// [`Busy::is_shared`], read once: every node asks.
     shared: bool,
     /// Nodes of at least this many seeds are shared with the other threads ([`SHARE_SEEDS`]).
@@ -542,7 +553,59 @@ impl Prover<'_> {
         if self.watch.expired(nodes) {
             self.stop.store(true, Ordering::Relaxed);
         }
-        self.stopping = self.stop.load(Ordering::Relaxed) || self.quit.is_some_and(|q| q.load(Ordering::Relaxed));
+        self.stopping = self.flags();
+        if !self.stopping && self.unwind.is_none() {
+            self.unwind = self.path.iter().position(|&(key, beta)| {
+                self.proofs.probe(key).is_some_and(|e| i32::from(e.lower) >= beta || i32::from(e.upper) < beta)
+            });
+            self.stopping = self.unwind.is_some();
+        }
+    }
+
+    /// The bound the table holds for the node of `key` if it decides whether the node is worth
+    /// at least `beta`, with the node's best move.
+    fn decided(&self, key: u64, beta: i32) -> Option<(i32, Option<Move>)> {
+        let e = self.proofs.probe(key)?;
+        let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+        if lower >= beta {
+            Some((lower, e.best))
+        } else if upper < beta {
+            Some((upper, None))
+        } else {
+            None
+        }
+    }
+
+    /// The stop and quit flags as they are now.
+    fn flags(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.quit.is_some_and(|q| q.load(Ordering::Relaxed))
+    }
+
+    /// Marks a shared node as being searched by this thread: returns its index in the path.
+    #[inline]
+    fn enter(&mut self, key: u64, beta: i32) -> usize {
+        self.busy.enter(key);
+        self.path.push((key, beta));
+        self.path.len() - 1
+    }
+
+    /// Ends this thread's search of a shared node.
+    #[inline]
+    fn leave(&mut self, key: u64) {
+        self.busy.leave(key);
+        self.path.pop();
+    }
+
+    /// After a halt seen in the shared node at `index` of the path: tells whether the halt was
+    /// this thread's unwinding to that node (which another thread decided), and then clears it.
+    #[inline]
+    fn unwound_to(&mut self, index: usize) -> bool {
+        if self.unwind != Some(index) {
+            return false;
+        }
+        self.unwind = None;
+        self.stopping = self.flags();
+        !self.stopping
     }
 
     /// Tells whether the proof must end: the flags as the last [`Prover::flush`] read them.
@@ -619,9 +682,7 @@ impl Prover<'_> {
             return bound_from_children;
         }
         let share = self.shared && left >= self.share_seeds;
-        if share {
-            self.busy.enter(key);
-        }
+        let index = if share { self.enter(key, beta) } else { usize::MAX };
         let started = self.local + self.nodes.load(Ordering::Relaxed);
         let mut best = i32::MIN;
         // A child another thread is searching right now is put off to a second pass (all but the
@@ -653,7 +714,17 @@ impl Prover<'_> {
                 };
                 if self.halted() {
                     if share {
-                        self.busy.leave(key);
+                        self.leave(key);
+                        if self.unwound_to(index) {
+                            // Another thread decided this node: its bound is in the table.
+                            if let Some((value, best)) = self.decided(key, beta) {
+                                if ply == 0 && value >= beta {
+                                    self.root_best = best;
+                                }
+                                return value;
+                            }
+                            return self.test(position, key, beta, ply);
+                        }
                     }
                     return 0;
                 }
@@ -667,7 +738,7 @@ impl Prover<'_> {
                     lower = lower.max(value);
                     self.store(key, lower, upper, Some(child.mv), started);
                     if share {
-                        self.busy.leave(key);
+                        self.leave(key);
                     }
                     return value;
                 }
@@ -904,9 +975,7 @@ impl Prover<'_> {
                 Etc::Search => {}
             }
         }
-        if share {
-            self.busy.enter(key);
-        }
+        let index = if share { self.enter(key, beta) } else { usize::MAX };
         // As in `test`: a child another thread is searching now waits for a second pass.
         // Bit i: the i-th child in search order waits for the second pass.
         let mut deferred = 0u16;
@@ -944,7 +1013,12 @@ impl Prover<'_> {
                 };
                 if self.halted() {
                     if share {
-                        self.busy.leave(key);
+                        self.leave(key);
+                        if self.unwound_to(index) {
+                            // Another thread decided this node: searched again, it is read from
+                            // the table.
+                            return self.test_board::<M>(layout, board, left, key, beta, depth);
+                        }
                     }
                     return 0;
                 }
@@ -953,7 +1027,7 @@ impl Prover<'_> {
                     lower = lower.max(value);
                     self.store(key, lower, upper, Some(Move::from_index(usize::from(kid.house))), started);
                     if share {
-                        self.busy.leave(key);
+                        self.leave(key);
                     }
                     return value;
                 }
@@ -998,7 +1072,7 @@ impl Prover<'_> {
     fn close(&mut self, key: u64, lower: i32, upper: i32, best: Option<Move>, started: u64, share: bool) {
         self.store(key, lower, upper, best, started);
         if share {
-            self.busy.leave(key);
+            self.leave(key);
         }
     }
 
@@ -1232,5 +1306,55 @@ mod tests {
         let known = Bounds::new(Seeds(2), Seeds(6));
         let (info, bounds) = solver().bound(&start, &rules, Some(known), Seeds(1), Limits::default(), None).unwrap();
         assert_eq!((info.nodes, bounds, info.score), (0, known, Score::estimate(200)));
+    }
+
+    #[test]
+    #[cfg(feature = "threads")]
+    fn a_thread_goes_back_to_a_node_another_thread_has_decided() {
+        // With two threads, nodes of 24 seeds or more are shared: the root of Kalah(6,4) among
+        // them, whose proof takes millions of nodes. Another thread's bound for the root, put
+        // in the table (here by hand, and beyond what the root is worth, so that only the table
+        // can have given it), is seen at this thread's next look, after CHECK_EVERY nodes: the
+        // search goes back to the root and answers with it.
+        let rules = Rules::standard(6, 4).unwrap();
+        let solver = Solver::new(Options { table_bytes: 4 << 20, threads: 2, ..Options::default() });
+        let start = Position::start(&rules);
+        let (halt, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+        let watch = Watch::new(crate::time::now(), &Limits::default(), None);
+        let mut prover = solver.prover(&rules, &halt, &watch, &nodes);
+        prover.layout = Layout::of(&rules, &start);
+        let key = prover.key(&start);
+        let best = Some(Move::from_index(2));
+        solver.proofs.store(key, Proof { lower: 40, upper: 48, best, work: 1 });
+        let value = prover.test(&start, key, 10, 0);
+        prover.flush();
+        assert_eq!((value, prover.root_best), (40, best));
+        let searched = nodes.load(Ordering::Relaxed);
+        assert!((CHECK_EVERY..2 * CHECK_EVERY).contains(&searched), "{searched} nodes");
+        assert!(prover.path.is_empty() && prover.unwind.is_none() && !prover.halted());
+        // One thread has no other to decide a node for it: it goes on proving the root, here
+        // until a budget of three looks stops it.
+        let solver = Solver::new(Options { table_bytes: 4 << 20, threads: 1, ..Options::default() });
+        let (halt, nodes) = (AtomicBool::new(false), AtomicU64::new(0));
+        let limits = Limits { nodes: Some(3 * CHECK_EVERY), ..Limits::default() };
+        let watch = Watch::new(crate::time::now(), &limits, None);
+        let mut prover = solver.prover(&rules, &halt, &watch, &nodes);
+        prover.layout = Layout::of(&rules, &start);
+        solver.proofs.store(key, Proof { lower: 40, upper: 48, best, work: 1 });
+        assert_ne!(prover.test(&start, key, 10, 0), 40);
+        assert!(halt.load(Ordering::Relaxed) && nodes.load(Ordering::Relaxed) >= 3 * CHECK_EVERY);
+    }
+
+    #[test]
+    fn two_threads_solve_to_the_published_values() {
+        for (m, n, value) in [(6, 3, 2), (5, 4, 10)] {
+            let rules = Rules::standard(m, n).unwrap();
+            let solver = Solver::new(Options { table_bytes: 64 << 20, threads: 2, ..Options::default() });
+            let start = Position::start(&rules);
+            let info = solver.solve(&start, &rules, None, Limits::default(), None, |_, _| {}).unwrap();
+            assert_eq!(info.score.hundredths(), value * 100, "{rules}");
+            let end = info.pv.iter().fold(start, |p, &mv| p.play(&rules, mv).unwrap().0);
+            assert_eq!(end.final_difference(&rules), value, "{rules}");
+        }
     }
 }
