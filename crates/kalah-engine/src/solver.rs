@@ -571,9 +571,7 @@ impl Prover<'_> {
         }
         self.stopping = self.flags();
         if !self.stopping && self.unwind.is_none() {
-            self.unwind = self.path.iter().position(|&(key, beta)| {
-                self.proofs.probe(key).is_some_and(|e| i32::from(e.lower) >= beta || i32::from(e.upper) < beta)
-            });
+            self.unwind = self.path.iter().position(|&(key, beta)| self.decided(key, beta).is_some());
             self.stopping = self.unwind.is_some();
         }
     }
