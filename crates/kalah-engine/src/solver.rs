@@ -153,7 +153,7 @@ impl Solver {
         let busy = Busy::new(threads > 1);
         Solver {
             engine,
-            proofs: ProofTable::with_bytes(total - total / HINT_SHARE),
+            proofs: ProofTable::for_threads(total - total / HINT_SHARE, threads),
             threads,
             busy,
             estimate_depth: None,
