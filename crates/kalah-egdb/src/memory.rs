@@ -75,21 +75,34 @@ impl Slots {
     /// kernel, already zero), so setting a table up costs nothing, and each page is zeroed once,
     /// by the kernel, when a search first touches it. Writing the zeros here had cost more system
     /// time than a small solve in a large table.
-    pub fn zeroed(entries: usize) -> Slots {
+    ///
+    /// Slots that `threads` threads will write to at once (more than one) are asked for huge
+    /// pages from the start instead. In 4 KiB pages every first write to a page a probe has read
+    /// before (the kernel's shared page of zeros) must flush the page from the other threads'
+    /// address caches: an interrupt to each other core, a trap to the hypervisor in a virtual
+    /// machine, for each 4 KiB written; and the collapse into huge pages stops the other threads'
+    /// page faults while it runs. With two threads in a 2 GiB table that cost Kalah(6,5) 3.6 to
+    /// 8.0 s of system time instead of 0.9 to 1.1 s (docs/measurements.md, 2026-11-29).
+    pub fn zeroed(entries: usize, threads: usize) -> Slots {
         let slots = zeroed_vec(entries);
         let bytes = slots.capacity() * std::mem::size_of::<[AtomicU64; 2]>();
         let threshold = (bytes as u64 / SMALL_PAGE / PROMOTE_PAGES_PER_NODE).max(1);
         let (start, end) = whole_huge_pages(slots.as_ptr() as usize, bytes);
         // Small pages until the work says otherwise, whatever the system's default; where pages
-        // cannot be collapsed later, huge pages from the start, as long searches need them; where
-        // there are no huge pages to ask for, nothing to do at all.
-        let done = match later_collapse(start, end) {
-            Later::Possible => false,
-            Later::Impossible => {
-                advise_huge_pages(start, end - start);
-                true
+        // cannot be collapsed later, or several threads write, huge pages from the start, as long
+        // searches need them; where there are no huge pages to ask for, nothing to do at all.
+        let done = if threads > 1 {
+            advise_huge_pages(start, end - start);
+            true
+        } else {
+            match later_collapse(start, end) {
+                Later::Possible => false,
+                Later::Impossible => {
+                    advise_huge_pages(start, end - start);
+                    true
+                }
+                Later::Pointless => true,
             }
-            Later::Pointless => true,
         };
         Slots { slots, work: AtomicU64::new(0), threshold, done: AtomicBool::new(done), collapsed: Mutex::new(0) }
     }
@@ -159,9 +172,9 @@ impl std::ops::Deref for Slots {
     }
 }
 
-/// Returns `entries` empty slots ([`Slots::zeroed`]).
-pub fn zeroed_slots(entries: usize) -> Slots {
-    Slots::zeroed(entries)
+/// Returns `entries` empty slots for `threads` threads to write to ([`Slots::zeroed`]).
+pub fn zeroed_slots(entries: usize, threads: usize) -> Slots {
+    Slots::zeroed(entries, threads)
 }
 
 /// Returns `entries` zeroed slots as a vector, without touching their memory.
@@ -311,11 +324,11 @@ mod tests {
     #[test]
     fn slots_start_empty_and_take_the_size_asked() {
         // Large enough to span several huge pages, so the advice has whole pages to act on.
-        let slots = zeroed_slots(1 << 18);
+        let slots = zeroed_slots(1 << 18, 1);
         assert_eq!(slots.len(), 1 << 18);
         assert!(slots.iter().all(|s| s[0].load(Ordering::Relaxed) == 0 && s[1].load(Ordering::Relaxed) == 0));
         prefetch(&slots[12345]);
-        assert!(zeroed_slots(0).is_empty());
+        assert!(zeroed_slots(0, 1).is_empty());
     }
 
     /// Returns the kernel's flags of the mapping that holds `address` (`hg`: asked for huge
@@ -340,7 +353,7 @@ mod tests {
     #[test]
     fn light_work_leaves_the_slots_in_small_pages_and_enough_moves_them_once() {
         // 256 MiB: 65,536 pages of 4 KiB, 128 huge pages or 127 (the allocation's alignment).
-        let slots = zeroed_slots(16 << 20);
+        let slots = zeroed_slots(16 << 20, 1);
         let (start, end) = whole_huge_pages(slots.as_ptr() as usize, slots.bytes());
         if slots.promotion() == Promotion::Done {
             // A system that cannot move pages later: nothing waits for the work.
@@ -376,8 +389,22 @@ mod tests {
     }
 
     #[test]
+    fn slots_several_threads_write_ask_for_huge_pages_from_the_start() {
+        let slots = zeroed_slots(16 << 20, 2);
+        assert_eq!(slots.promotion(), Promotion::Done);
+        #[cfg(all(target_os = "linux", feature = "mmap"))]
+        {
+            let (start, _) = whole_huge_pages(slots.as_ptr() as usize, slots.bytes());
+            let flags = vm_flags(start);
+            assert!(flags.contains(" hg") && !flags.contains(" nh"), "{flags}");
+        }
+        // Still nothing touched: the pages are zeroed as the searches first write to them.
+        assert!(slots.iter().take(1 << 10).all(|s| s[0].load(Ordering::Relaxed) == 0));
+    }
+
+    #[test]
     fn threads_reporting_at_once_move_each_chunk_once() {
-        let slots = zeroed_slots(8 << 20);
+        let slots = zeroed_slots(8 << 20, 1);
         let (start, end) = whole_huge_pages(slots.as_ptr() as usize, slots.bytes());
         std::thread::scope(|scope| {
             for _ in 0..4 {
@@ -394,11 +421,11 @@ mod tests {
 
     #[test]
     fn a_table_without_a_whole_huge_page_has_nothing_to_move() {
-        let slots = zeroed_slots(1024);
+        let slots = zeroed_slots(1024, 1);
         assert_eq!(slots.promotion(), Promotion::Done);
         slots.worked(u64::MAX);
         assert_eq!(*slots.collapsed.lock().unwrap(), 0);
-        assert_eq!(zeroed_slots(0).promotion(), Promotion::Done);
+        assert_eq!(zeroed_slots(0, 1).promotion(), Promotion::Done);
     }
 
     /// Returns the minor page faults of the calling thread so far.
@@ -414,7 +441,7 @@ mod tests {
     fn zeroing_touches_no_page() {
         // 256 MiB: written here, that was 65,536 faults of 4 KiB pages, or 128 of huge pages.
         let before = minor_faults();
-        let slots = zeroed_slots(16 << 20);
+        let slots = zeroed_slots(16 << 20, 1);
         let faults = minor_faults() - before;
         assert_eq!(slots.len(), 16 << 20);
         assert!(faults < 16, "{faults} page faults to set up 256 MiB of slots");

@@ -51,10 +51,16 @@ const WAYS: usize = 4;
 impl ProofTable {
     /// Returns an empty table of `bytes` bytes (rounded down to whole buckets; at least 1024 entries).
     pub fn with_bytes(bytes: usize) -> ProofTable {
+        ProofTable::for_threads(bytes, 1)
+    }
+
+    /// Returns a table as [`ProofTable::with_bytes`] for `threads` threads proving at once: with
+    /// more than one, in huge pages from the start (`kalah_egdb::memory::Slots::zeroed` says why).
+    pub fn for_threads(bytes: usize, threads: usize) -> ProofTable {
         // Any number of buckets, not a power of two: `--hash 6144` rounded down to a power of
         // two had left a quarter of the memory asked for unused.
         let buckets = ((bytes / PROOF_BYTES).max(1024) / WAYS).max(1);
-        let slots = crate::tt::zeroed_slots((buckets + 1) * WAYS);
+        let slots = crate::tt::zeroed_slots((buckets + 1) * WAYS, threads);
         let base = (64 - slots.as_ptr() as usize % 64) % 64 / PROOF_BYTES;
         ProofTable { slots, buckets: buckets as u64, base }
     }

@@ -211,7 +211,7 @@ impl Engine {
     /// Returns an engine with an empty table.
     pub fn new(mut options: Options) -> Engine {
         options.threads = options.threads.clamp(1, MAX_THREADS);
-        Engine { table: Table::with_bytes(options.table_bytes), options, busy: Busy::new(true) }
+        Engine { table: Table::for_threads(options.table_bytes, options.threads), options, busy: Busy::new(true) }
     }
 
     /// Gives the engine a source of exact values (or takes it away).

@@ -153,7 +153,7 @@ impl Solver {
         let busy = Busy::new(threads > 1);
         Solver {
             engine,
-            proofs: ProofTable::with_bytes(total - total / HINT_SHARE),
+            proofs: ProofTable::for_threads(total - total / HINT_SHARE, threads),
             threads,
             busy,
             estimate_depth: None,
@@ -363,6 +363,7 @@ impl Solver {
             layout: None,
             oracle_seeds: self.engine.options().oracle.as_ref().map_or(0, |o| o.board_seeds()),
             kids: vec![Kids::BLANK; 64],
+            board_hint: usize::MAX,
         }
     }
 
@@ -483,6 +484,12 @@ struct Prover<'a> {
     /// The children of the byte board's nodes under search, one list a depth: a node fills its
     /// own instead of zeroing a new list on the stack each time.
     kids: Vec<Kids>,
+    /// The estimate's move in the position [`Prover::test_any`] hands to the byte board, as a
+    /// house (`usize::MAX` for none): the first board node is the only one whose key in the
+    /// estimate's table is known (the table keys the whole position, which the board does not
+    /// keep). Kalah(6,5) with the 32-seed database: "at least +10" after 2.9 M nodes instead of
+    /// 28.7 M (docs/measurements.md, 2026-11-29).
+    board_hint: usize,
 }
 
 /// What the enhanced transposition cut-off found ([`Prover::board_etc`]).
@@ -770,6 +777,11 @@ impl Prover<'_> {
     fn test_any(&mut self, position: &Position, key: u64, beta: i32, ply: u32) -> i32 {
         match self.layout {
             Some(layout) => {
+                self.board_hint = if ply <= self.hint_plies {
+                    self.hints.probe(position.houses_key()).and_then(|e| e.best).map_or(usize::MAX, Move::index)
+                } else {
+                    usize::MAX
+                };
                 let (board, layout) = (layout.board(position), &layout);
                 let (left, start) = (board.seeds(), &board);
                 match layout.compiled() {
@@ -788,7 +800,8 @@ impl Prover<'_> {
     }
 
     /// [`Prover::test`] on the byte board, for every node below the root under the rules the
-    /// board plays: no heuristic hints, no evaluation; finished games and database positions
+    /// board plays: no evaluation, and no heuristic hint but the estimate's move at the first
+    /// board node ([`Prover::board_hint`], where the table has none); finished games and database positions
     /// first (read, not searched), then moves that give another turn, then the others by what
     /// they put in the store less half a seed for each reply they leave. Keys agree with
     /// [`Prover::key`]; `left` is the seeds in the board's houses (the sowing counts them), and
@@ -835,6 +848,12 @@ impl Prover<'_> {
         let mut best = i32::MIN;
         let share = self.shared && left >= self.share_seeds;
         let mut moves = layout.moves_in::<M>(board);
+        // The first board node, below the root, has the estimate's move when the table has none:
+        // the move the proofs of lower bounds most need right (the root's moves are ordered by
+        // the estimate too).
+        if depth == 0 && first == usize::MAX && self.board_hint < layout.houses() && moves >> self.board_hint & 1 != 0 {
+            first = self.board_hint;
+        }
         // The move tried first, the table's or else the one nearest the store that gives another
         // turn, is known without sowing: where no other thread takes part, it is sown and
         // searched before the others are sown (and before the enhanced transposition cut-off

@@ -87,12 +87,18 @@ impl Table {
     /// Returns a table of at most `bytes` bytes (at least 1024 entries), or no table at all for 0
     /// bytes (every probe misses: searches then match plain minimax, which tests rely on).
     pub fn with_bytes(bytes: usize) -> Table {
+        Table::for_threads(bytes, 1)
+    }
+
+    /// Returns a table as [`Table::with_bytes`] for `threads` threads searching at once: with
+    /// more than one, in huge pages from the start ([`Slots::zeroed`] says why).
+    pub fn for_threads(bytes: usize, threads: usize) -> Table {
         if bytes == 0 {
-            return Table { slots: zeroed_slots(0), mask: 0 };
+            return Table { slots: zeroed_slots(0, 1), mask: 0 };
         }
         let wanted = (bytes / ENTRY_BYTES).max(1024);
         let entries = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
-        Table { slots: zeroed_slots(entries), mask: (entries as u64 - 1) & !1 }
+        Table { slots: zeroed_slots(entries, threads), mask: (entries as u64 - 1) & !1 }
     }
 
     /// Returns the table's size in bytes.
