@@ -14,11 +14,11 @@ language-choose = Sprache
 page-south = Süd
 page-north = Nord
 page-you = du
-page-your-friend = dein Mitspieler
+page-your-friend = dein Gegenüber
 page-a-person = ein Mensch
-page-engine-level = Engine Stufe { $level }
-# Eine Seite mit ihrem Spieler, wo die Engine sie spielt: „Nord (Engine Stufe 3)“.
-page-side-engine = { $side } (Engine Stufe { $level })
+page-engine-level = Engine, Stufe { $level }
+# Eine Seite mit ihrem Spieler, wo die Engine sie spielt: „Nord (Engine, Stufe 3)“.
+page-side-engine = { $side } (Engine, Stufe { $level })
 # Eine Aktion der Zugliste oder eines Tipps: die Nummer einer Mulde, oder diese.
 page-action-swap = Tauschen
 page-action-keep = Behalten
@@ -34,7 +34,7 @@ page-controls =
     .aria-label = Steuerung der Partie
 page-loading = Lädt …
 page-retry = Noch einmal versuchen
-page-start-new = Eine neue Partie beginnen
+page-start-new = Neue Partie beginnen
 page-play-again = Noch einmal spielen
 page-end-new = Neue Partie …
 page-legend-south = letzter Zug von Süd
@@ -44,7 +44,7 @@ page-legend-last = letzter Samen
 page-legend-captured = Fang
 page-legend-extra = Zusatzzug
 page-swap = Seiten tauschen (Tortenregel)
-page-engine-go = Engine, zieh
+page-engine-go = Engine ziehen lassen
 page-keep = Brett behalten (keine Vorgabe)
 page-eval =
     .title = Bewertung: der erwartete Vorsprung von Süd am Ende
@@ -53,8 +53,8 @@ page-eval-north-ahead = Nord vorn ▶
 page-eval-bar =
     .aria-label = Bewertungsbalken: der Anteil von Süd ist grün, der von Nord lila
 page-new = Neue Partie
-page-undo = Zurücknehmen
-page-take-back = Rücknahme
+page-undo = Rückgängig
+page-take-back = Zurücknehmen
 page-redo = Wiederholen
 page-hint = Tipp
 page-solve = Lösen
@@ -74,7 +74,7 @@ page-theme-light = hell
 page-theme-dark = dunkel
 page-moves = Züge
 page-moves-list =
-    .aria-label = Zugliste: wähle einen Zug, um die Stellung danach zu sehen
+    .aria-label = Zugliste: Wähle einen Zug, um die Stellung danach zu sehen
 page-save = Partie speichern
 page-load = Partie laden
 page-link = Link zu dieser Stellung
@@ -87,9 +87,9 @@ page-explorer-result = Ergebnis
 page-explorer-note = Hinweis
 page-keys = Tasten:
 page-keys-sow = säen aus einer Mulde;
-page-keys-step = gehen durch die Züge;
+page-keys-step = blättern durch die Züge;
 page-keys-and = und
-page-keys-reach = erreichen alles.
+page-keys-reach = bedienen alles.
 
 # Das Formular der neuen Partie (index.html, app.js).
 page-form-title = Neue Partie
@@ -100,28 +100,28 @@ page-form-rules = Regeln
 page-form-preset = Voreinstellung
 page-form-capture = Fang
 page-form-end = Ende
-page-form-leftover = Übrige Samen gehen an
+page-form-leftover = Übrige Samen bekommt
 page-form-direction = Richtung
 page-form-sowing = Säen
-page-form-majority = Endet, sobald ein Speicher mehr als die Hälfte hat
+page-form-majority = Endet, sobald ein Speicher mehr als die Hälfte aller Samen hat
 page-form-pie = Tortenregel (Nord darf tauschen)
 page-form-handicap = Vorgabe (Nord darf zuerst einen Samen versetzen)
 page-form-players = Spieler
 page-form-south = Süd (erster Spieler)
 page-form-north = Nord (zweiter Spieler)
 page-form-clock = Bedenkzeit je Spieler
-page-form-clock-none = keine
+page-form-clock-none = unbegrenzt
 page-form-clock-minute = 1 Min.
 page-form-clock-move = { $minutes } Min. + { $seconds } s je Zug
-page-form-fair = Fairer Start: Perfekte Spieler spielen remis (freiwillig)
-page-form-start-position = Startstellung (freiwillig)
+page-form-fair = Fairer Start: remis bei perfektem Spiel (optional)
+page-form-start-position = Startstellung (optional)
 page-form-start-input =
     .placeholder = z. B. 4,4,4,4,4,4:0/4,4,4,4,4,4:0/S
 page-form-start = Starten
 page-form-cancel = Abbrechen
 page-form-as-chosen = (wie unten gewählt)
 page-form-none = (keiner)
-page-form-friend = ein Mitspieler (Einladung per Link)
+page-form-friend = ein Gegenüber (per Einladungslink)
 page-form-fair-group = { $rules }: { $count } Startstellungen
 # Ein Speicher in den Samenverschiebungen eines fairen Starts: „S1>N-Speicher“.
 page-fair-store = Speicher
@@ -134,11 +134,11 @@ page-form-problem = { $what }: { $wrong }; gib eine ganze Zahl von { $min } bis 
 page-preset-standard = Fang nur, wenn die gegenüberliegende Mulde Samen hat; endet, wenn eine Seite leer ist
 page-preset-empty-capture = Fang auch, wenn die gegenüberliegende Mulde leer ist (Irving, Donkers & Uiterwijk)
 page-preset-assignment = Standard, aber die Partie endet erst, wenn der Spieler am Zug keine Samen hat
-page-preset-seed-on = ein letzter Samen in einer nicht leeren Mulde sät weiter; kein Fang
-page-preset-clockwise = Standard-Fang, Samen im Uhrzeigersinn gesät
+page-preset-seed-on = endet die Aussaat in einer nicht leeren Mulde, wird von dort weitergesät; kein Fang
+page-preset-clockwise = Fang wie Standard, Säen im Uhrzeigersinn
 page-preset-kgp = Standard, und die Partie endet, sobald ein Speicher mehr als die Hälfte aller Samen hat
-page-preset-mkagent = die Manchester-Partie der Agenten: Kalah(7,7), Tortenregel, kein Zusatzzug beim ersten Zug
-page-level-1 = 1: schaut eine Aussaat voraus
+page-preset-mkagent = die Manchester-Variante der Agenten: Kalah(7,7), Tortenregel, kein Zusatzzug beim ersten Zug
+page-level-1 = 1: rechnet eine Aussaat voraus
 page-level-2 = 2: drei Aussaaten
 page-level-3 = 3: sechs Aussaaten
 page-level-4 = 4: zwölf Aussaaten
@@ -147,23 +147,23 @@ page-level-5 = 5: so tief, wie die Zeit erlaubt
 page-rule-standard = Standard
 page-rule-empty = leer
 page-rule-none = keiner
-page-rule-side-empty = Seite-leer
-page-rule-mover-stuck = Zieher-blockiert
+page-rule-side-empty = eine Seite leer
+page-rule-mover-stuck = Seite am Zug leer
 page-rule-owner = Besitzer
-page-rule-emptier = Leerräumer
-page-rule-discard = verfallen
-page-rule-ccw = gegen-Uhrzeigersinn
-page-rule-cw = Uhrzeigersinn
+page-rule-emptier = leere Seite
+page-rule-discard = niemand
+page-rule-ccw = gegen den Uhrzeigersinn
+page-rule-cw = im Uhrzeigersinn
 page-rule-single = einfach
 page-rule-relay = weiter
 page-rule-empty-capture = Leerfang
-page-rule-assignment = Aufgabe
+page-rule-assignment = Übungsaufgabe
 page-rule-seed-on = Weitersäen
 page-rule-clockwise = Uhrzeigersinn
 page-rule-kgp = KGP
 page-rule-mkagent = MKAgent
-page-rule-majority-ends = Mehrheit-endet
-page-rule-no-first-extra = kein-erster-Zusatzzug
+page-rule-majority-ends = Mehrheit entscheidet
+page-rule-no-first-extra = erster Zug ohne Zusatzzug
 page-rule-pie = Tortenregel
 page-rule-handicap = Vorgabe
 page-rule-capture = Fang
@@ -175,7 +175,7 @@ page-rule-sowing = Säen
 # Die Regeln, kurz (docs/rules.md).
 page-rules = Regeln
 page-rules-board = Das Brett hat für jeden Spieler eine Reihe Mulden und an jedem Ende einen Speicher. Süd (der erste Spieler) besitzt die untere Reihe und den Speicher rechts, Nord die obere Reihe und den Speicher links.
-page-rules-sow = Ein Zug nimmt alle Samen aus einer deiner Mulden und sät sie einzeln gegen den Uhrzeigersinn in die folgenden Mulden und deinen eigenen Speicher; den Speicher deines Gegners überspringst du.
+page-rules-sow = Ein Zug nimmt alle Samen aus einer deiner Mulden und sät sie einzeln gegen den Uhrzeigersinn in die folgenden Mulden und deinen eigenen Speicher; den Speicher deines Gegenübers überspringst du.
 page-rules-extra = Landet der letzte Samen in deinem eigenen Speicher, bekommst du einen Zusatzzug: Du ziehst noch einmal.
 page-rules-capture = Landet der letzte Samen in einer leeren eigenen Mulde und liegen in der gegenüberliegenden Mulde Samen, fängst du: Beide kommen in deinen Speicher.
 page-rules-end = Die Partie endet, sobald alle Mulden einer Seite leer sind; dann legt jeder Spieler die Samen, die auf seiner Seite übrig sind, in seinen eigenen Speicher.
@@ -185,7 +185,7 @@ page-rules-handicap = Mit Vorgabe darf Nord vor dem ersten Zug einen Samen aus e
 
 # Was die Seite über die Partie sagt (app.js).
 page-status-to-move = { $who } ist am Zug
-page-status-pie = { $who } ist am Zug: säe aus einer Mulde oder tausche die Seiten
+page-status-pie = { $who } ist am Zug: aus einer Mulde säen oder die Seiten tauschen
 page-status-handicap = { $who } entscheidet über die Vorgabe: das Brett behalten oder einen Samen versetzen
 page-status-aborted = Partie abgebrochen: { $side } hat den ersten Zug nicht rechtzeitig gemacht. Kein Ergebnis.
 page-status-lost-on-time = Partie vorbei: { $loser } hat die Zeit überschritten; { $winner } gewinnt.
@@ -193,12 +193,12 @@ page-status-resigned = Partie vorbei: { $loser } hat aufgegeben; { $winner } gew
 page-status-won = Partie vorbei: Süd { $south }, Nord { $north }. { $winner } gewinnt mit { $margin } Samen Vorsprung.
 page-status-draw = Partie vorbei: Süd { $south }, Nord { $north }. Die Partie endet remis.
 page-your-move = Du bist am Zug
-page-your-move-pie = Du bist am Zug: säe aus einer Mulde oder tausche die Seiten
-page-your-handicap = Du entscheidest über die Vorgabe: das Brett behalten oder einen Samen versetzen
+page-your-move-pie = Du bist am Zug: Säe aus einer Mulde oder tausche die Seiten
+page-your-handicap = Du entscheidest über die Vorgabe: Behalte das Brett oder versetze einen Samen
 page-thinking = { $status } (denkt nach …)
 page-waiting = { $status } ({ $why })
-page-waiting-earlier = eine frühere Stellung: → oder die Zugliste geht vorwärts
-page-waiting-paused = drücke „Engine, zieh“, damit sie spielt
+page-waiting-earlier = eine frühere Stellung: Mit → oder der Zugliste geht es vorwärts
+page-waiting-paused = drücke „Engine ziehen lassen“, damit sie spielt
 page-rules-line = { $rules } · Süd: { $south } · Nord: { $north }
 page-clock =
     .aria-label = { $side ->
@@ -207,13 +207,13 @@ page-clock =
     }
 page-busy-retrying = Der Server ist ausgelastet, neuer Versuch …
 page-no-eval-rated = Keine Bewertung, solange eine gewertete Partie läuft
-page-no-eval-friends = Keine Bewertung, solange eine Partie gegen einen Mitspieler läuft
+page-no-eval-friends = Keine Bewertung, solange eine Einladungspartie läuft
 page-eval-off = Bewertung aus
-page-evaluating = Bewerte …
+page-evaluating = Bewertung läuft …
 page-eval-paused = Bewertung pausiert: Der Server ist ausgelastet
 page-eval-draw = remis
 page-eval-wins = { $side } gewinnt mit { $lead } Samen Vorsprung
-page-eval-final = Endstand: { $outcome }
+page-eval-final = Ergebnis: { $outcome }
 page-eval-solved = Gelöst ✓: { $outcome } bei perfektem Spiel
 page-eval-even = Ausgeglichen
 page-eval-lead = { $side } +{ NUMBER($lead, minimumFractionDigits: 2, maximumFractionDigits: 2) }
@@ -222,10 +222,10 @@ page-eval-depth-best = { $who } (Tiefe { $depth }; am besten für { $side }: { $
 
 # Das Ende einer Partie (app.js).
 page-end-you-resigned = Du hast aufgegeben.
-page-end-friend-resigned = Dein Mitspieler hat aufgegeben: Du hast gewonnen.
+page-end-friend-resigned = Dein Gegenüber hat aufgegeben: Du hast gewonnen.
 page-end-resigned = { $side } hat aufgegeben: { $winner } hat gewonnen.
 page-end-you-lost-on-time = Du hast auf Zeit verloren.
-page-end-friend-out-of-time = Deinem Mitspieler ist die Zeit abgelaufen: Du hast gewonnen.
+page-end-friend-out-of-time = Dein Gegenüber hat die Zeit überschritten: Du hast gewonnen.
 page-end-out-of-time = { $side } hat die Zeit überschritten: { $winner } hat gewonnen.
 page-end-draw = Remis. { $south }–{ $north }.
 page-end-you-won = Du hast { $own }–{ $theirs } gewonnen.
@@ -250,26 +250,26 @@ page-handicap-picked = Ein Samen aus { $house } wird versetzt: Wähle die Mulde,
 
 # Die Zugliste (app.js).
 page-moves-start = Start
-page-moves-start-label = Der Anfang
+page-moves-start-label = Die Startstellung
 page-move-label = { $number }. { $side } { $action }
 page-move-captures = , fängt { $count }
 page-move-extra = , Zusatzzug
 
 # Tipp, Lösen, Zugübersicht (app.js).
-page-hint-thinking = Ich denke über einen Tipp nach …
+page-hint-thinking = Tipp wird gesucht …
 page-hint-exact = genau { $value }
-page-hint-said = Tipp für { $side }: { $what } (wert { $value } Samen für { $side }, Tiefe { $depth }).
-page-solving = Löse …
+page-hint-said = Tipp für { $side }: { $what } (für { $side } { $value } Samen wert, Tiefe { $depth }).
+page-solving = Wird gelöst …
 page-solve-draw = remis
 page-solve-wins = { $side } gewinnt mit { $margin } Samen Vorsprung
 page-solve-best = ; am besten für { $side }: Mulde { $house }
 page-solved = Gelöst: Wert { $value } für Süd, { $outcome } bei perfektem Spiel{ $best }.
-page-not-solved = In der Zeit nicht gelöst: Süd bekommt zwischen { $lower } und { $upper }.
-page-explorer-not-now = Nicht, solange eine Partie gegen einen Mitspieler oder eine gewertete Partie läuft.
-page-explorer-solving = Löse jeden Zug …
+page-not-solved = In der Zeit nicht gelöst: Süd erreicht zwischen { $lower } und { $upper }.
+page-explorer-not-now = Nicht, solange eine Einladungspartie oder eine gewertete Partie läuft.
+page-explorer-solving = Jeder Zug wird gelöst …
 page-explorer-busy = Der Server ist ausgelastet: Öffne die Zugübersicht gleich noch einmal
-page-verdict-win = Sieg mit { $value }
-page-verdict-loss = Niederlage mit { $value }
+page-verdict-win = Sieg mit { $value } Samen Vorsprung
+page-verdict-loss = Niederlage mit { $value } Samen Rückstand
 page-verdict-draw = Remis
 page-explorer-range = { $lower } bis { $upper }
 page-explorer-unknown = unbekannt
@@ -284,12 +284,12 @@ page-explorer-throws = ✗ verschenkt { $what ->
        *[draw] das Remis
     }
 page-explorer-again = zieht noch einmal
-page-explorer-caption = Differenz der Speicher am Ende für { $side }, am Zug
+page-explorer-caption = Speicherdifferenz am Ende für { $side } (am Zug)
 page-explorer-book = aus dem Eröffnungsbuch
 page-explorer-millis = gelöst in { NUMBER($seconds, minimumFractionDigits: 2, maximumFractionDigits: 2) } s
 page-explorer-over = Die Partie ist vorbei: { $verdict } für { $side }.
 page-explorer-exact = Exakt ✓: { $verdict } für { $side } bei perfektem Spiel ({ $from }).
-page-explorer-open = Nicht jeder Zug ist in der Zeit entschieden: { $side } bekommt { $lower } bis { $upper } ({ $from }).
+page-explorer-open = Nicht jeder Zug ist in der Zeit entschieden: { $side } erreicht { $lower } bis { $upper } ({ $from }).
 page-explorer-line = Beste Folge: { $line }
 
 # Speichern, Laden, Link (app.js).
@@ -302,9 +302,9 @@ page-link-copied = Link kopiert.
 # Das Öffnen der Seite (app.js, backend.js, local.js).
 page-lobby-cannot-open = Die Lobby lässt sich nicht öffnen: { $error }
 page-no-such-game = Diese Partie gibt es nicht.
-page-link-not-here = Die Partie des Links ist nicht in diesem Browser: { $error }.
-page-link-no-game = Der Link nennt keine Partie auf diesem Server: Er ist vertippt, oder die Partie wurde gelöscht.
-page-link-refused = Die Partie des Links kann nicht gespielt werden: { $error }; { $kept ->
+page-link-not-here = Die Partie aus dem Link ist nicht in diesem Browser: { $error }.
+page-link-no-game = Der Link führt zu keiner Partie auf diesem Server: Er ist vertippt oder die Partie wurde gelöscht.
+page-link-refused = Die Partie aus dem Link kann nicht gespielt werden: { $error }; { $kept ->
         [yes] hier ist deine Partie, wie sie war
        *[no] hier ist eine neue Partie
     }.
@@ -316,9 +316,9 @@ page-seconds = { $count ->
     }
 page-cannot-start-retry = Start nicht möglich: { $error }. Neuer Versuch in { $wait }.
 page-cannot-start = Start nicht möglich: { $error }
-page-server-down = Der Server antwortet nicht: Vielleicht wurde er beendet, oder das Netz ist ausgefallen.
-page-engine-time-range = engine-time in der Adresse nimmt 1 bis 60000 ms, nicht { $asked }: Die Engine nimmt { $used } ms.
-page-engine-time-server = engine-time in der Adresse gilt für die Engine im Browser: Die Engine dieses Servers nimmt die Zeit, mit der er gestartet wurde.
+page-server-down = Der Server antwortet nicht: Vielleicht wurde er beendet oder das Netz ist ausgefallen.
+page-engine-time-range = engine-time in der Adresse muss zwischen 1 und 60000 ms liegen, nicht { $asked }: Die Engine rechnet { $used } ms.
+page-engine-time-server = engine-time in der Adresse gilt nur für die Engine im Browser: Die Engine dieses Servers rechnet so lange, wie beim Start des Servers festgelegt.
 page-changed = die Partie hat sich geändert, während die Engine nachdachte
 page-kept-unreadable = ihre gespeicherten Daten sind nicht lesbar ({ $error }); sie wurden beiseitegelegt
 page-not-in-browser = es gibt keine Partie { $id } in diesem Browser: Beginne eine neue
@@ -327,7 +327,7 @@ page-no-request = keine solche Anfrage in diesem Browser: { $method } { $path }
 # Der Benchmark der Engine (bench.html, bench.js).
 page-bench-title = Kalah: der Benchmark der Engine in diesem Browser
 page-bench-heading = Der Benchmark der Engine in diesem Browser
-page-bench-about = Die Stellungen von „kalah bench“, im Web Worker der Seite auf einem Thread bis zur Tiefe von „?depth=“ durchsucht (13 ohne Angabe, wie bei „kalah bench“). Bei Tiefe 13 müssen die Knoten der nativen Signatur gleichen.
+page-bench-about = Die Stellungen von „kalah bench“, im Web Worker der Seite auf einem Thread bis zur Tiefe von „?depth=“ durchsucht (13 ohne Angabe, wie bei „kalah bench“). Bei Tiefe 13 müssen die Knoten der nativen Signatur entsprechen.
 page-bench-running = Läuft …
 page-bench-result = Tiefe { $depth }: { $nodes } Knoten in { $millis } ms, { $nps } Knoten/s
 page-bench-right = ; die Signatur stimmt
@@ -353,11 +353,11 @@ board-pit = { $name }, { $count ->
 friends-down = Der Server antwortet nicht: Die Seite verbindet sich von selbst wieder, sobald er zurück ist.
 friends-also = Du spielst diese Partie auch auf einem anderen Gerät oder in einem anderen Tab.
 friends-copy = Kopieren
-# $label: der Name des Links, z. B. „Zuschauer-Link“.
+# $label: der Name des Links, z. B. „Zuschauerlink“.
 friends-link-copied = { $label } kopiert.
 friends-link-label = { $label }:
 friends-selected = Markiert: Drücke Strg+C (⌘C) zum Kopieren.
-friends-refused-watching = Das können nur die Spieler dieser Partie; diese Seite schaut nur zu.
+friends-refused-watching = Das können nur die Spieler dieser Partie; hier schaust du nur zu.
 friends-refused-changed = Die Partie hat sich inzwischen geändert; hier ist sie, wie sie jetzt steht.
 # $side: South oder North.
 friends-you-play = Du spielst { $side ->
@@ -365,11 +365,11 @@ friends-you-play = Du spielst { $side ->
        *[North] Nord
     }.
 friends-watching = Du schaust dieser Partie zu.
-friends-takeback-asked = Dein Mitspieler bittet darum, seinen letzten Zug zurückzunehmen.
-friends-takeback-waiting = Du hast um die Rücknahme deines letzten Zugs gebeten; warte auf deinen Mitspieler.
-friends-takeback-yours-accepted = Dein Mitspieler hat deine Rücknahme angenommen: Dein letzter Zug ist zurückgenommen.
-friends-takeback-yours-refused = Dein Mitspieler hat deine Rücknahme abgelehnt.
-friends-takeback-you-accepted = Du hast die Rücknahme angenommen: Dein Mitspieler spielt seinen Zug noch einmal.
+friends-takeback-asked = Dein Gegenüber bittet darum, den letzten Zug zurückzunehmen.
+friends-takeback-waiting = Du hast um die Rücknahme deines letzten Zugs gebeten; jetzt entscheidet dein Gegenüber.
+friends-takeback-yours-accepted = Dein Gegenüber hat die Rücknahme angenommen: Dein letzter Zug ist zurückgenommen.
+friends-takeback-yours-refused = Dein Gegenüber hat die Rücknahme abgelehnt.
+friends-takeback-you-accepted = Du hast die Rücknahme angenommen: Dein Gegenüber ist wieder am Zug.
 friends-takeback-you-refused = Du hast die Rücknahme abgelehnt.
 # Für Zuschauer. $side: South oder North; $answer: accepted oder refused.
 friends-takeback-answered = Die Rücknahme von { $side ->
@@ -379,20 +379,20 @@ friends-takeback-answered = Die Rücknahme von { $side ->
         [accepted] angenommen
        *[refused] abgelehnt
     }.
-friends-send = Schick deinem Mitspieler den Einladungslink (unter den Knöpfen).
+friends-send = Schicke deinem Gegenüber den Einladungslink (unter den Knöpfen).
 friends-rematch-open = Revanche spielen
-friends-rematch-offered = Revanche angeboten; warte auf deinen Mitspieler.
+friends-rematch-offered = Revanche angeboten; jetzt entscheidet dein Gegenüber.
 friends-rematch-accept = Revanche annehmen
 friends-rematch = Revanche (Seiten getauscht)
 friends-takeback-accept = Rücknahme annehmen
 friends-takeback-refuse = Ablehnen
 friends-resign = Aufgeben
 friends-resign-confirm = Diese Partie aufgeben?
-friends-invitation-link = Einladung für deinen Mitspieler
-friends-watch-link = Zuschauer-Link
-friends-links = Einladungs- und Zuschauer-Link
+friends-invitation-link = Einladung für dein Gegenüber
+friends-watch-link = Zuschauerlink
+friends-links = Einladungs- und Zuschauerlink
 friends-seat-elsewhere = Auf einem anderen Gerät weiterspielen
-friends-seat-warning = Dieser Link ist dein Platz: Wer ihn hat, spielt für dich. Öffne ihn nur auf deinen eigenen Geräten.
+friends-seat-warning = Mit diesem Link spielt jeder auf deinem Platz: Öffne ihn nur auf deinen eigenen Geräten.
 friends-seat-link = Link zu deinem Platz
 # Wer da ist: $side South oder North, $here yes oder no.
 friends-presence = { $side ->
@@ -405,25 +405,25 @@ friends-presence = { $side ->
 friends-presence-one = { $side }.
 friends-presence-both = { $south } · { $north }.
 friends-rematch-failed = Die Revanche lässt sich nicht öffnen: { $error }
-friends-status-handicap = Du entscheidest über die Vorgabe: Behalte das Brett, oder versetze einen Samen
-friends-status-handicap-friend = Dein Mitspieler entscheidet über die Vorgabe
+friends-status-handicap = Du entscheidest über die Vorgabe: Behalte das Brett oder versetze einen Samen
+friends-status-handicap-friend = Dein Gegenüber entscheidet über die Vorgabe
 friends-status-handicap-name = { $name } entscheidet über die Vorgabe
-friends-status-pie = Du bist am Zug: Säe aus einer Mulde, oder tausche die Seiten
-friends-status-pie-friend = Dein Mitspieler ist am Zug (er darf die Seiten tauschen)
+friends-status-pie = Du bist am Zug: Säe aus einer Mulde oder tausche die Seiten
+friends-status-pie-friend = Dein Gegenüber ist am Zug (darf die Seiten tauschen)
 friends-status-pie-name = { $name } ist am Zug (darf die Seiten tauschen)
 friends-status-move = Du bist am Zug
-friends-status-move-friend = Dein Mitspieler ist am Zug
+friends-status-move-friend = Dein Gegenüber ist am Zug
 friends-status-move-name = { $name } ist am Zug
-friends-own-invitation = Das ist die Einladung, die du verschickt hast: Bewahre sie für deinen Mitspieler auf. Du behältst hier deinen eigenen Platz.
+friends-own-invitation = Das ist die Einladung, die du verschickt hast: Sie ist für dein Gegenüber. Du behältst hier deinen eigenen Platz.
 friends-other-seat = Dieser Link gehört zum anderen Platz einer Partie, die du hier spielst: Du behältst deinen eigenen Platz.
 friends-entry = { $rules }, { $who }: { $turn }
-friends-entry-people = zwei Personen an einem Bildschirm
+friends-entry-people = zwei Menschen an einem Bildschirm
 friends-entry-engine = gegen die Engine
-friends-entry-player = gegen deinen Mitspieler, du spielst { $side ->
+friends-entry-player = gegen dein Gegenüber, du spielst { $side ->
         [South] Süd
        *[North] Nord
     }
-friends-entry-friends = zwischen Mitspielern
+friends-entry-friends = Einladungspartie
 friends-entry-to-move = { $side ->
         [South] Süd
        *[North] Nord
@@ -447,21 +447,21 @@ lobby-sign-in = Anmelden
 lobby-you-play-as = Du spielst als
 lobby-you-play-as-end = .
 lobby-carry-summary = Dein Name auf einem anderen Gerät
-lobby-carry-warning = Dieser Link ist dein Name: Wer ihn hat, spielt als du. Öffne ihn nur auf deinen eigenen Geräten.
+lobby-carry-warning = Mit diesem Link spielt jeder unter deinem Namen: Öffne ihn nur auf deinen eigenen Geräten.
 lobby-carry-field =
-    .aria-label = Der Link, der deinen Namen trägt
+    .aria-label = Der Link mit deinem Namen
 lobby-carry-copy = Kopieren
-lobby-carry-copied = Der Link, der deinen Namen trägt, wurde kopiert.
-lobby-password = Oder ein Passwort (freiwillig, mindestens 8 Zeichen)
+lobby-carry-copied = Der Link mit deinem Namen wurde kopiert.
+lobby-password = Oder ein Passwort (optional, mindestens 8 Zeichen)
 lobby-password-set = Passwort festlegen
 lobby-password-done = Dein Passwort ist festgelegt: Melde dich damit und mit deinem Namen auf jedem Gerät an.
 lobby-forget = Meinen Namen hier vergessen
-lobby-forget-confirm = Deinen Namen in diesem Browser vergessen? Bewahre zuerst den Link auf, der ihn trägt, sonst ist der Name verloren.
+lobby-forget-confirm = Deinen Namen in diesem Browser vergessen? Bewahre zuerst den Link mit deinem Namen auf, sonst ist der Name verloren.
 lobby-board = Brett
 lobby-rules-empty-capture = Kalah(6,4), Leerfang
 lobby-rules-pie = Kalah(6,6), Tortenregel
-lobby-clock = Uhr
-lobby-clock-option-none = keine
+lobby-clock = Bedenkzeit
+lobby-clock-option-none = unbegrenzt
 lobby-clock-option = { $minutes } Min. + { $increment } s
 lobby-colour = Du spielst
 lobby-colour-random = beliebige Seite
@@ -469,7 +469,7 @@ lobby-colour-south = Süd (beginnt)
 lobby-colour-north = Nord
 lobby-rated-box = Gewertet
 lobby-offer = Herausforderung anbieten
-lobby-quick = Schnelle Partie
+lobby-quick = Gegenüber suchen
 lobby-level = Oder gegen die Engine, gewertet: Stufe
 lobby-engine = Gegen die Engine spielen
 lobby-challenges = Offene Herausforderungen
@@ -480,19 +480,19 @@ lobby-find = Spieler finden
 lobby-find-go = Partien zeigen
 lobby-leaderboard = Rangliste
 lobby-family-other = andere Bretter
-lobby-leaderboard-none = Noch keine Wertung steht fest (eine Wertung ist vorläufig, mit ? gezeigt, bis sie sicher ist).
-lobby-clock-none = ohne Uhr
+lobby-leaderboard-none = Noch steht keine Wertung fest (eine Wertung bleibt vorläufig und trägt ein ?, bis sie sicher ist).
+lobby-clock-none = unbegrenzte Bedenkzeit
 lobby-clock-minutes = { $minutes } Min.
 lobby-clock-seconds = { $seconds } s
 lobby-clock-increment = { $base } + { $increment } s
 lobby-carried = Du spielst jetzt in diesem Browser als { $name }.
-lobby-carried-none = Der Link trägt keinen Namen: { $error }
+lobby-carried-none = Der Link enthält keinen Namen: { $error }
 lobby-name-unknown = Dein Name { $name } ist hier nicht mehr bekannt: Wähle einen anderen.
 lobby-guest-only = (Gast: nur ungewertete Partien)
 lobby-rating-first = Wertung 1500? in jeder Brettfamilie bis zu deiner ersten gewerteten Partie
 lobby-challenge-open = Deine Herausforderung ist offen: Sie wartet hier { $minutes } Minuten.
 lobby-game-begins = Deine Partie gegen { $name } beginnt.
-lobby-game-begins-opponent = Deine Partie gegen deinen Gegner beginnt.
+lobby-game-begins-opponent = Deine Partie gegen dein Gegenüber beginnt.
 lobby-new-ratings = Neue Wertungen: { $first } { $firstRating }, { $second } { $secondRating }
 lobby-wants = { $name } spielt { $side ->
         [south] Süd
@@ -528,7 +528,7 @@ lobby-player-close = Schließen
 
 ## Searches drawn (searches.js).
 
-searches-summary = Suchen: Minimax und Alpha-Beta, gezeichnet
+searches-summary = Suchbäume zeichnen: Minimax und Alpha-Beta
 searches-search = Suche
 searches-option-minimax = Minimax
 searches-option-alphabeta = Alpha-Beta
@@ -541,7 +541,7 @@ searches-column-max = Max-Aufrufe
 searches-column-min = Min-Aufrufe
 searches-column-total = Gesamt
 searches-steps =
-    .aria-label = Die Aufrufe in der Reihenfolge durchgehen, in der sie gemacht wurden
+    .aria-label = Die Aufrufe der Reihe nach durchgehen
 searches-first =
     .aria-label = Erster Aufruf
 searches-back = ◀ Zurück
@@ -551,7 +551,7 @@ searches-last =
 searches-expand = Alle aufklappen
 searches-fold = Alle zuklappen
 searches-tree =
-    .aria-label = Die Aufrufe von Max und Min, jeder unter seinem Aufrufer, in der Reihenfolge, in der sie gemacht wurden
+    .aria-label = Die Aufrufe von Max und Min, jeder unter seinem Aufrufer, der Reihe nach
 searches-name = { $search ->
         [minimax] Minimax
         [alphabeta] Alpha-Beta
@@ -582,13 +582,13 @@ searches-game-caption = Durchschnitt über die bisherige Partie ({ $positions ->
         [one] { $positions } Stellung
        *[other] { $positions } Stellungen
     }), Tiefe { $depth }
-searches-untraced = Kein Baum: { $search } bis Tiefe { $depth } macht mehr als { $limit } Aufrufe von Max und Min, mehr als eine gezeichnete Suche behält: Wähle eine kleinere Tiefe oder eine Suche, die beschneidet.
+searches-untraced = Kein Baum: { $search } bis Tiefe { $depth } braucht mehr als { $limit } Aufrufe von Max und Min, die Höchstzahl für eine gezeichnete Suche. Wähle eine kleinere Tiefe oder eine Suche, die Zweige abschneidet.
 searches-best-none = kein Zug (die Partie ist vorbei)
 searches-drawn = { $search } bis Tiefe { $depth }: { $count ->
         [one] { $calls } Aufruf
        *[other] { $calls } Aufrufe
     }, Wert { $value } für die Seite am Zug, bester Zug: { $best }.
-searches-searching = Suche läuft…
+searches-searching = Suche läuft …
 
 ## The KGP server's page (kalah-kgp-server's web/).
 
@@ -626,7 +626,7 @@ kgp-forward =
     .aria-label = Einen Zug weiter
 kgp-last =
     .aria-label = Zum Ende
-kgp-download = Die Aufzeichnung herunterladen
+kgp-download = Aufzeichnung herunterladen
 kgp-standings-rank = Platz
 kgp-standings-agent = Agent
 kgp-standings-games = Partien
@@ -635,7 +635,7 @@ kgp-standings-wins = Siege
 kgp-standings-draws = Remis
 kgp-standings-losses = Niederlagen
 kgp-standings-elo = Elo (95 %)
-kgp-standings-none = Noch keine Partie ist zu Ende.
+kgp-standings-none = Noch ist keine Partie zu Ende.
 kgp-infinite = ∞
 kgp-state = { $state ->
         [ongoing] läuft
@@ -689,34 +689,34 @@ kgp-unreadable = Die Daten des Servers lassen sich nicht lesen: { $error }
 
 # $detail: what is wrong, in the API's English words (the new-game form's rules, position or
 # record; the lobby's offer).
-error-bad = Das geht so nicht (in den Worten der API: { $detail })
+error-bad = Ungültige Eingabe (Meldung der API: { $detail })
 error-over = Die Partie ist vorbei: Es gibt keine Züge mehr.
 error-engines-seat = { $side ->
         [north] Nord
        *[south] Süd
-    } spielt die Engine: Bitte die Engine ziehen lassen.
+    } wird von der Engine gespielt: Lass die Engine ziehen.
 error-persons-seat = { $side ->
         [north] Nord
        *[south] Süd
-    } spielt ein Mensch: Der Zug kommt von dort.
+    } wird von einem Menschen gespielt: Warte auf dessen Zug.
 error-not-yours = { $side ->
         [north] Nord
        *[south] Süd
-    } ist der Platz deines Gegenübers: Nur wer ihn hält, zieht für ihn.
-error-not-a-player = Nur die Spieler dieser Partie können sie ändern: Diese Seite schaut zu (der Link eines Spielers hält seinen Platz).
+    } ist der Platz deines Gegenübers: Dort zieht nur dein Gegenüber.
+error-not-a-player = Nur die Spieler dieser Partie dürfen sie ändern; hier schaust du nur zu (jeder Spieler spielt über seinen eigenen Link).
 error-wrong-token = Dieser Schlüssel gehört zu keinem Platz dieser Partie: Nimm den Link, den du bekommen hast.
 error-unowned = Diese Partie stammt von einem älteren kalah ohne Platzschlüssel: Du kannst zuschauen und ihre Aufzeichnung in eine neue Partie laden, sie aber nicht ändern.
 error-rematch-not-over = Die Partie ist noch nicht vorbei: Eine Revanche folgt erst auf ihr Ende.
 error-rematch-begun = Die Revanche hat schon begonnen.
 error-takeback-rated = Eine gewertete Partie kennt keine Rücknahme: Jeder Zug gilt.
 error-takeback-no-move = Du hast keinen Zug, den du zurücknehmen könntest.
-error-takeback-asked = Um eine Rücknahme ist schon gebeten.
-error-takeback-none = Niemand bittet um eine Rücknahme.
-error-takeback-yours = Die Rücknahme ist deine Bitte: Dein Gegenüber antwortet darauf.
+error-takeback-asked = Um eine Rücknahme wurde schon gebeten.
+error-takeback-none = Es wurde um keine Rücknahme gebeten.
+error-takeback-yours = Um diese Rücknahme hast du selbst gebeten: Dein Gegenüber antwortet darauf.
 error-takeback-nothing = Es gibt nichts zurückzunehmen.
-error-takeback = Die Rücknahme geht jetzt nicht.
-error-thinking = Die Engine denkt noch.
-error-changed = Die Partie hat sich geändert, während die Engine nachdachte (ein Zug, eine Rücknahme, oder sie wurde geschlossen): Frag noch einmal.
+error-takeback = Die Rücknahme ist jetzt nicht möglich.
+error-thinking = Die Engine denkt noch nach.
+error-changed = Die Partie hat sich geändert, während die Engine nachdachte (durch einen Zug, eine Rücknahme oder weil sie geschlossen wurde): Versuche es noch einmal.
 error-stale = Der Zug wurde auf Stand { $made } der Partie gemacht, jetzt ist sie bei Stand { $now }: Schau noch einmal.
 error-illegal = Diesen Zug erlauben die Regeln nicht.
 error-history = Diesen Zug gibt es im Verlauf der Partie nicht.
@@ -726,34 +726,34 @@ error-ended = Die Partie wurde { $how ->
         [aborted] abgebrochen
        *[other] beendet
     }: Ihre Züge bleiben, wie sie gespielt wurden; beginne eine neue Partie oder lade ihre Aufzeichnung.
-error-friends-step = In einer Partie unter Freunden geht es nur durch eine Rücknahme zurück, die dein Gegenüber annimmt.
-error-no-help = Eine laufende Partie unter Freunden bekommt keinen Tipp und keine Analyse: Frag, wenn sie vorbei ist.
-error-rated = Eine gewertete Partie wird gespielt, wie sie kommt: Kein Zurücknehmen und keine Tipps oder Analysen, bis sie vorbei ist.
-error-kept = Eine beendete Partie unter Freunden gehört beiden Spielern: Sie bleibt im Archiv.
-error-begun = Beide Spieler haben gezogen: Gib lieber auf (eine Partie unter Freunden wird nur gelöscht, bevor sie beginnt).
-error-no-friends = Partien gegen Freunde brauchen kalah serve: Diese Seite spielt ohne Server.
-error-stopping = Der Server hält gerade an: Frag gleich noch einmal.
+error-friends-step = In einer Einladungspartie geht es nur durch eine Rücknahme zurück, die dein Gegenüber annimmt.
+error-no-help = Eine laufende Einladungspartie bekommt keinen Tipp und keine Analyse: Frage danach, wenn sie vorbei ist.
+error-rated = In einer gewerteten Partie zählt jeder Zug: Bis sie vorbei ist, gibt es kein Rückgängig oder Wiederholen und keine Tipps oder Analysen.
+error-kept = Eine beendete Einladungspartie gehört beiden Spielern: Sie bleibt im Archiv.
+error-begun = Beide Spieler haben gezogen: Gib lieber auf (eine Einladungspartie lässt sich nur löschen, bevor sie beginnt).
+error-no-friends = Einladungspartien brauchen kalah serve: Diese Seite spielt ohne Server.
+error-stopping = Der Server wird gerade beendet: Versuche es gleich noch einmal.
 error-no-game = Es gibt keine Partie „{ $id }“: Sie wurde gelöscht oder gab es nie.
-error-store = Die Datenbank der Partien antwortet nicht: Nichts wurde geändert; versuch es noch einmal.
-error-changed-elsewhere = Die Partie hat sich inzwischen über einen anderen Server geändert und ist jetzt bei Stand { $version }: Nichts von dieser Anfrage ist geschehen; schau noch einmal.
-error-full = Der Server hält schon die meisten Partien, die er kann ({ $most }): Schließ eine oder versuch es später.
-error-engine-failed = Die Suche der Engine ist gescheitert.
-error-engines-busy = Der Server ist ausgelastet: Jede Engine denkt gerade; frag in einer Sekunde noch einmal.
+error-store = Die Datenbank der Partien antwortet nicht: Es wurde nichts geändert; versuche es noch einmal.
+error-changed-elsewhere = Die Partie wurde inzwischen über einen anderen Server geändert und ist jetzt bei Stand { $version }: Von dieser Anfrage wurde nichts ausgeführt; schau noch einmal.
+error-full = Der Server hat schon die Höchstzahl von { $most } Partien: Schließe eine oder versuche es später noch einmal.
+error-engine-failed = Die Suche der Engine ist fehlgeschlagen.
+error-engines-busy = Der Server ist ausgelastet: Alle Engines denken gerade nach; versuche es in einer Sekunde noch einmal.
 error-nothing-here = Unter dieser Adresse gibt es nichts.
-error-too-many = Zu viele Anfragen von deiner Adresse: Warte einen Moment und versuch es dann noch einmal.
+error-too-many = Zu viele Anfragen von deiner Adresse: Warte einen Moment und versuche es dann noch einmal.
 error-other-site = Eine andere Website kann hier keine Partien ändern.
 error-no-challenge = Diese Herausforderung ist nicht mehr offen: Sie wurde angenommen, zurückgezogen oder ist abgelaufen.
-error-challenge-own = Das ist deine eigene Herausforderung: Ein anderer Spieler nimmt sie an (zieh sie stattdessen zurück).
-error-challenge-not-yours = Diese Herausforderung ist die eines anderen Spielers: Nur wer sie gestellt hat, zieht sie zurück.
-error-guest-rated = Gäste spielen nur ungewertete Partien: Wähl einen Namen, um gewertet zu spielen.
-error-challenges-too-many = Du hast schon 3 offene Herausforderungen: Zieh eine zurück oder warte, bis eine angenommen wird oder abläuft.
+error-challenge-own = Das ist deine eigene Herausforderung: Annehmen kann sie nur ein anderer Spieler (ziehe sie stattdessen zurück).
+error-challenge-not-yours = Diese Herausforderung ist von einem anderen Spieler: Nur wer sie gestellt hat, kann sie zurückziehen.
+error-guest-rated = Gäste spielen nur ungewertete Partien: Wähle einen Namen, um gewertet zu spielen.
+error-challenges-too-many = Du hast schon 3 offene Herausforderungen: Ziehe eine zurück oder warte, bis eine angenommen wird oder abläuft.
 error-name-malformed = Ein Name hat 3 bis 20 Zeichen: Buchstaben (a bis z), Ziffern, - oder _, und beginnt mit einem Buchstaben.
-error-name-reserved = Der Name { $name } ist dem Server vorbehalten (Namen, die mit guest, engine, removed, admin, kalah oder anonymous beginnen): Wähl einen anderen.
-error-name-taken = Der Name { $name } ist vergeben (Namen unterscheiden sich nicht nur in Groß- und Kleinschreibung): Wähl einen anderen.
-error-no-guest-name = Kein Gastname ist frei: Versuch es noch einmal.
-error-no-such-secret = Kein Spieler hat dieses Geheimnis: Wähl einen Namen oder öffne den Link, der deinen trägt.
-error-guest-password = Ein Gastname hat kein Passwort: Wähl einen eigenen Namen.
+error-name-reserved = Der Name { $name } ist dem Server vorbehalten (Namen, die mit guest, engine, removed, admin, kalah oder anonymous beginnen): Wähle einen anderen.
+error-name-taken = Der Name { $name } ist vergeben (Groß- und Kleinschreibung zählen nicht): Wähle einen anderen.
+error-no-guest-name = Kein Gastname ist frei: Versuche es noch einmal.
+error-no-such-secret = Kein Spieler hat diesen Schlüssel: Wähle einen Namen oder öffne den Link mit deinem Namen.
+error-guest-password = Ein Gastname hat kein Passwort: Wähle einen eigenen Namen.
 error-password-length = Ein Passwort hat 8 bis 200 Zeichen, nicht { $length }.
 error-name-removed = Der Name { $name } wurde entfernt.
-error-sign-in = Name oder Passwort sind falsch (oder der Name hat kein Passwort).
+error-sign-in = Name oder Passwort ist falsch (oder der Name hat kein Passwort).
 error-no-player = Kein Spieler heißt „{ $name }“.
