@@ -11,8 +11,8 @@ use clap::{Args, Subcommand};
 use kalah_engine::databases::Memory;
 use kalah_web::https::Refreshed;
 use kalah_web::{
-    App, Certificates, ClientLimits, Config, ConnectionLimits, Database, PublicUrl, Report, StoreError, TlsFiles,
-    TrustedProxies,
+    App, Certificates, ClientLimits, Config, ConnectionLimits, Database, ProxyHeader, PublicUrl, Report, StoreError,
+    TlsFiles, TrustedProxies,
 };
 
 use crate::engine::{egdb_folder, shared_databases};
@@ -69,10 +69,14 @@ pub struct ServeArgs {
     /// built on it and writes must come from its page
     #[arg(long, value_name = "URL")]
     pub public_url: Option<String>,
-    /// A reverse proxy whose X-Forwarded-For or Forwarded header names the real client, for every
-    /// per-client limit and the access log: an address or CIDR block (repeat, or separate by commas)
+    /// A reverse proxy whose header (--proxy-header) names the real client, for every per-client
+    /// limit and the access log: an address or CIDR block (repeat, or separate by commas)
     #[arg(long, value_name = "ADDR|CIDR")]
     pub trusted_proxy: Vec<String>,
+    /// The one header the trusted proxies set to name their client: x-forwarded-for (nginx,
+    /// Caddy) or forwarded (RFC 7239); the other is the client's own word and is never read
+    #[arg(long, value_name = "HEADER", default_value = "x-forwarded-for", requires = "trusted_proxy")]
+    pub proxy_header: String,
     /// Serve HTTPS with this certificate chain, PEM (certbot's fullchain.pem); read again when it changes or on SIGHUP
     #[arg(long, value_name = "FILE", requires = "key")]
     pub cert: Option<PathBuf>,
@@ -126,8 +130,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
         Some(url) => Some(url.parse::<PublicUrl>().map_err(|e| bad(format!("--public-url: {e}")))?),
         None => None,
     };
+    let header: ProxyHeader = args.proxy_header.parse().map_err(|e| bad(format!("--proxy-header: {e}")))?;
     let proxies = TrustedProxies::parse(args.trusted_proxy.iter().map(String::as_str))
-        .map_err(|e| bad(format!("--trusted-proxy: {e}")))?;
+        .map_err(|e| bad(format!("--trusted-proxy: {e}")))?
+        .reading(header);
     let tls = match (&args.cert, &args.key) {
         (Some(cert), Some(key)) => Some(
             Certificates::open(TlsFiles { cert: cert.clone(), key: key.clone() })

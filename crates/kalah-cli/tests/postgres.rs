@@ -831,7 +831,8 @@ fn two_servers_share_one_lobby_through_postgresql() {
     let mut live_b = LobbyLive::open(&b);
     live_a.next("lobby");
     live_b.next("lobby");
-    let offer = json!({ "rated": true, "colour": "south", "rules": "kalah(4,3) standard" });
+    let offer =
+        json!({ "rated": true, "colour": "south", "rules": "kalah(4,3) standard", "clock": { "seconds": 600 } });
     let (status, made) = call(&a, "POST", "/api/lobby/challenges", Some(&alice), Some(offer));
     assert_eq!(status, 201, "{made}");
     let id = made["challenge"]["id"].as_str().expect("an id").to_string();

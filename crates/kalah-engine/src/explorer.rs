@@ -117,6 +117,28 @@ impl Exploration {
         Exploration { moves, bounds, line, nodes }
     }
 
+    /// Returns the exploration with the position's value `value` (for the side to move) proven
+    /// elsewhere, such as a fair start's draw: no move is worth more than the position, so every
+    /// upper bound comes down to it, and when every other move is proven worse, the one move
+    /// left is worth it. A value the moves' bounds contradict changes nothing.
+    pub fn knowing(self, value: Seeds) -> Exploration {
+        let contradicted = self.moves.iter().any(|m| m.bounds.lower > value) || self.bounds.upper < value;
+        if contradicted || self.moves.is_empty() {
+            return self;
+        }
+        let mut moves = self.moves;
+        for m in &mut moves {
+            m.bounds = m.bounds.and(Bounds::new(m.bounds.lower, value));
+        }
+        let reaching: Vec<usize> = (0..moves.len()).filter(|&i| moves[i].bounds.upper == value).collect();
+        if let [only] = reaching[..] {
+            moves[only].bounds = Bounds::exact(value);
+        }
+        let mut known = Exploration::of_moves(moves, self.nodes);
+        known.bounds = Bounds::exact(value);
+        known
+    }
+
     /// Returns the position's value for the side to move, when it is proven.
     pub fn value(&self) -> Option<Seeds> {
         self.bounds.is_exact().then_some(self.bounds.lower)
@@ -301,6 +323,31 @@ mod tests {
         let explored = explore(&solver(), &over, &rules, Budget::default());
         assert!(explored.moves.is_empty());
         assert_eq!(explored.value(), Some(Seeds(0)));
+    }
+
+    #[test]
+    fn a_value_proven_elsewhere_bounds_every_move() {
+        let m = |n, lower, upper| MoveValue {
+            mv: Move::from_number(n).unwrap(),
+            again: false,
+            bounds: Bounds::new(Seeds(lower), Seeds(upper)),
+            line: Vec::new(),
+        };
+        // A fair start: a draw. Nothing is settled in the time, but no move is worth more than 0.
+        let open = Exploration::of_moves(vec![m(1, -46, 48), m(2, -40, 30), m(3, -5, -1)], 7);
+        let known = open.clone().knowing(Seeds(0));
+        assert_eq!((known.value(), known.nodes), (Some(Seeds(0)), 7));
+        assert_eq!(known.moves.iter().map(|m| m.bounds.upper.0).collect::<Vec<_>>(), [0, 0, -1]);
+        assert_eq!(known.moves[0].bounds.lower, Seeds(-46));
+        assert_eq!(known.throws_away(Move::from_number(3).unwrap()), Some(Verdict::Draw));
+        assert!(known.best().is_empty(), "which move keeps the draw is not proven yet");
+        // Every other move proven worse: the one left keeps the draw.
+        let one = Exploration::of_moves(vec![m(1, -8, -2), m(2, -9, 5)], 0).knowing(Seeds(0));
+        assert_eq!(one.moves[1].bounds, Bounds::exact(Seeds(0)));
+        assert_eq!(one.best(), vec![Move::from_number(2).unwrap()]);
+        // A value the bounds contradict is not taken.
+        let contradicted = Exploration::of_moves(vec![m(1, 2, 4)], 0);
+        assert_eq!(contradicted.clone().knowing(Seeds(0)), contradicted);
     }
 
     #[test]

@@ -32,6 +32,8 @@ page-board =
     .aria-label = Kalah-Brett
 page-controls =
     .aria-label = Steuerung der Partie
+page-study-section =
+    .aria-label = Die Stellung untersuchen
 page-loading = Lädt …
 page-retry = Noch einmal versuchen
 page-start-new = Neue Partie beginnen
@@ -119,6 +121,12 @@ page-form-start-input =
     .placeholder = z. B. 4,4,4,4,4,4:0/4,4,4,4,4,4:0/S
 page-form-start = Starten
 page-form-cancel = Abbrechen
+page-error-detail = Die Meldung des Servers (auf Englisch)
+page-leave-title = Eine gewertete Partie läuft
+page-leave-text = Sie zählt für deine Wertung und wird nie gelöscht. Gib sie auf (eine Niederlage) oder lass sie weiterlaufen: Sie wartet unter „Deine laufenden Partien“, und deine Bedenkzeit läuft.
+page-leave-resign = Aufgeben
+page-leave-keep = Weiterlaufen lassen
+page-leave-cancel = Abbrechen
 page-form-as-chosen = (wie unten gewählt)
 page-form-none = (keiner)
 page-form-friend = ein Gegenüber (per Einladungslink)
@@ -165,6 +173,8 @@ page-rule-mkagent = MKAgent
 page-rule-majority-ends = Mehrheit entscheidet
 page-rule-no-first-extra = erster Zug ohne Zusatzzug
 page-rule-pie = Tortenregel
+page-rule-name-empty-capture = Leerfang
+page-rule-name-pie = Tortenregel
 page-rule-handicap = Vorgabe
 page-rule-capture = Fang
 page-rule-end = Ende
@@ -223,9 +233,11 @@ page-eval-depth-best = { $who } (Tiefe { $depth }; am besten für { $side }: { $
 # Das Ende einer Partie (app.js).
 page-end-you-resigned = Du hast aufgegeben.
 page-end-friend-resigned = Dein Gegenüber hat aufgegeben: Du hast gewonnen.
+page-end-friend-resigned-name = { $name } hat aufgegeben: Du hast gewonnen.
 page-end-resigned = { $side } hat aufgegeben: { $winner } hat gewonnen.
 page-end-you-lost-on-time = Du hast auf Zeit verloren.
 page-end-friend-out-of-time = Dein Gegenüber hat die Zeit überschritten: Du hast gewonnen.
+page-end-friend-out-of-time-name = { $name } hat die Zeit überschritten: Du hast gewonnen.
 page-end-out-of-time = { $side } hat die Zeit überschritten: { $winner } hat gewonnen.
 page-end-draw = Remis. { $south }–{ $north }.
 page-end-you-won = Du hast { $own }–{ $theirs } gewonnen.
@@ -268,6 +280,7 @@ page-not-solved = In der Zeit nicht gelöst: Süd erreicht zwischen { $lower } u
 page-explorer-not-now = Nicht, solange eine Einladungspartie oder eine gewertete Partie läuft.
 page-explorer-solving = Jeder Zug wird gelöst …
 page-explorer-busy = Der Server ist ausgelastet: Öffne die Zugübersicht gleich noch einmal
+page-explorer-waiting = Alle Suchen des Servers sind belegt: Gleich wird noch einmal gefragt …
 page-verdict-win = Sieg mit { $value } Samen Vorsprung
 page-verdict-loss = Niederlage mit { $value } Samen Rückstand
 page-verdict-draw = Remis
@@ -287,6 +300,7 @@ page-explorer-again = zieht noch einmal
 page-explorer-caption = Speicherdifferenz am Ende für { $side } (am Zug)
 page-explorer-book = aus dem Eröffnungsbuch
 page-explorer-millis = gelöst in { NUMBER($seconds, minimumFractionDigits: 2, maximumFractionDigits: 2) } s
+page-explorer-fair = ein fairer Start, ein bewiesenes Remis; die Züge nach { NUMBER($seconds, minimumFractionDigits: 2, maximumFractionDigits: 2) } s
 page-explorer-over = Die Partie ist vorbei: { $verdict } für { $side }.
 page-explorer-exact = Exakt ✓: { $verdict } für { $side } bei perfektem Spiel ({ $from }).
 page-explorer-open = Nicht jeder Zug ist in der Zeit entschieden: { $side } erreicht { $lower } bis { $upper } ({ $from }).
@@ -366,10 +380,15 @@ friends-you-play = Du spielst { $side ->
     }.
 friends-watching = Du schaust dieser Partie zu.
 friends-takeback-asked = Dein Gegenüber bittet darum, den letzten Zug zurückzunehmen.
+friends-takeback-asked-name = { $name } bittet darum, den letzten Zug zurückzunehmen.
 friends-takeback-waiting = Du hast um die Rücknahme deines letzten Zugs gebeten; jetzt entscheidet dein Gegenüber.
+friends-takeback-waiting-name = Du hast um die Rücknahme deines letzten Zugs gebeten; jetzt entscheidet { $name }.
 friends-takeback-yours-accepted = Dein Gegenüber hat die Rücknahme angenommen: Dein letzter Zug ist zurückgenommen.
+friends-takeback-yours-accepted-name = { $name } hat die Rücknahme angenommen: Dein letzter Zug ist zurückgenommen.
 friends-takeback-yours-refused = Dein Gegenüber hat die Rücknahme abgelehnt.
+friends-takeback-yours-refused-name = { $name } hat die Rücknahme abgelehnt.
 friends-takeback-you-accepted = Du hast die Rücknahme angenommen: Dein Gegenüber ist wieder am Zug.
+friends-takeback-you-accepted-name = Du hast die Rücknahme angenommen: { $name } ist wieder am Zug.
 friends-takeback-you-refused = Du hast die Rücknahme abgelehnt.
 # Für Zuschauer. $side: South oder North; $answer: accepted oder refused.
 friends-takeback-answered = Die Rücknahme von { $side ->
@@ -382,6 +401,7 @@ friends-takeback-answered = Die Rücknahme von { $side ->
 friends-send = Schicke deinem Gegenüber den Einladungslink (unter den Knöpfen).
 friends-rematch-open = Revanche spielen
 friends-rematch-offered = Revanche angeboten; jetzt entscheidet dein Gegenüber.
+friends-rematch-offered-name = Revanche angeboten; jetzt entscheidet { $name }.
 friends-rematch-accept = Revanche annehmen
 friends-rematch = Revanche (Seiten getauscht)
 friends-takeback-accept = Rücknahme annehmen
@@ -420,6 +440,10 @@ friends-entry = { $rules }, { $who }: { $turn }
 friends-entry-people = zwei Menschen an einem Bildschirm
 friends-entry-engine = gegen die Engine
 friends-entry-player = gegen dein Gegenüber, du spielst { $side ->
+        [South] Süd
+       *[North] Nord
+    }
+friends-entry-player-name = gegen { $name }, du spielst { $side ->
         [South] Süd
        *[North] Nord
     }
@@ -468,6 +492,7 @@ lobby-colour-random = beliebige Seite
 lobby-colour-south = Süd (beginnt)
 lobby-colour-north = Nord
 lobby-rated-box = Gewertet
+lobby-rated-needs-clock = Eine gewertete Partie hat eine Bedenkzeit: Wähle eine
 lobby-offer = Herausforderung anbieten
 lobby-quick = Gegenüber suchen
 lobby-level = Oder gegen die Engine, gewertet: Stufe
@@ -689,7 +714,7 @@ kgp-unreadable = Die Daten des Servers lassen sich nicht lesen: { $error }
 
 # $detail: what is wrong, in the API's English words (the new-game form's rules, position or
 # record; the lobby's offer).
-error-bad = Ungültige Eingabe (Meldung der API: { $detail })
+error-bad = Ungültige Eingabe: Das nimmt der Server so nicht an.
 error-over = Die Partie ist vorbei: Es gibt keine Züge mehr.
 error-engines-seat = { $side ->
         [north] Nord
@@ -731,6 +756,8 @@ error-no-help = Eine laufende Einladungspartie bekommt keinen Tipp und keine Ana
 error-rated = In einer gewerteten Partie zählt jeder Zug: Bis sie vorbei ist, gibt es kein Rückgängig oder Wiederholen und keine Tipps oder Analysen.
 error-kept = Eine beendete Einladungspartie gehört beiden Spielern: Sie bleibt im Archiv.
 error-begun = Beide Spieler haben gezogen: Gib lieber auf (eine Einladungspartie lässt sich nur löschen, bevor sie beginnt).
+error-rated-kept = Eine gewertete Partie zählt, sobald beide Spieler gezogen haben: Sie wird nie gelöscht, nur aufgegeben oder zu Ende gespielt.
+error-rated-untimed = Eine gewertete Partie hat eine Bedenkzeit: Wähle eine oder spiele ungewertet.
 error-no-friends = Einladungspartien brauchen kalah serve: Diese Seite spielt ohne Server.
 error-stopping = Der Server wird gerade beendet: Versuche es gleich noch einmal.
 error-no-game = Es gibt keine Partie „{ $id }“: Sie wurde gelöscht oder gab es nie.
@@ -756,4 +783,9 @@ error-guest-password = Ein Gastname hat kein Passwort: Wähle einen eigenen Name
 error-password-length = Ein Passwort hat 8 bis 200 Zeichen, nicht { $length }.
 error-name-removed = Der Name { $name } wurde entfernt.
 error-sign-in = Name oder Passwort ist falsch (oder der Name hat kein Passwort).
+error-sign-in-wait = Zu viele falsche Passwörter für diesen Namen: Versuche es in { $seconds ->
+        [one] einer Sekunde
+       *[other] { $seconds } Sekunden
+    } noch einmal.
+error-passwords-busy = Der Server prüft gerade viele andere Passwörter: Versuche es in einer Sekunde noch einmal.
 error-no-player = Kein Spieler heißt „{ $name }“.

@@ -31,6 +31,8 @@ page-board =
     .aria-label = Kalah board
 page-controls =
     .aria-label = Game controls
+page-study-section =
+    .aria-label = Study the position
 page-loading = Loading…
 page-retry = Try again
 page-start-new = Start a new game
@@ -118,6 +120,12 @@ page-form-start-input =
     .placeholder = e.g. 4,4,4,4,4,4:0/4,4,4,4,4,4:0/S
 page-form-start = Start
 page-form-cancel = Cancel
+page-error-detail = The server's own words
+page-leave-title = A rated game is being played
+page-leave-text = It counts for your rating and is never deleted. Resign it (a loss), or keep it going: it waits under “Your games in progress”, and its clock runs.
+page-leave-resign = Resign it
+page-leave-keep = Keep it going
+page-leave-cancel = Cancel
 page-form-as-chosen = (as chosen below)
 page-form-none = (none)
 page-form-friend = a friend (invite by link)
@@ -164,6 +172,8 @@ page-rule-mkagent = mkagent
 page-rule-majority-ends = majority-ends
 page-rule-no-first-extra = no-first-extra
 page-rule-pie = pie
+page-rule-name-empty-capture = empty capture
+page-rule-name-pie = pie rule
 page-rule-handicap = handicap
 page-rule-capture = capture
 page-rule-end = end
@@ -225,9 +235,11 @@ page-eval-depth-best = { $who } (depth { $depth }; best for { $side }: { $what }
 # The end of a game (app.js).
 page-end-you-resigned = You resigned.
 page-end-friend-resigned = Your friend resigned: you won.
+page-end-friend-resigned-name = { $name } resigned: you won.
 page-end-resigned = { $side } resigned: { $winner } won.
 page-end-you-lost-on-time = You lost on time.
 page-end-friend-out-of-time = Your friend ran out of time: you won.
+page-end-friend-out-of-time-name = { $name } ran out of time: you won.
 page-end-out-of-time = { $side } ran out of time: { $winner } won.
 page-end-draw = A draw. { $south }–{ $north }.
 page-end-you-won = You won { $own }–{ $theirs }.
@@ -273,6 +285,7 @@ page-not-solved = Not solved within the time: South gets from { $lower } to { $u
 page-explorer-not-now = Not while a game between friends or a rated game goes on.
 page-explorer-solving = Solving every move…
 page-explorer-busy = The server is busy: open the explorer again in a moment
+page-explorer-waiting = Every search of the server is busy: asking again in a moment…
 page-verdict-win = win by { $value }
 page-verdict-loss = loss by { $value }
 page-verdict-draw = draw
@@ -292,6 +305,7 @@ page-explorer-again = moves again
 page-explorer-caption = Final store difference for { $side }, to move
 page-explorer-book = from the opening book
 page-explorer-millis = solved in { NUMBER($seconds, minimumFractionDigits: 2, maximumFractionDigits: 2) } s
+page-explorer-fair = a fair start, a proven draw; the moves after { NUMBER($seconds, minimumFractionDigits: 2, maximumFractionDigits: 2) } s
 page-explorer-over = The game is over: { $verdict } for { $side }.
 page-explorer-exact = Exact ✓: { $verdict } for { $side } with perfect play ({ $from }).
 page-explorer-open = Not every move is settled in the time: { $side } gets { $lower } to { $upper } ({ $from }).
@@ -371,10 +385,15 @@ friends-you-play = You play { $side ->
     }.
 friends-watching = You are watching this game.
 friends-takeback-asked = Your friend asks to take back their last move.
+friends-takeback-asked-name = { $name } asks to take back their last move.
 friends-takeback-waiting = You asked to take back your last move; waiting for your friend.
+friends-takeback-waiting-name = You asked to take back your last move; waiting for { $name }.
 friends-takeback-yours-accepted = Your friend accepted your takeback: your last move is taken back.
+friends-takeback-yours-accepted-name = { $name } accepted your takeback: your last move is taken back.
 friends-takeback-yours-refused = Your friend refused your takeback.
+friends-takeback-yours-refused-name = { $name } refused your takeback.
 friends-takeback-you-accepted = You accepted the takeback: your friend plays their move again.
+friends-takeback-you-accepted-name = You accepted the takeback: { $name } plays their move again.
 friends-takeback-you-refused = You refused the takeback.
 # Said to a spectator. $side: South or North; $answer: accepted or refused.
 friends-takeback-answered = { $side ->
@@ -387,6 +406,7 @@ friends-takeback-answered = { $side ->
 friends-send = Send your friend the invitation link (under the buttons).
 friends-rematch-open = Play the rematch
 friends-rematch-offered = Rematch offered; waiting for your friend.
+friends-rematch-offered-name = Rematch offered; waiting for { $name }.
 friends-rematch-accept = Accept the rematch
 friends-rematch = Rematch (sides swapped)
 friends-takeback-accept = Accept takeback
@@ -429,6 +449,10 @@ friends-entry = { $rules }, { $who }: { $turn }
 friends-entry-people = two people at one screen
 friends-entry-engine = against the engine
 friends-entry-player = against your friend, you play { $side ->
+        [South] South
+       *[North] North
+    }
+friends-entry-player-name = against { $name }, you play { $side ->
         [South] South
        *[North] North
     }
@@ -479,6 +503,7 @@ lobby-colour-random = either side
 lobby-colour-south = South (first)
 lobby-colour-north = North
 lobby-rated-box = Rated
+lobby-rated-needs-clock = A rated game has a clock: pick one
 lobby-offer = Offer a challenge
 lobby-quick = Quick pairing
 lobby-level = Or play the engine, rated: level
@@ -758,6 +783,8 @@ error-no-help = a game between friends gets no hint or analysis while it goes on
 error-rated = a rated game is played as it goes: no undo or redo, and no hint or analysis until it is over
 error-kept = a finished game between friends belongs to both players: it stays in the archive
 error-begun = both players have moved: resign instead (a game between friends is deleted only before it begins)
+error-rated-kept = a rated game counts once both players have moved: it is never deleted, only resigned or played to its end
+error-rated-untimed = a rated game has a clock: pick one, or play unrated
 error-no-friends = games against a friend need kalah serve: this page plays with no server
 error-stopping = the server is stopping: ask again in a moment
 error-no-game = there is no game “{ $id }”: it was deleted, or never was
@@ -783,4 +810,9 @@ error-guest-password = a guest's name has no password: pick a name of your own
 error-password-length = a password has 8 to 200 characters, not { $length }
 error-name-removed = the name { $name } was removed
 error-sign-in = the name or the password is wrong (or the name has no password)
+error-sign-in-wait = too many wrong passwords for this name: try again in { $seconds ->
+        [one] { $seconds } second
+       *[other] { $seconds } seconds
+    }
+error-passwords-busy = the server is busy checking other passwords: ask again in a second
 error-no-player = no player is named “{ $name }”

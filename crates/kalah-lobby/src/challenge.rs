@@ -50,7 +50,8 @@ pub struct Offer {
     /// The rules' text (default [`DEFAULT_RULES`]).
     #[serde(default)]
     pub rules: Option<String>,
-    /// A clock for each player: `{"seconds": 300, "increment": 3}`; none for an untimed game.
+    /// A clock for each player: `{"seconds": 300, "increment": 3}`; none for an untimed game,
+    /// which is casual ([`LobbyError::Untimed`]).
     #[serde(default)]
     pub clock: Option<ClockRequest>,
     /// Whether the game counts for both players' ratings (default not).
@@ -98,7 +99,7 @@ pub struct EngineOffer {
     /// The rules' text (default [`DEFAULT_RULES`]).
     #[serde(default)]
     pub rules: Option<String>,
-    /// A clock for each player; none for an untimed game.
+    /// A clock for each player: a rated game always has one ([`LobbyError::Untimed`]).
     #[serde(default)]
     pub clock: Option<ClockRequest>,
     /// The side the player wants (default random).
@@ -177,13 +178,17 @@ pub enum LobbyError {
     /// A name with [`MOST_OPEN`] challenges open offered another.
     #[error("you have 3 challenges open already: withdraw one, or wait until one is accepted or expires")]
     TooMany,
+    /// A rated game offered with no clock: a rated game always has one, so that no player can
+    /// stall it (as on lichess, where an unlimited game is casual).
+    #[error("a rated game has a clock: give one, e.g. \"clock\": {{\"seconds\": 300, \"increment\": 3}}, or play it unrated")]
+    Untimed,
 }
 
 impl LobbyError {
     /// The HTTP status a server answers with.
     pub fn status(&self) -> u16 {
         match self {
-            LobbyError::Bad(_) => 400,
+            LobbyError::Bad(_) | LobbyError::Untimed => 400,
             LobbyError::NotYours | LobbyError::GuestRated => 403,
             LobbyError::Unknown(_) => 404,
             LobbyError::Own => 409,
@@ -231,7 +236,7 @@ impl Lobby {
     /// Reads an offer: its rules (as the rules write them), its family and its clock.
     ///
     /// # Errors
-    /// [`LobbyError::Bad`].
+    /// [`LobbyError::Bad`]; [`LobbyError::Untimed`] for a rated offer with no clock.
     pub fn read(offer: &Offer) -> Result<(String, Family, Option<[u64; 2]>), LobbyError> {
         let text = offer.rules.as_deref().unwrap_or(DEFAULT_RULES);
         let rules: Rules = text.parse().map_err(|e| LobbyError::Bad(format!("{e}")))?;
@@ -240,6 +245,7 @@ impl Lobby {
                 clock.times().map_err(|e| LobbyError::Bad(e.to_string()))?;
                 Some([clock.seconds, clock.increment])
             }
+            None if offer.rated => return Err(LobbyError::Untimed),
             None => None,
         };
         Ok((rules.to_string(), Family::of(&rules), clock))
@@ -434,9 +440,18 @@ mod tests {
         let mut lobby = Lobby::default();
         let (alice, bob, carol) = (name("alice"), name("Bob"), name("carol"));
         let made = lobby
-            .offer("c1".into(), &alice, Rating::default(), &offer(r#"{"rated":true,"colour":"north"}"#), Moment(0))
+            .offer(
+                "c1".into(),
+                &alice,
+                Rating::default(),
+                &offer(r#"{"rated":true,"colour":"north","clock":{"seconds":60}}"#),
+                Moment(0),
+            )
             .unwrap();
-        assert_eq!((made.rules.as_str(), made.family, made.clock), ("kalah(6,4) standard", Family::Kalah64, None));
+        assert_eq!(
+            (made.rules.as_str(), made.family, made.clock),
+            ("kalah(6,4) standard", Family::Kalah64, Some([60, 0]))
+        );
         assert_eq!(made.expires, Moment(600_000));
         assert_eq!(lobby.accept("c1", &name("ALICE"), true, Moment(1)), Err(LobbyError::Own));
         assert_eq!(lobby.withdraw("c1", &bob), Err(LobbyError::NotYours));
@@ -468,7 +483,7 @@ mod tests {
         assert_eq!(lobby.expire(Moment(600_000)).len(), 2);
         assert!(lobby.challenges().is_empty());
         let guest = Name::guest(7);
-        let rated = offer(r#"{"rated":true}"#);
+        let rated = offer(r#"{"rated":true,"clock":{"seconds":300,"increment":3}}"#);
         assert_eq!(lobby.offer("g".into(), &guest, Rating::default(), &rated, Moment(0)), Err(LobbyError::GuestRated));
         lobby.offer("r".into(), &alice, Rating::default(), &rated, Moment(0)).unwrap();
         assert_eq!(lobby.accept("r", &guest, true, Moment(0)), Err(LobbyError::GuestRated));
@@ -478,17 +493,23 @@ mod tests {
         let bad = |json: &str| Lobby::read(&offer(json)).unwrap_err().to_string();
         assert!(bad(r#"{"rules":"kalah(0,4)"}"#).contains("out of range"));
         assert!(bad(r#"{"clock":{"seconds":0}}"#).contains("second"));
+        // A rated game always has a clock: nobody can stall it.
+        assert_eq!(Lobby::read(&offer(r#"{"rated":true}"#)), Err(LobbyError::Untimed));
+        assert!(Lobby::read(&offer(r#"{"rated":false}"#)).is_ok(), "a casual game may have none");
         assert!(serde_json::from_str::<Offer>(r#"{"colour":"green"}"#).is_err());
     }
 
     #[test]
     fn a_rated_game_against_the_engine_seats_its_level_by_name() {
-        let offer: EngineOffer = serde_json::from_str(r#"{"level":2,"colour":"north"}"#).unwrap();
+        let untimed: EngineOffer = serde_json::from_str(r#"{"level":2}"#).unwrap();
+        assert_eq!(untimed.table(&name("alice"), "hash".into(), true, Moment(0)).unwrap_err(), LobbyError::Untimed);
+        let offer: EngineOffer =
+            serde_json::from_str(r#"{"level":2,"colour":"north","clock":{"seconds":300,"increment":3}}"#).unwrap();
         let table = offer.table(&name("alice"), "hash".into(), true, Moment(0)).unwrap();
         assert_eq!(table.seating().unwrap().names, ["engine-2".to_string(), "alice".to_string()]);
         assert_eq!(table.seats()[0].to_string(), "engine:2");
         assert!(table.is_rated() && !table.is_friends());
-        let bad: EngineOffer = serde_json::from_str(r#"{"level":9}"#).unwrap();
+        let bad: EngineOffer = serde_json::from_str(r#"{"level":9,"clock":{"seconds":60}}"#).unwrap();
         assert!(bad.table(&name("alice"), "h".into(), true, Moment(0)).unwrap_err().to_string().contains("1 to 5"));
         let guest = offer.table(&Name::guest(1), "h".into(), true, Moment(0));
         assert_eq!(guest.unwrap_err(), LobbyError::GuestRated);
@@ -501,7 +522,8 @@ mod tests {
         let timed = offer(r#"{"rated":true,"clock":{"seconds":300,"increment":2}}"#);
         lobby.offer("far".into(), &name("far"), rated(1900.0), &timed, Moment(0)).unwrap();
         lobby.offer("near".into(), &name("near"), rated(1600.0), &timed, Moment(0)).unwrap();
-        lobby.offer("untimed".into(), &name("same"), rated(1500.0), &offer(r#"{"rated":true}"#), Moment(0)).unwrap();
+        let other = offer(r#"{"rated":true,"clock":{"seconds":600,"increment":5}}"#);
+        lobby.offer("other".into(), &name("same"), rated(1500.0), &other, Moment(0)).unwrap();
         let me = name("meg");
         let paired = lobby.quick(&me, rated(1500.0), &timed, true, Moment(1)).unwrap().unwrap();
         assert_eq!(paired.challenge.id, "near");

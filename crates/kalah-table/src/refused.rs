@@ -73,6 +73,10 @@ pub enum Refused {
     /// A game between friends whose both players have moved is not deleted: it is resigned.
     #[error("both players have moved: resign instead (a game between friends is deleted only before it begins)")]
     Begun,
+    /// A rated game that has begun (both players have made a first action) or is over is never
+    /// deleted: it counts for both players' ratings.
+    #[error("a rated game counts once both players have moved: it is never deleted, only resigned (POST …/resign) or played to its end")]
+    RatedKept,
     /// A game against a friend asked of a host that has no one to hold the other seat.
     #[error("games against a friend need kalah serve: this page plays with no server")]
     NoFriends,
@@ -103,7 +107,8 @@ impl Refused {
             | Refused::Changed
             | Refused::Stale { .. }
             | Refused::Ended(_)
-            | Refused::Begun => 409,
+            | Refused::Begun
+            | Refused::RatedKept => 409,
         }
     }
 }
@@ -232,6 +237,7 @@ impl Refused {
             Refused::Rated => Said::new("error-rated"),
             Refused::Kept => Said::new("error-kept"),
             Refused::Begun => Said::new("error-begun"),
+            Refused::RatedKept => Said::new("error-rated-kept"),
             Refused::NoFriends => Said::new("error-no-friends"),
         }
     }

@@ -9,10 +9,11 @@
 //!
 //! A timed game's clocks are fair to both players:
 //! - No clock runs until each player has made a first action (the first player's clock starts
-//!   when the second player's first action is made). In a game between friends the first
-//!   actions are waited for at most [`FIRST_MOVE`] each once both players are here (the invited
-//!   friend's arrival, [`Table::arrive`]), and the friend at most [`INVITATION_WAIT`]; a first
-//!   action that does not come aborts the game, with no result.
+//!   when the second player's first action is made). In a game between friends (and a rated
+//!   game against the engine) the first actions are waited for at most [`FIRST_MOVE`] each once
+//!   both players are here (the invited friend's arrival, [`Table::arrive`]), and the friend at
+//!   most [`INVITATION_WAIT`]; a first action that does not come aborts the game, with no
+//!   result.
 //! - The clock of the player to decide runs from the move before, or from when that player's
 //!   screen has shown it ([`Table::shown`]): the page animates a sowing seed by seed. What a
 //!   screen may claim is bounded: at most [`MOST_SHOWING`] a move, and no more than the
@@ -697,7 +698,13 @@ impl Table {
     /// friend's coming once they have. `None` once the clocks run, and in other games.
     pub fn first_move_deadline(&self) -> Option<(Seat, Moment)> {
         let clocks = self.clocks.as_ref()?;
-        let Access::Friends { creator, .. } = &self.access else { return None };
+        // A rated game against the engine waits for its player's first action as a game the
+        // lobby paired between two people does: both players are there from the start.
+        let creator = match &self.access {
+            Access::Friends { creator, .. } => creator,
+            Access::Owner(_) if self.is_rated() => &None,
+            _ => return None,
+        };
         if self.clocks_run() {
             return None;
         }
@@ -781,7 +788,15 @@ impl Table {
                 running: self.clocks_run(),
             }),
             thinking: self.thinking,
+            names: self.seating.as_ref().map(|s| &s.names),
+            rated: self.is_rated(),
+            time_control: self.clocks.as_ref().map(|c| [c.seats[0].total(), c.seats[0].clock().increment]),
         }
+    }
+
+    /// Returns when the game began.
+    pub fn began(&self) -> Moment {
+        self.began
     }
 
     /// Returns the seat that plays `side` now.
@@ -1027,12 +1042,37 @@ impl Table {
     /// Refuses the deletion of the game by `actor`: only a player may delete it, and a game
     /// between friends only before both players have moved (a finished one neither deletes
     /// alone: it is both players' record).
+    ///
+    /// A rated game, against a person or the engine, counts from the first moves of both
+    /// players on: it ends by the rules, on time or by a resignation, and is never deleted. Before
+    /// both have made a first action either player may still abort it (delete it, with no
+    /// result), as on lichess.
     pub fn may_delete(&self, actor: Actor) -> Result<(), Refused> {
         self.player(actor)?;
+        if self.is_rated() && (self.decider().is_none() || self.clocks_run()) {
+            return Err(Refused::RatedKept);
+        }
         match actor {
             Actor::Holder(_) if self.decider().is_none() => Err(Refused::Kept),
             Actor::Holder(_) if self.clocks_run() => Err(Refused::Begun),
             _ => Ok(()),
+        }
+    }
+
+    /// Returns the seat `actor` resigns for: a seat's holder its own; a person at a game against
+    /// the engine the one seat a person plays, and at one page where people play both sides
+    /// the seat of the side to decide.
+    pub fn resigner(&self, actor: Actor) -> Result<Seat, Refused> {
+        self.player(actor)?;
+        match actor {
+            Actor::Holder(seat) => Ok(seat),
+            Actor::Person => match self.people() {
+                [true, false] => Ok(Seat::First),
+                [false, true] => Ok(Seat::Second),
+                [true, true] => self.decider_seat().ok_or(Refused::Over),
+                [false, false] => Err(Refused::NotAPlayer),
+            },
+            Actor::Engine | Actor::Spectator => Err(Refused::NotAPlayer),
         }
     }
 }
@@ -1201,6 +1241,50 @@ mod tests {
         assert_eq!(s.may_delete(south), Err(Refused::Begun));
         s.resign(Seat::First, T0).unwrap();
         assert_eq!(s.may_delete(north), Err(Refused::Kept));
+    }
+
+    /// A rated game against the engine at level 1, its person South holding token `me`.
+    fn rated_against_the_engine() -> Table {
+        table([Player::Human, Player::Engine(Level::MIN)])
+            .with_clocks(Duration::from_secs(60), Duration::ZERO)
+            .with_access(Access::Owner(token_hash("me")))
+            .with_seating(Seating { names: ["ann".into(), "engine-1".into()], rated: true })
+    }
+
+    #[test]
+    fn a_rated_game_is_aborted_only_before_both_have_moved_and_is_resigned_against_the_engine_too() {
+        let mut s = rated_against_the_engine();
+        let me = s.actor(Some("me"), Host::Server).unwrap();
+        assert_eq!(me, Actor::Person);
+        assert_eq!(s.may_delete(me), Ok(()), "an abort: no result");
+        assert_eq!(s.resigner(Actor::Spectator), Err(Refused::NotAPlayer));
+        assert_eq!(s.resigner(me), Ok(Seat::First), "the person's one seat");
+        s.act(me, "1".parse().unwrap(), T0).unwrap();
+        assert_eq!(s.may_delete(me), Ok(()), "the engine has not moved yet");
+        s.play_engine_move(s.version(), "1".parse().unwrap(), T0).unwrap();
+        assert!(s.clocks_run());
+        assert_eq!(s.may_delete(me), Err(Refused::RatedKept));
+        assert_eq!(Refused::RatedKept.status(), 409);
+        s.resign(s.resigner(me).unwrap(), T0).unwrap();
+        assert_eq!(s.resigned(), Some(Seat::First));
+        assert_eq!(s.may_delete(me), Err(Refused::RatedKept), "over: kept as played");
+        // Two people at one page: the side to decide resigns.
+        let mut hot = table([Player::Human, Player::Human]);
+        play(&mut hot, &["1"]);
+        assert_eq!(hot.resigner(Actor::Person), Ok(Seat::Second));
+        // The first action awaited in a rated game against the engine aborts it when it does not
+        // come within a minute, as between people.
+        let mut s = rated_against_the_engine();
+        assert_eq!(s.first_move_deadline(), Some((Seat::First, T0.plus(FIRST_MOVE))));
+        s.check_time(T0.plus(FIRST_MOVE));
+        assert_eq!((s.aborted(), s.decider()), (Some(Seat::First), None));
+        let back = Table::rebuild(&s.start(), s.unsaved().1).unwrap();
+        assert_eq!(back.aborted(), s.aborted());
+        // An unrated game against the engine waits for nobody.
+        let casual = table([Player::Human, Player::Engine(Level::MIN)])
+            .with_clocks(Duration::from_secs(60), Duration::ZERO)
+            .with_access(Access::Owner(token_hash("me")));
+        assert_eq!(casual.first_move_deadline(), None);
     }
 
     #[test]

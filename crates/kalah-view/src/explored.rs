@@ -60,7 +60,8 @@ pub struct Explored {
     pub nodes: u64,
     /// Milliseconds the answer took.
     pub millis: u64,
-    /// Where the answer came from: `book` or `solver`.
+    /// Where the answer came from: `book`, `solver`, or `fair` (the solver, with the position's
+    /// value known from the fair starts' list).
     pub source: &'static str,
 }
 
@@ -79,6 +80,13 @@ impl Explored {
         source: &'static str,
         millis: u64,
     ) -> Explored {
+        // A fair start the form offers is a proven draw, which bounds every move the time left
+        // open: its source says so.
+        let (known, source) = match crate::fair::proven(rules, position) {
+            Some(value) if explored.value().is_none() => (Some(explored.clone().knowing(Seeds(value))), "fair"),
+            _ => (None, source),
+        };
+        let explored = known.as_ref().unwrap_or(explored);
         let best = explored.value();
         let moves = explored
             .moves
@@ -110,5 +118,30 @@ impl Explored {
             millis,
             source,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kalah_engine::explorer::{explore, Budget};
+    use kalah_engine::search::Options;
+    use kalah_engine::solver::Solver;
+
+    #[test]
+    fn a_fair_start_is_shown_as_the_draw_it_is_proven_to_be() {
+        let list = crate::fair::fair_starts().iter().find(|l| l.rules == "kalah(6,4) standard").unwrap();
+        let rules: Rules = list.rules.parse().unwrap();
+        let start = Position::parse(&list.starts[0].position, &rules).unwrap();
+        // A few nodes only: on their own the moves stay open.
+        let solver = Solver::new(Options { table_bytes: 8 << 20, ..Options::default() });
+        let explored = explore(&solver, &start, &rules, Budget { nodes: Some(200), ..Budget::default() });
+        assert_eq!(explored.value(), None);
+        let shown = Explored::of(3, &rules, &start, &explored, "solver", 5);
+        assert_eq!((shown.source, shown.exact, shown.value), ("fair", true, Some(0)));
+        assert!(shown.moves.iter().all(|m| m.upper <= 0), "no move is worth more than the draw");
+        // Any other position is shown as solved.
+        let other = Explored::of(3, &rules, &Position::start(&rules), &explored, "solver", 5);
+        assert_eq!((other.source, other.exact), ("solver", false));
     }
 }

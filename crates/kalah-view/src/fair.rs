@@ -76,6 +76,21 @@ pub fn fair_starts() -> &'static [FairStarts] {
     &LISTS_READ
 }
 
+/// Returns the value of `position` under `rules` for the side to move when it is one of the fair
+/// starts the form offers: 0, a draw, proven by `kalah solve fair` when the list was made.
+pub fn proven(rules: &Rules, position: &Position) -> Option<i32> {
+    let text = position.to_string();
+    fair_starts()
+        .iter()
+        .filter(|list| list.rules.parse::<Rules>().is_ok_and(|r| r == *rules))
+        .any(|list| {
+            list.starts
+                .iter()
+                .any(|s| s.position == text || Position::parse(&s.position, rules).is_ok_and(|p| p == *position))
+        })
+        .then_some(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,6 +108,12 @@ mod tests {
         assert_eq!(standard.starts.len(), 323);
         assert_eq!(standard.starts.iter().filter(|s| !s.shifts.contains(' ')).count(), 3);
         assert_eq!(fair_starts(), lists.as_slice());
+        // Each is a draw for the side to move; the board's own start is not in the list.
+        let rules: Rules = standard.rules.parse().unwrap();
+        let first = Position::parse(&standard.starts[0].position, &rules).unwrap();
+        assert_eq!(proven(&rules, &first), Some(0));
+        assert_eq!(proven(&rules, &Position::start(&rules)), None);
+        assert_eq!(proven(&"kalah(6,4) empty-capture".parse().unwrap(), &first), None, "other rules");
     }
 
     #[test]

@@ -247,6 +247,12 @@ pub struct Facts<'a> {
     pub clocks: Option<Clocks>,
     /// An engine move is being searched.
     pub thinking: bool,
+    /// The players' names, first player first, in a game the lobby paired.
+    pub names: Option<&'a [String; 2]>,
+    /// The game counts for its players' ratings.
+    pub rated: bool,
+    /// A timed game's time control: the time for the game and the time added a move.
+    pub time_control: Option<[Duration; 2]>,
 }
 
 fn phase_word(phase: Phase) -> &'static str {
@@ -454,14 +460,27 @@ impl Facts<'_> {
     /// Returns the game record of the game up to the position shown, dated `date` (`YYYY.MM.DD`),
     /// with the players' tags (which loading it reads back: [`Player::from_tag`]) and, for a game
     /// lost on time or by a resignation, its `Termination` and its winner.
+    ///
+    /// A game the lobby paired names its players: a person by their name (which loading reads as
+    /// a person), the engine by its level; says whether it was rated; and a timed game gives its
+    /// time control as PGN does (`TimeControl "300+3"`, seconds).
     pub fn record(&self, date: &str) -> Record {
         let mut record = Record::new(self.game().clone());
+        let player = |seat: usize| match (self.names, self.seats[seat]) {
+            (Some(names), Player::Human) => names[seat].clone(),
+            (_, player) => player.tag(),
+        };
+        let event = if self.rated { "Rated game" } else { "Casual game" };
         record.tags = vec![
-            ("Event".to_string(), "Casual game".to_string()),
+            ("Event".to_string(), event.to_string()),
             ("Date".to_string(), date.to_string()),
-            ("South".to_string(), self.seats[0].tag()),
-            ("North".to_string(), self.seats[1].tag()),
+            ("South".to_string(), player(0)),
+            ("North".to_string(), player(1)),
         ];
+        if let Some([total, increment]) = self.time_control {
+            let control = format!("{}+{}", total.as_secs(), increment.as_secs());
+            record.tags.push(("TimeControl".to_string(), control));
+        }
         if let Some(seat) = self.aborted {
             let side = self.side_of(seat);
             record.tags.push(("Termination".to_string(), format!("aborted: {side} made no first move in time")));
@@ -510,6 +529,9 @@ mod tests {
             aborted: None,
             clocks: None,
             thinking: false,
+            names: None,
+            rated: false,
+            time_control: None,
         }
     }
 
@@ -643,5 +665,30 @@ mod tests {
         assert_eq!(resigned.status(), "Game over: South resigned; North wins.");
         assert_eq!(resigned.state().result.unwrap().resigned, Some("South"));
         assert!(resigned.record("2026.01.02").to_text().contains("[Termination \"South resigned\"]"));
+    }
+
+    #[test]
+    fn a_lobby_games_record_names_its_players_its_rating_and_its_clock() {
+        let history = history("kalah(4,3)", &["1"], 0);
+        let names = ["ann".to_string(), "engine-2".to_string()];
+        let control = [Duration::from_secs(300), Duration::from_secs(3)];
+        let rated = Facts {
+            names: Some(&names),
+            rated: true,
+            time_control: Some(control),
+            ..facts(&history, [Player::Human, engine(2)])
+        };
+        let text = rated.record("2026.01.02").to_text();
+        for tag in
+            ["[Event \"Rated game\"]", "[South \"ann\"]", "[North \"engine level 2\"]", "[TimeControl \"300+3\"]"]
+        {
+            assert!(text.contains(tag), "{tag} in {text}");
+        }
+        // Read back, the name is a person's seat and the engine keeps its level.
+        let back = kalah_rules::Record::parse(&text).unwrap().record;
+        let tag = |name: &str| back.tags.iter().find(|(n, _)| n == name).map(|(_, v)| Player::from_tag(v));
+        assert_eq!((tag("South"), tag("North")), (Some(Player::Human), Some(engine(2))));
+        let casual = facts(&history, [Player::Human; 2]).record("2026.01.02").to_text();
+        assert!(casual.contains("[Event \"Casual game\"]") && !casual.contains("TimeControl"), "{casual}");
     }
 }

@@ -175,6 +175,34 @@ fn crowded_answer(most: usize) -> Vec<u8> {
     answer("429 Too Many Requests", &body, Some(5))
 }
 
+/// Answers a plain HTTP request sent to the HTTPS port: 400 and one line saying to use https,
+/// with the address asked for (its `Host` and path) when the request's head names them.
+async fn plain_http(mut stream: tokio::net::TcpStream) {
+    use tokio::io::AsyncReadExt;
+    let mut head = Vec::new();
+    let mut chunk = [0u8; 1024];
+    while head.len() < 8192 && !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        match stream.read(&mut chunk).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => head.extend_from_slice(&chunk[..n]),
+        }
+    }
+    let head = String::from_utf8_lossy(&head);
+    let path = head.lines().next().and_then(|line| line.split(' ').nth(1)).filter(|p| p.starts_with('/'));
+    let host = head.lines().skip(1).find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.trim().eq_ignore_ascii_case("host").then(|| value.trim())
+    });
+    let clean = |text: &str| text.chars().all(|c| c.is_ascii_graphic());
+    let message = match (host.filter(|h| clean(h)), path.filter(|p| clean(p))) {
+        (Some(host), Some(path)) => format!("this port speaks HTTPS, not plain HTTP: open https://{host}{path}"),
+        _ => "this port speaks HTTPS, not plain HTTP: open the address with https://".to_string(),
+    };
+    let body = serde_json::json!({ "error": message }).to_string();
+    let _ = stream.write_all(&answer("400 Bad Request", &body, None)).await;
+    let _ = stream.shutdown().await;
+}
+
 /// The connections each client address holds open.
 #[derive(Clone, Default)]
 struct Held(Arc<Mutex<HashMap<IpAddr, usize>>>);
@@ -270,7 +298,16 @@ pub async fn serve(
             match tls {
                 None => connection(stream, admitted, service, limits, closing).await,
                 Some(acceptor) => {
-                    // The handshake is part of the headers' time.
+                    // The handshake is part of the headers' time. A TLS connection begins with a
+                    // handshake record (0x16); a letter is plain HTTP sent to the HTTPS port,
+                    // answered in plain HTTP with where to go, as nginx does.
+                    let mut first = [0u8; 1];
+                    let Ok(Ok(1)) = tokio::time::timeout(limits.header, stream.peek(&mut first)).await else { return };
+                    if first[0].is_ascii_alphabetic() {
+                        drop(admitted);
+                        let _ = tokio::time::timeout(limits.header, plain_http(stream)).await;
+                        return;
+                    }
                     let Ok(Ok(stream)) = tokio::time::timeout(limits.header, acceptor.accept(stream)).await else {
                         return;
                     };

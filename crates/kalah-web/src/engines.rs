@@ -75,6 +75,19 @@ pub enum Failed {
     Crashed,
 }
 
+/// A request counted as waiting for a place of its kind until it is dropped: one that gives up,
+/// is answered or is dropped while it waits (its client went away) is counted out, so that no
+/// request of a lower kind waits behind it for ever.
+struct Waiting<'a>(&'a Engines, Kind);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.lock_queue().waiting[self.1 as usize] -= 1;
+        // It may have been what kept lower kinds waiting.
+        self.0.freed.notify_waiters();
+    }
+}
+
 /// A running search's place in the queue, given back when it ends however it ends.
 struct Slot<'a>(&'a Engines, Kind);
 
@@ -110,6 +123,7 @@ impl Engines {
         let deadline = tokio::time::Instant::now() + kind.max_wait();
         let k = kind as usize;
         self.lock_queue().waiting[k] += 1;
+        let waiting = Waiting(self, kind);
         let taken = loop {
             // Registered before the check, so a place freed between the check and the wait wakes it.
             let freed = self.freed.notified();
@@ -130,9 +144,7 @@ impl Engines {
                 break false;
             }
         };
-        self.lock_queue().waiting[k] -= 1;
-        // A request that gave up may have been what kept lower kinds waiting.
-        self.freed.notify_waiters();
+        drop(waiting);
         if taken {
             Ok(Slot(self, kind))
         } else {
@@ -228,6 +240,22 @@ mod tests {
         let started = tokio::time::Instant::now();
         assert_eq!(engines.slot(Kind::Move).await.err(), Some(Failed::Busy));
         assert_eq!(started.elapsed(), Kind::Move.max_wait());
+    }
+
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn a_request_dropped_while_it_waits_keeps_nobody_waiting() {
+        let engines = Arc::new(Engines::new(2, 1 << 16, None));
+        let analysis = engines.slot(Kind::Analysis).await.expect("a free place");
+        // A hint waits for the analysis' place (one place stays for moves); its client goes away.
+        let waiting = Arc::clone(&engines);
+        let hint = tokio::spawn(async move { waiting.slot(Kind::Hint).await.map(drop) });
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        hint.abort();
+        assert!(hint.await.unwrap_err().is_cancelled());
+        drop(analysis);
+        // Before, the hint stayed counted as waiting, and every analysis after it was refused.
+        assert!(engines.slot(Kind::Analysis).await.is_ok());
+        assert_eq!(engines.lock_queue().waiting, [0; 3]);
     }
 
     #[tokio::test(flavor = "current_thread")]

@@ -31,7 +31,7 @@ pub struct TlsFiles {
 #[derive(Debug, thiserror::Error)]
 pub enum TlsError {
     /// A file that cannot be read, or is not PEM.
-    #[error("{path}: cannot read {what}: {error}")]
+    #[error("{path}: cannot read {what}: {}", pem_words(error))]
     Pem {
         /// The file.
         path: PathBuf,
@@ -46,6 +46,27 @@ pub enum TlsError {
     /// The key does not fit the certificate, or rustls refuses them.
     #[error("the certificate and key cannot serve TLS: {0}")]
     Rustls(#[from] rustls::Error),
+}
+
+/// Says what is wrong with a PEM file in words: the PEM reader's own message quotes the lines it
+/// could not read as lists of byte values.
+fn pem_words(error: &rustls_pki_types::pem::Error) -> String {
+    use rustls_pki_types::pem::Error;
+    let quoted = |bytes: &[u8]| String::from_utf8_lossy(bytes).trim().to_string();
+    match error {
+        Error::MissingSectionEnd { end_marker } => {
+            let end = format!("-----END {}-----", quoted(end_marker));
+            format!("a section has no end line {end:?} (was the file cut short, or is it still being written?)")
+        }
+        Error::IllegalSectionStart { line } => {
+            format!("a line that begins a section cannot be read: {:?}", quoted(line))
+        }
+        Error::Base64Decode(e) => format!("a section is not base64 ({e})"),
+        Error::Io(e) => e.to_string(),
+        Error::NoItemsFound => "no section of that kind in it (PEM: -----BEGIN … -----)".to_string(),
+        Error::SectionTooLarge => "a section is larger than 256 MB".to_string(),
+        other => other.to_string(),
+    }
 }
 
 /// When the files were last read: each one's modification time and length.
@@ -179,4 +200,21 @@ fn load(files: &TlsFiles) -> Result<CertifiedKey, TlsError> {
     let key = PrivateKeyDer::from_pem_file(&files.key).map_err(pem(&files.key, "the private key"))?;
     let provider = rustls::crypto::ring::default_provider();
     Ok(CertifiedKey::from_der(certs, key, &provider)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_certificate_cut_short_is_said_in_words() {
+        let folder = tempfile::tempdir().unwrap();
+        let (cert, key) = (folder.path().join("cert.pem"), folder.path().join("key.pem"));
+        // A renewal caught half written: the section begins and never ends.
+        std::fs::write(&cert, "-----BEGIN CERTIFICATE-----\nMIIB\n").unwrap();
+        std::fs::write(&key, "").unwrap();
+        let error = Certificates::open(TlsFiles { cert, key }).map(drop).expect_err("refused").to_string();
+        assert!(error.contains("a section has no end line \"-----END CERTIFICATE-----\""), "{error}");
+        assert!(!error.contains("[45, 45"), "no byte values: {error}");
+    }
 }

@@ -17,11 +17,16 @@
 //! * [`engines`]: a pool of engines shared by every game, at the engine's strength levels
 //!   ([`kalah_engine::level`]); every engine move and hint is [`kalah_engine::decide`]'s
 //!   decision, as for every other player.
+//! * [`passwords`]: the password work of sign-ins and new passwords, on a pool of its own that
+//!   runs one Argon2id a core at once, in buffers it keeps, and refuses what its short queue
+//!   cannot hold: each takes 19 MiB and a core's time by design, and run all at once a burst of
+//!   sign-ins took gigabytes and held them; and each name's failed sign-ins, which make the next
+//!   attempt wait.
 //! * [`api`]: the JSON of the API's requests and answers, kalah-table's and kalah-view's, which
 //!   the static site's module (kalah-wasm) reads and writes too.
 //!
 //! The page (`web/`: index.html, style.css and its modules app.js, backend.js, local.js,
-//! friends.js, lobby.js, searches.js; docs/site.md) is built into the crate, so a server needs no files and no network.
+//! friends.js, lobby.js, searches.js, words.js; docs/site.md) is built into the crate, so a server needs no files and no network.
 //! Without the engine compiled to WebAssembly (the npm package kalah), which only the static site
 //! carries, the page asks this server's API. The `kalah serve` command parses its flags into a [`Config`] and calls
 //! [`serve`].
@@ -35,6 +40,7 @@ pub mod guard;
 pub mod holder;
 pub mod https;
 pub mod lobby;
+pub mod passwords;
 pub mod players;
 pub mod postgres;
 pub mod presence;
@@ -57,7 +63,7 @@ pub use connections::ConnectionLimits;
 pub use guard::ClientLimits;
 pub use https::{Certificates, TlsFiles};
 pub use kalah_table::event;
-pub use proxy::{PublicUrl, TrustedProxies};
+pub use proxy::{ProxyHeader, PublicUrl, TrustedProxies};
 pub use server::{router, serve, ApiError, App};
 pub use store::{Database, StoreError};
 
@@ -90,7 +96,7 @@ pub struct Config {
     /// The address people reach the server at, if not the one they type to reach this machine
     /// (behind a proxy): writes must come from its pages, and the page builds invitations on it.
     pub public_url: Option<PublicUrl>,
-    /// The reverse proxies whose `Forwarded`/`X-Forwarded-For` name the real client.
+    /// The reverse proxies whose header (`X-Forwarded-For`, or `Forwarded`) names the real client.
     pub proxies: TrustedProxies,
     /// HTTPS: the certificate served, if the server speaks TLS itself.
     pub tls: Option<Arc<Certificates>>,

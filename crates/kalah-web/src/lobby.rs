@@ -12,7 +12,7 @@
 //! (its players' pages open it) and each paired game ended, with the new ratings.
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
@@ -189,6 +189,7 @@ impl From<LobbyError> for ApiError {
             LobbyError::NotYours => Said::new("error-challenge-not-yours"),
             LobbyError::GuestRated => Said::new("error-guest-rated"),
             LobbyError::TooMany => Said::new("error-challenges-too-many"),
+            LobbyError::Untimed => Said::new("error-rated-untimed"),
         };
         ApiError::new(StatusCode::from_u16(e.status()).unwrap_or(StatusCode::BAD_REQUEST), one_line(e.to_string()))
             .saying(said)
@@ -316,11 +317,9 @@ pub(crate) async fn password(
                     Said::new("error-password-length").with("length", length),
                 ));
             }
-            // Argon2 is slow by design: off the server's tasks.
-            let wrapped = tokio::task::spawn_blocking(move || crate::players::Wrapped::new(&secret, &password))
-                .await
-                .ok()
-                .flatten();
+            // Argon2 is slow by design: on the pool, or refused at once when it is full.
+            let ticket = app.passwords.admit().map_err(passwords_busy)?;
+            let wrapped = ticket.wrap(secret, password).await;
             Some(wrapped.ok_or_else(|| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the secret cannot be kept"))?)
         }
     };
@@ -346,12 +345,33 @@ pub(crate) async fn sign_in(State(app): State<Arc<App>>, body: Bytes) -> Result<
         ApiError::bad(format!("cannot read the JSON body: {e}; write {{\"name\": \"alice\", \"password\": \"…\"}}"))
     })?;
     let wrong = || ApiError::said(StatusCode::UNAUTHORIZED, Said::new("error-sign-in"));
-    let kept = app.games.store().wrapped(&asked.name.to_ascii_lowercase()).await.map_err(|e| store_failed(&app, e))?;
-    let (name, hash, wrapped) = kept.ok_or_else(wrong)?;
-    let password = asked.password;
-    let secret = tokio::task::spawn_blocking(move || wrapped.open(&password, &hash)).await.ok().flatten();
-    let secret = secret.ok_or_else(wrong)?;
-    Ok(Json(json!({ "name": name, "guest": false, "secret": secret })))
+    // A text that cannot be a name is refused at once: that tells nothing anyone cannot tell.
+    let key = Name::read(&asked.name).map_err(|_| wrong())?.key();
+    // Each name's failures count, whether it has a password, has none or is no one's.
+    let attempt = app.passwords.attempt(&key, Instant::now()).map_err(|wait| {
+        let seconds = wait.as_secs_f64().ceil().max(1.0) as u64;
+        ApiError::said(StatusCode::TOO_MANY_REQUESTS, Said::new("error-sign-in-wait").with("seconds", seconds))
+            .retry(Some(seconds))
+    })?;
+    let ticket = app.passwords.admit().map_err(passwords_busy)?;
+    let kept = app.games.store().wrapped(&key).await.map_err(|e| store_failed(&app, e))?;
+    // A name without a password, or no such name, costs the Argon2id of a wrong password: the
+    // time of the answer does not tell who has a password.
+    let (name, kept) = match kept {
+        Some((name, hash, wrapped)) => (Some(name), Some((wrapped, hash))),
+        None => (None, None),
+    };
+    let secret = ticket.open(kept, asked.password).await;
+    attempt.settle(secret.is_some(), Instant::now());
+    match (name, secret) {
+        (Some(name), Some(secret)) => Ok(Json(json!({ "name": name, "guest": false, "secret": secret }))),
+        _ => Err(wrong()),
+    }
+}
+
+/// The pool of password work is full ([`crate::passwords`]): 503, to be asked again shortly.
+fn passwords_busy(busy: crate::passwords::Busy) -> ApiError {
+    ApiError::said(StatusCode::SERVICE_UNAVAILABLE, Said::new("error-passwords-busy")).retry(Some(busy.retry_after))
 }
 
 /// `GET /api/me`: the name the secret proves, its ratings and its games being played.
@@ -817,7 +837,8 @@ mod tests {
         let router = router(Arc::clone(&app));
         let erin = name(&router, json!({ "name": "erin" })).await;
         let guest = name(&router, json!({ "guest": true })).await;
-        let offer = json!({ "level": 1, "rules": "kalah(3,2) standard", "colour": "north" });
+        let offer =
+            json!({ "level": 1, "rules": "kalah(3,2) standard", "colour": "north", "clock": { "seconds": 600 } });
         let (status, _) = call(&router, "POST", "/api/lobby/engine", Some(&guest), offer.clone()).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "a guest plays unrated games only");
         let (status, made) = call(&router, "POST", "/api/lobby/engine", Some(&erin), offer).await;
@@ -879,12 +900,206 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_rated_game_is_never_deleted_once_begun_and_is_resigned_against_the_engine_too() {
+        let config = Config { engine_time: Duration::from_millis(20), ..Config::default() };
+        let app = Arc::new(App::new(&config).unwrap());
+        let router = router(Arc::clone(&app));
+        let (ivy, jon) = (name(&router, json!({ "name": "ivy" })).await, name(&router, json!({ "name": "jon" })).await);
+        // A rated game always has a clock: an untimed one could be stalled for ever.
+        for (path, offer) in [
+            ("/api/lobby/challenges", json!({ "rated": true })),
+            ("/api/lobby/quick", json!({ "rated": true })),
+            ("/api/lobby/engine", json!({ "level": 1 })),
+        ] {
+            let (status, refused) = call(&router, "POST", path, Some(&ivy), offer).await;
+            assert_eq!(
+                (status, refused["code"].clone()),
+                (StatusCode::BAD_REQUEST, json!("error-rated-untimed")),
+                "{path}"
+            );
+        }
+        let casual = call(&router, "POST", "/api/lobby/challenges", Some(&ivy), json!({ "rated": false })).await;
+        assert_eq!(casual.0, StatusCode::CREATED, "a casual game may be untimed");
+
+        // Against the engine: ivy plays South and has not moved yet, so the game can be aborted.
+        let offer =
+            json!({ "level": 1, "rules": "kalah(4,3) standard", "colour": "south", "clock": { "seconds": 600 } });
+        let (_, made) = call(&router, "POST", "/api/lobby/engine", Some(&ivy), offer.clone()).await;
+        let aborted = made["game"].as_str().unwrap().to_string();
+        let (status, _) = call(&router, "DELETE", &format!("/api/games/{aborted}"), Some(&ivy), Value::Null).await;
+        assert_eq!(status, StatusCode::NO_CONTENT, "aborted before both moved: no result");
+
+        // Once both have moved, the player can neither delete it nor escape it: they resign.
+        let (_, made) = call(&router, "POST", "/api/lobby/engine", Some(&ivy), offer).await;
+        let game = made["game"].as_str().unwrap().to_string();
+        let uri = format!("/api/games/{game}");
+        loop {
+            let (_, state) = call(&router, "GET", &uri, Some(&ivy), Value::Null).await;
+            if state["moves"].as_array().unwrap().iter().any(|m| m["side"] == "North")
+                && state["engine_to_move"] == false
+            {
+                break;
+            }
+            if state["engine_to_move"] == true {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                continue;
+            }
+            let action = state["legal"][0].as_str().unwrap().to_string();
+            let body = json!({ "action": action, "version": state["version"] });
+            assert_eq!(call(&router, "POST", &format!("{uri}/move"), Some(&ivy), body).await.0, StatusCode::OK);
+        }
+        let (status, refused) = call(&router, "DELETE", &uri, Some(&ivy), Value::Null).await;
+        assert_eq!((status, refused["code"].clone()), (StatusCode::CONFLICT, json!("error-rated-kept")), "{refused}");
+        let (_, me) = call(&router, "GET", "/api/me", Some(&ivy), Value::Null).await;
+        assert_eq!(me["playing"][0]["id"], game.as_str(), "still in progress, listed: {me}");
+        assert_eq!(call(&router, "POST", &format!("{uri}/resign"), None, Value::Null).await.0, StatusCode::FORBIDDEN);
+        let (status, state) = call(&router, "POST", &format!("{uri}/resign"), Some(&ivy), Value::Null).await;
+        assert_eq!(status, StatusCode::OK, "{state}");
+        assert_eq!(
+            (state["result"]["resigned"].clone(), state["result"]["winner"].clone()),
+            (json!("South"), json!("North"))
+        );
+        let (status, _) = call(&router, "DELETE", &uri, Some(&ivy), Value::Null).await;
+        assert_eq!(status, StatusCode::CONFLICT, "over: kept as played");
+        let (_, page) = call(&router, "GET", "/api/players/ivy", None, Value::Null).await;
+        let rating = page["ratings"].as_array().unwrap().iter().find(|r| r["games"] == 1).cloned().unwrap_or_default();
+        assert!(rating["rating"]["rating"].as_f64().unwrap() < 1500.0, "the resignation is rated: {page}");
+        assert_eq!(
+            (page["games"][0]["id"].clone(), page["games"][0]["outcome"].clone()),
+            (json!(game), json!("second"))
+        );
+        assert_eq!(page["games"].as_array().unwrap().len(), 1, "the aborted game left no result: {page}");
+        // Its record names the player, says it was rated, its clock and the day it was played.
+        let request = Request::builder().uri(format!("{uri}/record")).body(Body::empty()).unwrap();
+        let response = router.clone().oneshot(request).await.unwrap();
+        let record = String::from_utf8(axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap().to_vec());
+        let record = record.unwrap();
+        let began = app.games.get(&game).await.unwrap().lock().await.began();
+        let day = kalah_rules::record::date_text(began.0 / 1000);
+        for tag in [
+            "[Event \"Rated game\"]".to_string(),
+            format!("[Date \"{day}\"]"),
+            "[South \"ivy\"]".to_string(),
+            "[North \"engine level 1\"]".to_string(),
+            "[TimeControl \"600+0\"]".to_string(),
+        ] {
+            assert!(record.contains(&tag), "{tag} in {record}");
+        }
+
+        // Between two people: neither deletes a rated game once both have moved.
+        let timed =
+            json!({ "rated": true, "colour": "south", "rules": "kalah(4,3) standard", "clock": { "seconds": 600 } });
+        let (_, made) = call(&router, "POST", "/api/lobby/challenges", Some(&jon), timed).await;
+        let accept = format!("/api/lobby/challenges/{}/accept", made["challenge"]["id"].as_str().unwrap());
+        let (_, paired) = call(&router, "POST", &accept, Some(&ivy), Value::Null).await;
+        let uri = format!("/api/games/{}", paired["game"].as_str().unwrap());
+        for (secret, house) in [(&jon, "1"), (&ivy, "1")] {
+            let (status, state) =
+                call(&router, "POST", &format!("{uri}/move"), Some(secret), json!({ "action": house })).await;
+            assert_eq!(status, StatusCode::OK, "{state}");
+        }
+        for secret in [&jon, &ivy] {
+            assert_eq!(call(&router, "DELETE", &uri, Some(secret), Value::Null).await.0, StatusCode::CONFLICT);
+        }
+    }
+
+    /// Signs in to `name` with `password`; returns the status, the `Retry-After` and the JSON.
+    async fn sign_in(app: &axum::Router, name: &str, password: &str) -> (StatusCode, Option<String>, Value) {
+        let body = json!({ "name": name, "password": password }).to_string();
+        let request = Request::builder()
+            .method("POST")
+            .uri("/api/sign-in")
+            .header("content-type", "application/json")
+            .body(Body::from(body))
+            .unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let retry = response.headers().get("retry-after").map(|v| v.to_str().unwrap().to_string());
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+        (status, retry, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    }
+
+    #[tokio::test]
+    async fn a_name_waits_after_five_failed_sign_ins_whoever_it_is_and_every_failure_is_alike() {
+        let app = Arc::new(App::new(&Config::default()).unwrap());
+        let router = router(Arc::clone(&app));
+        // No name at all: the answer is a wrong password's, after an Argon2id on the pool.
+        assert_eq!(app.passwords.buffers(), 0);
+        let (status, _, nobody) = sign_in(&router, "nobody", "a password of sorts").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{nobody}");
+        assert_eq!(app.passwords.buffers(), 1, "no name costs an Argon2id too");
+        let kim = name(&router, json!({ "name": "kim" })).await;
+        let set =
+            call(&router, "POST", "/api/me/password", Some(&kim), json!({ "password": "kims long password" })).await;
+        assert_eq!(set.0, StatusCode::OK, "{}", set.1);
+        let _lou = name(&router, json!({ "name": "lou" })).await;
+        for (who, free) in [("KIM", 5), ("lou", 5), ("nobody", 4)] {
+            for _ in 0..free {
+                let (status, retry, wrong) = sign_in(&router, who, "not the password").await;
+                assert_eq!((status, retry, &wrong), (StatusCode::UNAUTHORIZED, None, &nobody), "{who}");
+            }
+            // The sixth attempt waits, even with the right password.
+            let (status, retry, waits) = sign_in(&router, who, "kims long password").await;
+            assert_eq!((status, retry.as_deref()), (StatusCode::TOO_MANY_REQUESTS, Some("2")), "{who}: {waits}");
+            assert_eq!(
+                (waits["code"].as_str(), waits["args"]["seconds"].as_f64()),
+                (Some("error-sign-in-wait"), Some(2.0))
+            );
+        }
+        let malformed = sign_in(&router, "no such name!", "not the password").await;
+        assert_eq!((malformed.0, &malformed.2), (StatusCode::UNAUTHORIZED, &nobody), "the same answer");
+
+        // A name of its own still signs in; a success starts its count again.
+        let mia = name(&router, json!({ "name": "mia" })).await;
+        let set =
+            call(&router, "POST", "/api/me/password", Some(&mia), json!({ "password": "mias long password" })).await;
+        assert_eq!(set.0, StatusCode::OK);
+        for _ in 0..4 {
+            assert_eq!(sign_in(&router, "mia", "wrong").await.0, StatusCode::UNAUTHORIZED);
+        }
+        let (status, _, back) = sign_in(&router, "mia", "mias long password").await;
+        assert_eq!((status, back["secret"].as_str()), (StatusCode::OK, Some(mia.as_str())));
+        for _ in 0..5 {
+            assert_eq!(sign_in(&router, "mia", "wrong").await.0, StatusCode::UNAUTHORIZED);
+        }
+        assert_eq!(sign_in(&router, "mia", "wrong").await.0, StatusCode::TOO_MANY_REQUESTS);
+    }
+
+    #[tokio::test]
+    async fn password_work_beyond_the_pool_and_its_queue_is_refused_at_once_and_counts_for_nothing() {
+        let app = Arc::new(App::new(&Config::default()).unwrap());
+        let router = router(Arc::clone(&app));
+        let nia = name(&router, json!({ "name": "nia" })).await;
+        // Every place taken (running or waiting) and held: nothing runs, nothing more waits.
+        let held: Vec<_> = std::iter::from_fn(|| app.passwords.admit().ok()).collect();
+        assert_eq!(held.len(), app.passwords.at_once() + app.passwords.waiting());
+        for _ in 0..6 {
+            let (status, retry, busy) = sign_in(&router, "nia", "not the password").await;
+            assert_eq!((status, retry.as_deref()), (StatusCode::SERVICE_UNAVAILABLE, Some("1")), "{busy}");
+            assert_eq!(busy["code"], "error-passwords-busy");
+        }
+        let (status, busy) =
+            call(&router, "POST", "/api/me/password", Some(&nia), json!({ "password": "nias long password" })).await;
+        assert_eq!((status, busy["code"].clone()), (StatusCode::SERVICE_UNAVAILABLE, json!("error-passwords-busy")));
+        drop(held);
+        let set =
+            call(&router, "POST", "/api/me/password", Some(&nia), json!({ "password": "nias long password" })).await;
+        assert_eq!(set.0, StatusCode::OK, "{}", set.1);
+        // The refused attempts were not failures: five wrong ones are still free.
+        for _ in 0..5 {
+            assert_eq!(sign_in(&router, "nia", "not the password").await.0, StatusCode::UNAUTHORIZED);
+        }
+        assert_eq!(sign_in(&router, "nia", "nias long password").await.0, StatusCode::TOO_MANY_REQUESTS);
+    }
+
+    #[tokio::test]
     async fn quick_pairing_meets_the_nearest_rating_or_waits() {
         let app = Arc::new(App::new(&Config::default()).unwrap());
         let router = router(Arc::clone(&app));
         let (carol, dave) =
             (name(&router, json!({ "name": "carol" })).await, name(&router, json!({ "name": "dave" })).await);
-        let quick = json!({ "rated": true, "rules": "kalah(6,6) standard" });
+        let quick =
+            json!({ "rated": true, "rules": "kalah(6,6) standard", "clock": { "seconds": 300, "increment": 3 } });
         let (status, waiting) = call(&router, "POST", "/api/lobby/quick", Some(&carol), quick.clone()).await;
         assert_eq!(status, StatusCode::CREATED);
         assert!(waiting["challenge"]["id"].is_string(), "{waiting}");

@@ -16,6 +16,7 @@ use kalah_rules::Seat;
 use kalah_table::Moment;
 use serde::Serialize;
 
+use crate::passwords::Memory;
 use crate::sql::{Statement, Value};
 use crate::store::{Store, StoreError};
 
@@ -174,17 +175,6 @@ pub struct Wrapped {
     pub wrapped: String,
 }
 
-/// Argon2id of `password` with `salt`: 16 bytes, at the crate's default cost (19 MiB, two
-/// passes), which makes each guess at a stolen database's password slow. Slow by design: run
-/// it off the server's tasks (`spawn_blocking`).
-fn key(password: &str, salt: &[u8]) -> [u8; 16] {
-    let mut key = [0; 16];
-    argon2::Argon2::default()
-        .hash_password_into(password.as_bytes(), salt, &mut key)
-        .expect("16 bytes and a 16-byte salt are within Argon2's limits");
-    key
-}
-
 /// XORs the 32 hex digits of `text` with `key`; `None` if `text` is not 32 hex digits.
 fn xor(text: &str, key: &[u8; 16]) -> Option<String> {
     if text.len() != 32 {
@@ -199,20 +189,22 @@ fn xor(text: &str, key: &[u8; 16]) -> Option<String> {
 }
 
 impl Wrapped {
-    /// Keeps `secret` (32 hex digits, [`crate::games::new_token`]'s) under `password`.
-    pub fn new(secret: &str, password: &str) -> Option<Wrapped> {
+    /// Keeps `secret` (32 hex digits, [`crate::games::new_token`]'s) under `password`, the
+    /// Argon2id worked in `memory` (slow by design: [`crate::passwords`] runs it).
+    pub fn new(secret: &str, password: &str, memory: &mut Memory) -> Option<Wrapped> {
         let salt: [u8; 16] = rand::random();
-        let wrapped = xor(secret, &key(password, &salt))?;
+        let wrapped = xor(secret, &memory.key(password, &salt))?;
         Some(Wrapped { salt: salt.iter().map(|b| format!("{b:02x}")).collect(), wrapped })
     }
 
-    /// The secret kept under `password`, if it is the password (its SHA-256 is the name's).
-    pub fn open(&self, password: &str, hash: &str) -> Option<String> {
+    /// The secret kept under `password`, if it is the password (its SHA-256 is the name's), the
+    /// Argon2id worked in `memory`.
+    pub fn open(&self, password: &str, hash: &str, memory: &mut Memory) -> Option<String> {
         let salt: Vec<u8> = (0..self.salt.len() / 2)
             .map(|i| u8::from_str_radix(&self.salt[2 * i..2 * i + 2], 16))
             .collect::<Result<_, _>>()
             .ok()?;
-        let secret = xor(&self.wrapped, &key(password, &salt))?;
+        let secret = xor(&self.wrapped, &memory.key(password, &salt))?;
         (kalah_table::start::token_hash(&secret) == hash).then_some(secret)
     }
 }
@@ -558,14 +550,15 @@ mod tests {
 
     #[test]
     fn a_password_gives_back_the_secret_it_keeps_and_no_other_does() {
+        let memory = &mut Memory::new();
         let secret = crate::games::new_token();
         let hash = kalah_table::start::token_hash(&secret);
-        let wrapped = Wrapped::new(&secret, "correct horse").unwrap();
+        let wrapped = Wrapped::new(&secret, "correct horse", memory).unwrap();
         assert_ne!(wrapped.wrapped, secret);
-        assert_eq!(wrapped.open("correct horse", &hash), Some(secret.clone()));
-        assert_eq!(wrapped.open("correct horsf", &hash), None);
-        let again = Wrapped::new(&secret, "correct horse").unwrap();
+        assert_eq!(wrapped.open("correct horse", &hash, memory), Some(secret.clone()));
+        assert_eq!(wrapped.open("correct horsf", &hash, memory), None);
+        let again = Wrapped::new(&secret, "correct horse", memory).unwrap();
         assert_ne!(again.salt, wrapped.salt, "a salt of its own each time");
-        assert!(Wrapped::new("not hex", "x").is_none());
+        assert!(Wrapped::new("not hex", "x", memory).is_none());
     }
 }

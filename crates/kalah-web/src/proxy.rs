@@ -1,7 +1,7 @@
 //! A server on the internet, often behind a reverse proxy: the address people use to reach it
 //! ([`PublicUrl`]: invitations are built from it and writes must come from it), and the proxies
 //! trusted to say who their client is ([`TrustedProxies`]: every per-client limit then counts
-//! the real client, not the proxy).
+//! the real client, not the proxy), in the one header they set ([`ProxyHeader`]).
 
 use std::net::IpAddr;
 use std::str::FromStr;
@@ -84,11 +84,54 @@ impl std::fmt::Display for PublicUrl {
     }
 }
 
+/// The header a trusted proxy names its client in. Only that one is read: a proxy passes on
+/// whatever else the client sent, so a header the proxy does not set is the client's own word
+/// (nginx appends to `X-Forwarded-For` and leaves a client's `Forwarded` as it came).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProxyHeader {
+    /// `X-Forwarded-For`, which nginx (`$proxy_add_x_forwarded_for`), Caddy, HAProxy
+    /// (`option forwardfor`) and most load balancers set.
+    #[default]
+    XForwardedFor,
+    /// `Forwarded` (RFC 7239), for a proxy that sets it instead.
+    Forwarded,
+}
+
+/// Why a proxy header is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{given:?} is not a header a proxy names its client in: write x-forwarded-for or forwarded")]
+pub struct ProxyHeaderError {
+    given: String,
+}
+
+impl FromStr for ProxyHeader {
+    type Err = ProxyHeaderError;
+
+    fn from_str(text: &str) -> Result<ProxyHeader, ProxyHeaderError> {
+        match text.to_ascii_lowercase().as_str() {
+            "x-forwarded-for" => Ok(ProxyHeader::XForwardedFor),
+            "forwarded" => Ok(ProxyHeader::Forwarded),
+            _ => Err(ProxyHeaderError { given: text.to_string() }),
+        }
+    }
+}
+
+impl ProxyHeader {
+    /// Returns the header's name as written in a request.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProxyHeader::XForwardedFor => "X-Forwarded-For",
+            ProxyHeader::Forwarded => "Forwarded",
+        }
+    }
+}
+
 /// The proxies whose word on their client is taken: a request that comes from one of them is
-/// counted as the client its `Forwarded` or `X-Forwarded-For` header names.
+/// counted as the client the header they set ([`ProxyHeader`]) names.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TrustedProxies {
     nets: Vec<IpNet>,
+    header: ProxyHeader,
 }
 
 /// Why a trusted proxy is refused.
@@ -100,7 +143,7 @@ pub struct ProxyError {
 
 impl TrustedProxies {
     /// Returns the proxies in `items`, each an address or a CIDR block, or lists of them
-    /// separated by commas.
+    /// separated by commas, which name their client in `X-Forwarded-For`.
     pub fn parse<'a>(items: impl IntoIterator<Item = &'a str>) -> Result<TrustedProxies, ProxyError> {
         let mut nets = Vec::new();
         for item in items.into_iter().flat_map(|i| i.split(',')).map(str::trim).filter(|i| !i.is_empty()) {
@@ -110,7 +153,18 @@ impl TrustedProxies {
             };
             nets.push(net);
         }
-        Ok(TrustedProxies { nets })
+        Ok(TrustedProxies { nets, header: ProxyHeader::default() })
+    }
+
+    /// Returns the proxies, naming their client in `header` instead.
+    pub fn reading(mut self, header: ProxyHeader) -> TrustedProxies {
+        self.header = header;
+        self
+    }
+
+    /// Returns the header the proxies name their client in.
+    pub fn header(&self) -> ProxyHeader {
+        self.header
     }
 
     /// Returns whether no proxy is trusted.
@@ -125,30 +179,33 @@ impl TrustedProxies {
     }
 
     /// Returns the client a request from `peer` with `headers` comes from: `peer` itself unless
-    /// it is a trusted proxy; else the nearest address in the forwarding chain that is not a
-    /// trusted proxy's, read from the right (each proxy appends the address it saw, so what is
-    /// left of an untrusted hop may be made up). `Forwarded` (RFC 7239) is read if present,
-    /// else `X-Forwarded-For`.
+    /// it is a trusted proxy; else the nearest address in the forwarding chain of the proxies'
+    /// header that is not a trusted proxy's, read from the right (each proxy appends the address
+    /// it saw, so what is left of an untrusted hop may be made up). The other header is not
+    /// read: the proxy passes on what the client wrote there.
     pub fn client(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
         let peer = peer.to_canonical();
         if !self.trusts(peer) {
             return peer;
         }
         let mut hops: Vec<Option<IpAddr>> = Vec::new();
-        let forwarded: Vec<&str> = headers.get_all(header::FORWARDED).iter().filter_map(|v| v.to_str().ok()).collect();
-        if forwarded.is_empty() {
-            for value in headers.get_all("x-forwarded-for").iter() {
-                let Ok(value) = value.to_str() else { return peer };
-                hops.extend(value.split(',').map(|hop| address(hop.trim())));
+        match self.header {
+            ProxyHeader::XForwardedFor => {
+                for value in headers.get_all("x-forwarded-for").iter() {
+                    let Ok(value) = value.to_str() else { return peer };
+                    hops.extend(value.split(',').map(|hop| address(hop.trim())));
+                }
             }
-        } else {
-            for value in forwarded {
-                for element in value.split(',') {
-                    let node = element.split(';').find_map(|pair| {
-                        let (key, value) = pair.split_once('=')?;
-                        key.trim().eq_ignore_ascii_case("for").then(|| value.trim().trim_matches('"'))
-                    });
-                    hops.push(node.and_then(address));
+            ProxyHeader::Forwarded => {
+                for value in headers.get_all(header::FORWARDED).iter() {
+                    let Ok(value) = value.to_str() else { return peer };
+                    for element in value.split(',') {
+                        let node = element.split(';').find_map(|pair| {
+                            let (key, value) = pair.split_once('=')?;
+                            key.trim().eq_ignore_ascii_case("for").then(|| value.trim().trim_matches('"'))
+                        });
+                        hops.push(node.and_then(address));
+                    }
                 }
             }
         }
@@ -225,14 +282,8 @@ mod tests {
         // Two proxies, both trusted, and two headers.
         let h = headers(&[("x-forwarded-for", "198.51.100.7"), ("x-forwarded-for", "10.1.2.3")]);
         assert_eq!(proxies.client(proxy, &h), ip("198.51.100.7"));
-        // RFC 7239, quoted IPv6 with a port; it wins over X-Forwarded-For.
-        let h = headers(&[
-            ("forwarded", "for=192.0.2.60;proto=https, for=\"[2001:db8:cafe::17]:4711\""),
-            ("x-forwarded-for", "1.1.1.1"),
-        ]);
-        assert_eq!(proxies.client(proxy, &h), ip("2001:db8:cafe::17"));
         // Unknown hop: the nearest known address; no header: the proxy itself.
-        let h = headers(&[("forwarded", "for=unknown, for=10.9.9.9")]);
+        let h = headers(&[("x-forwarded-for", "unknown, 10.9.9.9")]);
         assert_eq!(proxies.client(proxy, &h), ip("10.9.9.9"));
         assert_eq!(proxies.client(proxy, &HeaderMap::new()), proxy);
         // An IPv4 peer on an IPv6 socket.
@@ -241,5 +292,33 @@ mod tests {
         let e = TrustedProxies::parse(["proxy.example"]).unwrap_err().to_string();
         assert!(e.contains("not an address or CIDR block"), "{e}");
         assert!(TrustedProxies::default().is_empty());
+    }
+
+    #[test]
+    fn only_the_header_the_proxy_sets_is_read() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let proxy = ip("127.0.0.1");
+        let nginx = TrustedProxies::parse(["127.0.0.1"]).unwrap();
+        assert_eq!(nginx.header(), ProxyHeader::XForwardedFor);
+        // nginx appends the client it saw to X-Forwarded-For and passes a client's own
+        // Forwarded on untouched: that one is the client's word, and is not read.
+        let forged = headers(&[("forwarded", "for=6.6.6.6"), ("x-forwarded-for", "198.51.100.7")]);
+        assert_eq!(nginx.client(proxy, &forged), ip("198.51.100.7"));
+        let forged = headers(&[("forwarded", "for=6.6.6.6")]);
+        assert_eq!(nginx.client(proxy, &forged), proxy, "no header the proxy sets: the proxy itself");
+        // A proxy that sets Forwarded (RFC 7239): quoted IPv6 with a port; X-Forwarded-For is not read.
+        let rfc = TrustedProxies::parse(["127.0.0.1", "10.0.0.0/8"]).unwrap().reading(ProxyHeader::Forwarded);
+        let h = headers(&[
+            ("forwarded", "for=192.0.2.60;proto=https, for=\"[2001:db8:cafe::17]:4711\""),
+            ("x-forwarded-for", "1.1.1.1"),
+        ]);
+        assert_eq!(rfc.client(proxy, &h), ip("2001:db8:cafe::17"));
+        let h = headers(&[("forwarded", "for=unknown, for=10.9.9.9")]);
+        assert_eq!(rfc.client(proxy, &h), ip("10.9.9.9"));
+        assert_eq!(rfc.client(proxy, &headers(&[("x-forwarded-for", "6.6.6.6")])), proxy);
+        assert_eq!("X-Forwarded-For".parse::<ProxyHeader>(), Ok(ProxyHeader::XForwardedFor));
+        assert_eq!("forwarded".parse::<ProxyHeader>(), Ok(ProxyHeader::Forwarded));
+        let e = "x-real-ip".parse::<ProxyHeader>().unwrap_err().to_string();
+        assert!(e.contains("write x-forwarded-for or forwarded"), "{e}");
     }
 }

@@ -36,6 +36,7 @@ use crate::games::{self, Games, Held, Missing, Session};
 use crate::guard::{self, Channels, Client, Limiter};
 use crate::https::Certificates;
 use crate::lobby::{self, Hall};
+use crate::passwords::Passwords;
 use crate::postgres::Notice;
 use crate::presence::{self, Attending, Presence};
 use crate::proxy::{PublicUrl, TrustedProxies};
@@ -47,7 +48,7 @@ use crate::{Config, Report};
 /// each file's path, type and text. The static site (scripts/site.sh) holds the same files and
 /// the npm package kalah (the engine compiled to WebAssembly, its worker), which this page does
 /// without: local.js fails to import it, and the page asks the API instead.
-const PAGE: [(&str, &str, &str); 13] = [
+const PAGE: [(&str, &str, &str); 14] = [
     ("/", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/index.html", "text/html; charset=utf-8", include_str!("../web/index.html")),
     ("/style.css", "text/css; charset=utf-8", include_str!("../web/style.css")),
@@ -57,6 +58,7 @@ const PAGE: [(&str, &str, &str); 13] = [
     ("/friends.js", "text/javascript; charset=utf-8", include_str!("../web/friends.js")),
     ("/lobby.js", "text/javascript; charset=utf-8", include_str!("../web/lobby.js")),
     ("/searches.js", "text/javascript; charset=utf-8", include_str!("../web/searches.js")),
+    ("/words.js", "text/javascript; charset=utf-8", include_str!("../web/words.js")),
     ("/manifest.webmanifest", "application/manifest+json", include_str!("../web/manifest.webmanifest")),
     ("/icon.svg", "image/svg+xml", include_str!("../web/icon.svg")),
     // The board, shared with kalah kgp serve's page.
@@ -94,6 +96,8 @@ pub struct App {
     pub(crate) most_channels: u32,
     /// The lobby: open challenges, and the channel its changes are told on.
     pub(crate) lobby: Hall,
+    /// The password work (sign-ins, new passwords): a bounded pool, and each name's failures.
+    pub(crate) passwords: Passwords,
     /// The certificate, if the server speaks HTTPS itself.
     tls: Option<Arc<Certificates>>,
     /// Where to report requests and certificate renewals.
@@ -129,6 +133,7 @@ impl App {
             proxies: config.proxies.clone(),
             channels: Channels::default(),
             lobby: Hall::default(),
+            passwords: Passwords::default(),
             most_channels: config.clients.channels.max(1),
             tls: config.tls.clone(),
             reports: config.reports.clone(),
@@ -138,16 +143,17 @@ impl App {
     }
 }
 
-/// Returns the page's HTML: with a public address, a canonical link to it, from which the page
-/// builds its invitations and links.
+/// Returns the page's HTML: marked as served (backend.js then asks this server at once, and
+/// never looks for the static site's WebAssembly module, which a server does not carry) and,
+/// with a public address, a canonical link to it, from which the page builds its invitations
+/// and links.
 fn index(public: Option<&PublicUrl>) -> String {
     let html = include_str!("../web/index.html");
-    match public {
-        None => html.to_string(),
-        Some(url) => {
-            html.replacen("</head>", &format!("  <link rel=\"canonical\" href=\"{}\">\n</head>", url.page()), 1)
-        }
+    let mut head = "  <meta name=\"kalah-backend\" content=\"server\">\n".to_string();
+    if let Some(url) = public {
+        head.push_str(&format!("  <link rel=\"canonical\" href=\"{}\">\n", url.page()));
     }
+    html.replacen("</head>", &format!("{head}</head>"), 1)
 }
 
 /// Serves the page and the API on `listener` (over TLS if the configuration has a certificate)
@@ -165,6 +171,7 @@ pub async fn serve(
             tick.tick().await;
             sweeper.games.expire(Instant::now());
             sweeper.limiter.forget_idle(Instant::now());
+            sweeper.passwords.forget_idle(Instant::now());
             sweeper.presence.forget_unfollowed();
             sweeper.lobby.expire(&sweeper, Moment::now()).await;
         }
@@ -511,9 +518,12 @@ async fn finish(request: axum::extract::Request, next: axum::middleware::Next) -
     let accepted = request.headers().get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok());
     let language = crate::words::language(accepted);
     let mut response = next.run(request).await;
-    // An error a person reads, in the language the request accepts.
+    // An error a person reads, in the language the request accepts. A request that cannot be
+    // done as written keeps the API's own English words (`error-bad`'s detail): a page says it
+    // briefly in its language, a program needs the detail.
     if language != "en" {
         let said = response.extensions().get::<ApiError>().and_then(|e| Some((e, e.said.as_ref()?)));
+        let said = said.filter(|(_, said)| said.id != "error-bad");
         if let Some(text) = said.and_then(|(e, said)| Some((e, crate::words::say(said, language)?))) {
             let (error, text) = text;
             let mut again = error.clone();
@@ -780,14 +790,15 @@ async fn create(State(app): State<Arc<App>>, body: Bytes) -> Result<(StatusCode,
     Ok((StatusCode::CREATED, Json(state)))
 }
 
-/// `POST /api/games/{id}/resign`: the player of the token resigns.
+/// `POST /api/games/{id}/resign`: the player of the token resigns (in a game against the
+/// engine, the person's seat; a rated one is settled as lost).
 async fn resign(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
     change(&app, &id, &headers, |s, actor, now| {
-        let seat = s.holder_of(actor)?;
+        let seat = s.resigner(actor)?;
         s.resign(seat, now)
     })
     .await
@@ -1089,10 +1100,19 @@ pub(crate) fn drive(app: &Arc<App>, id: &str, state: &GameState) {
     }
     let (app, id) = (Arc::clone(app), id.to_string());
     tokio::spawn(async move {
-        // An extra move is the engine's again.
-        while let Ok(state) = engine_turn(&app, &id, None).await {
-            if !due(&state) {
-                break;
+        let mut busy = 0;
+        loop {
+            match engine_turn(&app, &id, None).await {
+                // An extra move is the engine's again.
+                Ok(state) if due(&state) => continue,
+                Ok(_) => return,
+                // Every search taken, or the database not answering: the move is still owed and
+                // its clock runs, so it is asked again a moment later (a minute at most).
+                Err(e) if e.status() == StatusCode::SERVICE_UNAVAILABLE && busy < 60 && !*app.closing.borrow() => {
+                    busy += 1;
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+                Err(_) => return,
             }
         }
     });
@@ -1321,7 +1341,8 @@ async fn archive(
 async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let game = session(&app, &id).await?;
     let s = game.lock().await;
-    let record = s.facts(&id, Moment::now()).record(&record::today());
+    // Dated the day the game was played, not the day it is downloaded.
+    let record = s.facts(&id, Moment::now()).record(&record::date_text(s.began().0 / 1000));
     let headers = [
         (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
         (header::CONTENT_DISPOSITION, "attachment; filename=\"game.kalah\"".to_string()),

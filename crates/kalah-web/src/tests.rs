@@ -90,6 +90,9 @@ async fn the_page_and_its_assets_are_served() {
     let (app, _) = server(10, 10);
     for (path, says) in [
         ("/", ">Kalah</title>"),
+        // Marked as served: the page asks this server and looks for no WebAssembly module.
+        ("/", "<meta name=\"kalah-backend\" content=\"server\">"),
+        ("/words.js", "export function rulesName"),
         // The page's words in every language (kalah-l10n).
         ("/l10n.js", "export function t("),
         ("/fluent/index.js", "FluentBundle"),
