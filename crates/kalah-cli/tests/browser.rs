@@ -2421,6 +2421,64 @@ async fn friends_play_over_https_through_nginx_and_each_client_has_its_own_share
     assert!(nginx_log.contains(&format!("/api/games/{id}/live")), "nginx logged the live channels:\n{nginx_log}");
 }
 
+/// Behind the repository's own deploy/nginx.conf and `--trusted-proxy 127.0.0.1`, the client is
+/// the address nginx vouches for, whatever the client writes: made-up `Forwarded` and
+/// `X-Forwarded-For` headers, different on every request, give no client a second share of new
+/// names, and kalah's access log names the real client.
+#[test]
+fn forged_forwarding_headers_change_no_clients_share_behind_nginx() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let dir = folder.path();
+    let authority = common::Authority::new("kalah test authority");
+    authority.write(dir, "ca.pem");
+    certify(&authority, dir, &["localhost", "127.0.0.1"]);
+    let (port, http_port, kalah_port) = (free_port(), free_port(), free_port());
+    let public = format!("https://localhost:{port}");
+    let flags =
+        ["--public-url", &public, "--trusted-proxy", "127.0.0.1", "--access-log", "access.log", "--client-games", "3"];
+    let (_kalah, _) = start_server_with(dir, kalah_port, &flags);
+    let _nginx = start_nginx(dir, port, http_port, kalah_port);
+    let players = format!("{public}/api/players");
+    let register = |from: &str, n: usize, forged: &[String]| {
+        let body = format!(r#"{{"name":"p{}x{n}"}}"#, from.replace('.', ""));
+        let mut args = vec!["-X", "POST", "-H", "Content-Type: application/json", "--data", &body];
+        for header in forged {
+            args.extend(["-H", header.as_str()]);
+        }
+        args.push(&players);
+        curl(dir, from, &args)
+    };
+    // Each request claims to come from another client, in either header or both.
+    let mut answers = Vec::new();
+    for n in 0..6 {
+        let forged = match n % 3 {
+            0 => vec![format!("Forwarded: for=198.51.100.{n}")],
+            1 => vec![format!("X-Forwarded-For: 198.51.100.{n}")],
+            _ => vec![
+                format!("Forwarded: for=\"[2001:db8::{n}]\""),
+                format!("X-Forwarded-For: 203.0.113.{n}, 10.0.0.{n}"),
+            ],
+        };
+        answers.push(register("127.0.0.4", n, &forged).0);
+    }
+    assert_eq!(answers, [201, 201, 201, 429, 429, 429], "one client's share, whatever it claims");
+    // Another client, which nginx names, has its own.
+    assert_eq!(register("127.0.0.5", 0, &[]).0, 201);
+    // The log is written once each answer has gone: read until all seven are there.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let log = loop {
+        let log = std::fs::read_to_string(dir.join("access.log")).unwrap_or_default();
+        if log.lines().filter(|l| l.contains("POST /api/players")).count() >= 7 || Instant::now() > deadline {
+            break log;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let posts: Vec<&str> = log.lines().filter(|l| l.contains("POST /api/players")).collect();
+    assert_eq!(posts.len(), 7, "{log}");
+    assert_eq!(posts.iter().filter(|l| l.starts_with("127.0.0.4 - - [")).count(), 6, "{log}");
+    assert!(!log.contains("198.51.100.") && !log.contains("2001:db8") && !log.contains("203.0.113."), "{log}");
+}
+
 /// `kalah serve --cert --key` serves HTTPS itself, HTTP/2 to a client that asks for it through
 /// ALPN, and a renewed certificate (new files renamed over the old, as certbot does) from the
 /// next connection on, without a restart: seen by a name only the renewed certificate holds.
@@ -2475,6 +2533,18 @@ fn kalah_serves_https_and_http2_and_takes_a_renewed_certificate() {
     assert!(said.starts_with("kalah serve: SIGHUP: cannot read the certificate ("), "{said}");
     assert!(said.ends_with("still serving the earlier one"), "{said}");
     assert_eq!(ask("kalah.test"), "2", "still served");
+    // A renewal caught half written is said in words, not as the PEM reader's byte values.
+    std::fs::write(dir.join("cert.pem.new"), "-----BEGIN CERTIFICATE-----\nMIIB\n").expect("written");
+    std::fs::rename(dir.join("cert.pem.new"), dir.join("cert.pem")).expect("renamed");
+    let hup = Command::new("kill").args(["-HUP", &server.0.id().to_string()]).status().expect("kill runs");
+    assert!(hup.success());
+    let said = errors.next().expect("a line").expect("text");
+    assert!(said.contains("a section has no end line \"-----END CERTIFICATE-----\""), "{said}");
+    // Plain HTTP sent to the HTTPS port is answered, in plain HTTP, with where to go.
+    let (status, body) = curl(dir, "127.0.0.1", &[&format!("http://localhost:{port}/api/lobby")]);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains(&format!("open https://localhost:{port}/api/lobby")), "{body}");
+    assert_eq!(ask("kalah.test"), "2", "and HTTPS goes on");
 }
 
 /// Picks the name `name` in the lobby of the page `client` shows.
@@ -2483,6 +2553,136 @@ async fn pick_a_name(client: &Client, name: &str) {
     client.find(Locator::Id("lobby-name")).await.expect("the name field").send_keys(name).await.expect("typed");
     client.find(Locator::Id("lobby-pick-go")).await.expect("the pick button").click().await.expect("a click");
     wait_for(client, "#lobby-me", |t| t == name).await;
+}
+
+/// A rated game against the engine on a phone (issue 57). Started from the lobby, far down the
+/// page, it opens with its status and board in view. Once both have moved, New game asks what
+/// becomes of it: Cancel starts nothing; "Keep it going" starts the new game and leaves the rated
+/// one in progress on the server, listed under the games in progress; opened again from there,
+/// its player resigns it with the Resign button, and the resignation moves the rating.
+#[tokio::test]
+async fn new_game_never_deletes_a_rated_game_and_its_player_resigns_it_on_a_phone() {
+    let (driver, chromium) = browser_programs();
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let (_server, url) = start_server(folder.path());
+    let (_dp, phone) = start_browser_as(&driver, &chromium, Some((390, 844))).await;
+    phone.goto(&url).await.expect("the page opens");
+    idle(&phone).await;
+    phone.find(Locator::Id("speed")).await.expect("the speed").select_by_value("0").await.expect("no animation");
+    pick_a_name(&phone, "ann").await;
+    for (id, value) in [("lobby-rules", "kalah(4,3) standard"), ("lobby-colour", "south"), ("lobby-clock", "")] {
+        phone.find(Locator::Id(id)).await.expect("a select").select_by_value(value).await.expect("selected");
+    }
+    let engine = "return String(document.getElementById('lobby-engine').disabled)";
+    assert_eq!(script(&phone, engine).await, "true", "no clock: the engine's rated game is not offered");
+    phone.find(Locator::Id("lobby-clock")).await.expect("a select").select_by_value("600+5").await.expect("selected");
+    assert_eq!(script(&phone, engine).await, "false");
+    phone.find(Locator::Id("lobby-level")).await.expect("the level").select_by_value("1").await.expect("level 1");
+    // The button is far down the page: scrolled to, as a thumb would.
+    let scrolled = "document.getElementById('lobby-engine').scrollIntoView({ block: 'end' }); return String(scrollY)";
+    assert!(script(&phone, scrolled).await.parse::<f64>().expect("a number") > 200.0);
+    phone.find(Locator::Id("lobby-engine")).await.expect("Play the engine").click().await.expect("a click");
+    wait_for(&phone, "#rules-line", |t| t == "kalah(4,3) standard · South: ann · North: engine-1").await;
+    idle(&phone).await;
+    let top = "return JSON.stringify(['status', 'board'].map((id) => document.getElementById(id).getBoundingClientRect().top))";
+    let tops: Vec<f64> = serde_json::from_str(&script(&phone, top).await).expect("two numbers");
+    assert!(tops.iter().all(|&t| t >= 0.0), "the status and the board are in view: {tops:?}");
+    let rated = script(&phone, "return new URLSearchParams(location.search).get('game')").await;
+    assert_eq!(text(&phone, "#friends-who").await, "You play South.");
+    // Both make a first move: the game counts from now on.
+    let both = || {
+        let (_, state) = http(&url, "GET", &format!("/api/games/{rated}"), "");
+        state.contains(r#""side":"North""#)
+    };
+    while !both() {
+        click_a_house(&phone).await;
+        idle(&phone).await;
+    }
+    // New game: the form, then the question; Cancel starts nothing.
+    let ask = async || {
+        phone.find(Locator::Id("new")).await.expect("New game").click().await.expect("a click");
+        phone.find(Locator::Id("new-start")).await.expect("Start").click().await.expect("a click");
+        wait_script(&phone, "return String(document.getElementById('leave-dialog').open)", |o| o == "true").await;
+    };
+    ask().await;
+    assert_eq!(text(&phone, "#leave-title").await, "A rated game is being played");
+    phone.find(Locator::Id("leave-cancel")).await.expect("Cancel").click().await.expect("a click");
+    phone.find(Locator::Id("new-cancel")).await.expect("the form's Cancel").click().await.expect("a click");
+    idle(&phone).await;
+    assert_eq!(script(&phone, "return new URLSearchParams(location.search).get('game')").await, rated);
+    // Keep it going: the new game is shown, the rated one goes on, listed.
+    ask().await;
+    phone.find(Locator::Id("leave-keep")).await.expect("Keep it going").click().await.expect("a click");
+    wait_script(&phone, "return new URLSearchParams(location.search).get('game')", |g| g != rated).await;
+    idle(&phone).await;
+    let (status, state) = http(&url, "GET", &format!("/api/games/{rated}"), "");
+    assert!(status == 200 && state.contains(r#""result":null"#), "{status} {state}");
+    script(&phone, "document.getElementById('games').open = true; return ''").await;
+    let listed = wait_for(&phone, "#games-list", |t| t.contains("Kalah(4,3)")).await;
+    assert!(listed.contains("against the engine"), "{listed}");
+    phone
+        .find(Locator::Css(&format!("#games-list a[href$='?game={rated}']")))
+        .await
+        .expect("its link")
+        .click()
+        .await
+        .expect("a click");
+    wait_for(&phone, "#rules-line", |t| t.contains("South: ann")).await;
+    idle(&phone).await;
+    // Resigned by its player: rated as a loss.
+    phone.find(Locator::Id("resign")).await.expect("Resign").click().await.expect("a click");
+    phone.accept_alert().await.expect("the confirmation");
+    wait_for(&phone, "#game-end-text", |t| t.contains("resigned")).await;
+    let (_, page) = http(&url, "GET", "/api/players/ann", "");
+    let page: serde_json::Value = serde_json::from_str(&page).expect("JSON");
+    assert_eq!(page["games"][0]["outcome"], "second", "{page}");
+    let other = page["ratings"].as_array().expect("ratings").iter().find(|r| r["family"] == "other").cloned();
+    assert!(other.expect("Kalah(4,3)'s family")["rating"]["rating"].as_f64().expect("a rating") < 1500.0);
+    phone.close().await.expect("the browser closes");
+}
+
+/// A desktop of 1024 to 1920 pixels never scrolls sideways, in English or German, with the
+/// lobby, the explorer and the course's searches open and drawn (issue 57): the explorer and the
+/// searches take the board's width under it, and the controls keep their column.
+#[tokio::test]
+async fn no_desktop_width_scrolls_sideways_and_the_study_takes_the_boards_width() {
+    let (driver, chromium) = browser_programs();
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let (_server, url) = start_server(folder.path());
+    for language in ["en", "de"] {
+        let flags = [format!("--lang={language}"), format!("--accept-lang={language}")];
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        let (_d, client) = start_browser_with(&driver, &chromium, &flags).await;
+        for width in [1024, 1280, 1440, 1920] {
+            client.set_window_size(width, 1000).await.expect("the window's size");
+            client
+                .goto(&format!("{url}?rules=kalah(6,6)%20standard&south=human&north=engine:1"))
+                .await
+                .expect("a game");
+            idle(&client).await;
+            // The served page asks the server at once: it looks for no WebAssembly module (404).
+            let asked = "return String(performance.getEntriesByType('resource').some((e) => e.name.includes('/pkg/')))";
+            assert_eq!(script(&client, asked).await, "false");
+            let open = "for (const id of ['lobby', 'explorer', 'searches']) document.getElementById(id).open = true; return ''";
+            script(&client, open).await;
+            client.find(Locator::Id("searches-draw")).await.expect("Draw").click().await.expect("a click");
+            wait_script(&client, "return String(document.getElementById('searches-result').hidden)", |h| h == "false")
+                .await;
+            let explorer = "const e = document.getElementById('explorer-table'); return e.hidden ? document.getElementById('explorer-text').textContent : 'shown'";
+            wait_script(&client, explorer, |h| h == "shown").await;
+            let code = "const e = document.documentElement; return JSON.stringify([e.scrollWidth, e.clientWidth,
+                document.getElementById('searches').getBoundingClientRect().width,
+                document.querySelector('main > .side').getBoundingClientRect().width])";
+            let [scroll, client_width, study, side]: [f64; 4] =
+                serde_json::from_str(&script(&client, code).await).expect("numbers");
+            assert!(scroll <= client_width, "{language} at {width} pixels scrolls sideways: {scroll} > {client_width}");
+            assert!(
+                study > 1.5 * side,
+                "{language} at {width}: the searches are {study} wide beside controls of {side}"
+            );
+        }
+        client.close().await.expect("the browser closes");
+    }
 }
 
 /// The lobby of issue 44: two players pick names on two devices, find each other's challenge
@@ -2507,13 +2707,19 @@ async fn two_names_meet_in_the_lobby_play_a_rated_game_and_a_third_watches() {
     // A name is one name whatever its case.
     let (status, taken) = http(&url, "POST", "/api/players", r#"{"name":"Alice"}"#);
     assert_eq!(status, 409, "{taken}");
-    // Alice offers a rated Kalah(4,3) game, South hers, with no clock; Bob sees it live.
-    for (id, value) in [("lobby-rules", "kalah(4,3) standard"), ("lobby-clock", ""), ("lobby-colour", "south")] {
+    // With no clock a game cannot be rated (nobody could stall it then): the box says so.
+    a.find(Locator::Id("lobby-clock")).await.expect("a select").select_by_value("").await.expect("selected");
+    let rated = "const box = document.getElementById('lobby-rated'); return `${box.disabled} ${box.checked}`";
+    assert_eq!(script(&a, rated).await, "true false");
+    // Alice offers a rated Kalah(4,3) game, South hers, 10 minutes and 5 seconds a move; Bob sees it live.
+    for (id, value) in [("lobby-rules", "kalah(4,3) standard"), ("lobby-clock", "600+5"), ("lobby-colour", "south")] {
         a.find(Locator::Id(id)).await.expect("a select").select_by_value(value).await.expect("selected");
     }
+    assert_eq!(script(&a, rated).await, "false true", "a clock: rated again, as it was");
     a.find(Locator::Id("lobby-offer")).await.expect("the offer button").click().await.expect("a click");
     let offered = wait_for(&b, "#lobby-challenges", |t| t.contains("alice")).await;
-    assert!(offered.contains("kalah(4,3) standard") && offered.contains("rated"), "{offered}");
+    // The rules as the board menu names them, not as the API writes them.
+    assert!(offered.contains("Kalah(4,3) ·") && offered.contains("rated"), "{offered}");
     b.find(Locator::Css("#lobby-challenges button.accept")).await.expect("Accept").click().await.expect("a click");
     // Both pages open the game at once, each player's seat held by their name.
     wait_for(&a, "#friends-who", |t| t == "You play South.").await;
@@ -2548,6 +2754,12 @@ async fn two_names_meet_in_the_lobby_play_a_rated_game_and_a_third_watches() {
             assert!(Instant::now() < deadline, "the move never reached every page");
         }
     }
+    // The spectator reads the end by the players' names.
+    let end = wait_for(&c, "#game-end-text", |t| !t.is_empty()).await;
+    assert!(
+        !end.contains("a person") && (end.contains("alice") || end.contains("bob") || end.contains("draw")),
+        "{end}"
+    );
     // Both players read their new ratings under the board, and the players' pages agree.
     let said_a = wait_for(&a, "#rating-change", |t| t.starts_with("New ratings:")).await;
     let said_b = wait_for(&b, "#rating-change", |t| t.starts_with("New ratings:")).await;
@@ -2725,6 +2937,60 @@ async fn the_german_page_shows_no_english_between_friends_and_against_the_engine
         assert!(clicks < 100, "a Kalah(3,2) game lasts fewer turns");
     }
     no_english(&a, &english, "the end of the game against the engine").await;
+
+    // The new-game form refuses a bad start position in German, the server's English words
+    // folded away under it.
+    a.find(Locator::Id("new")).await.expect("New game").click().await.expect("a click");
+    a.find(Locator::Id("start")).await.expect("the start field").send_keys("4,4,x/4:0/S").await.expect("typed");
+    a.find(Locator::Id("new-start")).await.expect("Start").click().await.expect("a click");
+    wait_for(&a, "#new-error", |t| !t.is_empty()).await;
+    no_english(&a, &english, "a bad start position").await;
+    assert_eq!(script(&a, "return String(document.getElementById('new-error-detail').hidden)").await, "false");
+    script(&a, "document.getElementById('start').value = ''; return ''").await;
+    a.find(Locator::Id("new-cancel")).await.expect("Cancel").click().await.expect("a click");
+
+    // The lobby: names, a challenge with its rules and clock in the lists, the game it pairs,
+    // the games being played and a player's page.
+    let (_dc, c) = start_browser_with(&driver, &chromium, &german).await;
+    c.goto(&url).await.expect("the page opens");
+    idle(&c).await;
+    pick_a_name(&a, "anna").await;
+    no_english(&a, &english, "the lobby with a name").await;
+    for (id, value) in
+        [("lobby-rules", "kalah(6,4) empty-capture"), ("lobby-clock", "300+3"), ("lobby-colour", "south")]
+    {
+        a.find(Locator::Id(id)).await.expect("a select").select_by_value(value).await.expect("selected");
+    }
+    a.find(Locator::Id("lobby-offer")).await.expect("Offer").click().await.expect("a click");
+    wait_for(&a, "#lobby-challenges", |t| t.contains("anna")).await;
+    no_english(&a, &english, "one's own challenge").await;
+    pick_a_name(&c, "carl").await;
+    let listed = wait_for(&c, "#lobby-challenges", |t| t.contains("anna")).await;
+    assert!(listed.contains("Kalah(6,4), Leerfang"), "the rules by the menu's words: {listed}");
+    no_english(&c, &english, "the challenge in the lobby").await;
+    c.find(Locator::Css("#lobby-challenges button.accept")).await.expect("Accept").click().await.expect("a click");
+    wait_for(&a, "#friends-who", |t| t == "Du spielst Süd.").await;
+    wait_for(&c, "#friends-who", |t| t == "Du spielst Nord.").await;
+    for _ in 0..4 {
+        let before = in_step(&[&a, &c]).await;
+        let mover =
+            if a.find_all(Locator::Css(".pit.playable")).await.expect("the board").is_empty() { &c } else { &a };
+        click_a_house(mover).await;
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while in_step(&[&a, &c]).await <= before {
+            assert!(Instant::now() < deadline, "the move never reached the other page");
+        }
+        for (page, who) in [(&a, "anna's page"), (&c, "carl's page")] {
+            no_english(page, &english, &format!("{who} in a game the lobby paired")).await;
+        }
+    }
+    wait_for(&c, "#lobby-playing", |t| t.contains("anna")).await;
+    no_english(&c, &english, "the games being played").await;
+    c.find(Locator::Css("#lobby-me a.player-name")).await.expect("one's name").click().await.expect("a click");
+    wait_for(&c, "#player-title", |t| !t.is_empty()).await;
+    no_english(&c, &english, "a player's page").await;
+    c.find(Locator::Id("player-close")).await.expect("Close").click().await.expect("a click");
+    c.close().await.expect("a browser closes");
 
     // The switch: English, then German again; the choice is kept in this browser.
     a.find(Locator::Id("language")).await.expect("the language switch").select_by_value("en").await.unwrap();

@@ -6,35 +6,11 @@ import * as friends from './friends.js';
 import * as lobby from './lobby.js';
 import * as searches from './searches.js';
 import { t, attribute, number, switcher } from './l10n.js';
+import { known, ruleWord, rulesText, side } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 
 // ---- the page's words (l10n.js: the catalogs in crates/kalah-l10n/l10n/) ----
-
-// A side as the page's language names it ("South" is the API's word for it).
-function side(name) {
-  return name === 'South' ? t('page-south') : name === 'North' ? t('page-north') : name;
-}
-
-// Message `id` where the catalog has it, else `fallback` (a word the server knows and the
-// catalogs do not yet: a new preset, a new level).
-function known(id, args, fallback) {
-  const said = t(id, args);
-  return said === id ? fallback : said;
-}
-
-// A word of the rules (`standard`, `empty-capture`, `capture=empty`, `pie`…) in the page's language.
-function ruleWord(word) {
-  const at = word.indexOf('=');
-  if (at < 0) return known(`page-rule-${word}`, undefined, word);
-  return `${ruleWord(word.slice(0, at))}=${ruleWord(word.slice(at + 1))}`;
-}
-
-// The rules as the page shows them: `kalah(6,4) empty-capture`, its words in the page's language.
-function rulesText(rules) {
-  const [size, ...words] = rules.split(' ');
-  return [size, ...words.map(ruleWord)].join(' ');
-}
 
 // An action as the move list and a hint show it: a house's number, `swap`, `keep`, `S3>N2`.
 function actionText(action) {
@@ -347,6 +323,7 @@ export async function show(state, animate) {
   if (game && state.id === game.id && state.seq < game.seq) return;
   const render = ++shown;
   const newBoard = !game || game.id !== state.id || game.houses !== state.houses;
+  const another = !game || game.id !== state.id;
   game = state;
   clockAt = performance.now();
   handicapFrom = null;
@@ -368,6 +345,9 @@ export async function show(state, animate) {
   // state: what surrounds it may have changed height (the end panel); refitOnChanges catches
   // what changes between states. Fitted here, it is in place when the page says it is idle.
   placeCells();
+  // Another game (a new one, a game the lobby paired, one opened from a list) is shown from its
+  // status down: a page scrolled to the button that started it (a phone's lobby) comes back up.
+  if (another && $('status').getBoundingClientRect().top < 0) $('status').scrollIntoView({ block: 'start' });
   // A timed game: a person's clock starts once the move before is on the screen.
   if (state.clock && state.to_move && !state.engine_to_move) {
     api('POST', `/api/games/${state.id}/shown`, { version: state.version }).then((s) => {
@@ -461,6 +441,10 @@ function draw() {
     $('redo').disabled = true;
     if (game.result || friends.spectator(game)) $('undo').disabled = true;
   }
+  // A spectator of a game between friends has no takeback or redo at all: not shown.
+  const watching = !!game.friends && friends.spectator(game);
+  $('undo').hidden = watching;
+  $('redo').hidden = watching;
   // A rated game is played as it goes: no undo, redo or takeback (the server refuses them).
   if (game.rated) $('undo').disabled = $('redo').disabled = true;
   $('hint').disabled = !game.to_move || !evaluationAllowed();
@@ -489,14 +473,18 @@ function drawEnd() {
   $('game-end').hidden = !over;
   if (!over) return;
   const mine = game.friends ? friends.sideOf(game) : null;
-  const winner = r.winner && t('page-end-winner', { side: side(r.winner), player: playerName(game.players[r.winner.toLowerCase()]) });
+  // A game the lobby paired names its players: the winner, and the opponent a player lost to.
+  const player = (name) => (game.names ? game.names[name.toLowerCase()] : playerName(game.players[name.toLowerCase()]));
+  const winner = r.winner && t('page-end-winner', { side: side(r.winner), player: player(r.winner) });
+  const opponent = friends.opponentName(game);
+  const them = (id) => (opponent ? t(`${id}-name`, { name: opponent }) : t(id));
   let text;
   // A game decided by resigning or on time says how: its stores are not its score.
   if (r.resigned) {
-    if (mine) text = t(r.resigned === mine ? 'page-end-you-resigned' : 'page-end-friend-resigned');
+    if (mine) text = r.resigned === mine ? t('page-end-you-resigned') : them('page-end-friend-resigned');
     else text = t('page-end-resigned', { side: side(r.resigned), winner });
   } else if (r.lost_on_time) {
-    if (mine) text = t(r.lost_on_time === mine ? 'page-end-you-lost-on-time' : 'page-end-friend-out-of-time');
+    if (mine) text = r.lost_on_time === mine ? t('page-end-you-lost-on-time') : them('page-end-friend-out-of-time');
     else text = t('page-end-out-of-time', { side: side(r.lost_on_time), winner });
   } else if (!r.winner) text = t('page-end-draw', { south: r.south, north: r.north });
   else if (mine) {
@@ -938,18 +926,33 @@ async function explore() {
   const state = game;
   const asked = new AbortController();
   exploring = asked;
+  // The last position's table goes at once: no table is shown under another position.
+  $('explorer-table').hidden = true;
+  $('explorer-line').textContent = '';
   $('explorer-text').textContent = t('page-explorer-solving');
-  try {
-    const e = await api('GET', `/api/games/${state.id}/explore`, undefined, asked.signal);
-    if (exploring === asked) exploring = null;
-    if (game.id !== state.id || game.version !== e.version) return;
-    showExplored(e);
-  } catch (error) {
-    if (error.name === 'AbortError') return;
-    if (exploring === asked) exploring = null;
-    explored = '';
-    $('explorer-table').hidden = true;
-    $('explorer-text').textContent = error.status === 503 ? t('page-explorer-busy') : error.message;
+  // A server whose searches are all busy (the page's own evaluation takes one) answers 503 with
+  // Retry-After: the explorer asks again then, while the position is still the one shown.
+  for (let tries = 1; ; tries++) {
+    try {
+      const e = await api('GET', `/api/games/${state.id}/explore`, undefined, asked.signal);
+      if (exploring === asked) exploring = null;
+      if (!game || game.id !== state.id || game.version !== e.version) return;
+      showExplored(e);
+      return;
+    } catch (error) {
+      if (error.name === 'AbortError' || exploring !== asked) return;
+      if (error.status === 503 && tries < 30) {
+        $('explorer-text').textContent = t('page-explorer-waiting');
+        await sleep(Math.max(1, error.retryAfter || 1) * 1000);
+        if (exploring !== asked || explored !== key || !$('explorer').open) return;
+        $('explorer-text').textContent = t('page-explorer-solving');
+        continue;
+      }
+      exploring = null;
+      explored = '';
+      $('explorer-text').textContent = error.status === 503 ? t('page-explorer-busy') : error.message;
+      return;
+    }
   }
 }
 
@@ -995,8 +998,12 @@ function showExplored(e) {
     rows.append(row);
   }
   $('explorer-caption').textContent = t('page-explorer-caption', { side: side(e.side) });
+  $('explorer-table').dataset.version = String(e.version);
   $('explorer-table').hidden = e.moves.length === 0;
-  const from = e.source === 'book' ? t('page-explorer-book') : t('page-explorer-millis', { seconds: e.millis / 1000 });
+  // A fair start the form offers is a proven draw: what the time left open is bounded by it.
+  const from = e.source === 'book' ? t('page-explorer-book')
+    : e.source === 'fair' ? t('page-explorer-fair', { seconds: e.millis / 1000 })
+      : t('page-explorer-millis', { seconds: e.millis / 1000 });
   const who = side(e.side);
   let text;
   if (e.moves.length === 0) text = t('page-explorer-over', { verdict: verdictText(e.value), side: who });
@@ -1006,8 +1013,43 @@ function showExplored(e) {
   $('explorer-line').textContent = e.line.length ? t('page-explorer-line', { line: e.line.map(actionText).join(' ') }) : '';
 }
 
+// Tells whether both players have made a first action in `state`: a rated game then counts,
+// and is never deleted (before, it is aborted with no result).
+function begun(state) {
+  return new Set(state.moves.filter((mv) => mv.played).map((mv) => mv.side)).size === 2;
+}
+
+// Asks what becomes of the rated game shown, which goes on, before another is started:
+// 'resign' (a loss, rated), 'keep' (it stays in progress under the games in progress, its clock
+// running) or 'cancel' (no new game).
+function leaveRated() {
+  const dialog = $('leave-dialog');
+  return new Promise((resolve) => {
+    const done = (choice) => {
+      dialog.onclose = null;
+      dialog.close();
+      resolve(choice);
+    };
+    $('leave-resign').onclick = () => done('resign');
+    $('leave-keep').onclick = () => done('keep');
+    $('leave-cancel').onclick = () => done('cancel');
+    // Escape closes the dialog: no new game.
+    dialog.onclose = () => resolve('cancel');
+    dialog.showModal();
+    $('leave-keep').focus();
+  });
+}
+
+// Starts the game `request` asks for and shows it; returns its state, or null when the player
+// chose not to leave the rated game shown.
 async function newGame(request, fromLink) {
   const old = game;
+  const rated = !!old && !!old.rated && !old.result && friends.holds(old) && begun(old);
+  if (rated) {
+    const choice = await leaveRated();
+    if (choice === 'cancel') return null;
+    if (choice === 'resign') await api('POST', `/api/games/${old.id}/resign`);
+  }
   pending++;
   updateBusy();
   let state;
@@ -1025,7 +1067,8 @@ async function newGame(request, fromLink) {
   // The static site keeps a game with moves in progress when another is started (it is listed
   // with the games in progress; another tab may show it): only an untouched one goes.
   const kept = backend.kind === 'browser' && old && old.moves.length > 0;
-  if (old && old.id !== state.id && !old.friends && !old.result && !kept) {
+  // A rated game that has begun is never deleted: it was resigned, or stays in progress.
+  if (old && old.id !== state.id && !old.friends && !old.result && !kept && !(old.rated && begun(old))) {
     // The old game is replaced: closing it stops its searches and frees its memory.
     api('DELETE', `/api/games/${old.id}`).catch(() => {});
     friends.forget(old.id);
@@ -1142,13 +1185,21 @@ function formProblem() {
 }
 
 // Says in the form why the game did not start: one line, the dialog left open with its entries.
-function formError(message, field) {
+function formError(message, field, detail) {
   const text = message.trim();
   $('new-error').textContent = text && text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?…]$/.test(text) ? '' : '.');
+  // The server's own words, in English, folded under the page's short message when it is in
+  // another language.
+  const more = !!detail && detail.trim() !== text;
+  $('new-error-detail').hidden = !more;
+  $('new-error-detail').open = false;
+  $('new-error-detail-text').textContent = more ? detail : '';
   for (const input of $('new-form').querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
   if (field) {
     field.setAttribute('aria-invalid', 'true');
     field.focus();
+    // Kept in sight above the error, which is kept at the form's bottom (style.css).
+    field.scrollIntoView({ block: 'center' });
   }
 }
 
@@ -1173,13 +1224,13 @@ async function submitForm(event) {
   const start = $('start').value.trim();
   if (start) request.position = start;
   try {
-    await newGame(request);
+    if (await newGame(request) === null) return;
     formError('');
     $('new-dialog').close();
     note('');
   } catch (error) {
     // The server's refusal is one line saying what is wrong and what it accepts: shown as it is.
-    formError(error.message, /position/.test(error.message) ? $('start') : null);
+    formError(error.message, /position/.test(error.detail || error.message) ? $('start') : null, error.detail);
   }
 }
 
@@ -1207,6 +1258,7 @@ async function load(file) {
     const record = await file.text();
     // The record names its players ([South], [North]); the server seats them.
     const state = await newGame({ record });
+    if (!state) return;
     const warnings = state.warnings || [];
     note(warnings.length ? t('page-loaded-warning', { file: file.name, warnings: warnings.join(' ') }) : t('page-loaded', { file: file.name }));
   } catch (error) {

@@ -44,6 +44,9 @@ async function serverApi(method, path, body, signal) {
       : ((data && data.error) || `${response.status} ${response.statusText}`).replace(/`([^`]*)`/g, '“$1”');
     const error = new Error(said);
     if (coded) error.code = data.code;
+    // A request that cannot be done as written says why in the API's English words (`detail`):
+    // a page in another language says it briefly and may show them folded (app.js's form).
+    if (coded && data.code === 'error-bad' && data.args) error.detail = String(data.args.detail || '');
     error.status = response.status;
     error.retryAfter = Number(response.headers.get('Retry-After')) || 0;
     throw error;
@@ -82,8 +85,12 @@ export function engineTimeSaid(kind) {
 
 // Returns the backend: `{ kind: 'browser' | 'server', api(method, path, body) }`. The page uses
 // the engine in this browser whenever the site has it (the static site always does); the page
-// `kalah serve` builds in has no WebAssembly module, so it asks the server.
+// `kalah serve` builds in has no WebAssembly module, so it asks the server: that page says so
+// (`<meta name="kalah-backend" content="server">`), and the module is not looked for.
 export async function connect() {
+  if (document.querySelector('meta[name="kalah-backend"][content="server"]')) {
+    return { kind: 'server', api: serverApi };
+  }
   try {
     const local = await import('./local.js');
     return await local.start(engineTime());

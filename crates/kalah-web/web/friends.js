@@ -6,6 +6,7 @@
 // "Your games in progress" while it goes on, and its seat link moves the seat to another device.
 import { api, change, game, note, redraw, show } from './app.js';
 import { t } from './l10n.js';
+import { rulesName } from './words.js';
 
 const key = (id) => `kalah-seat-${id}`;
 let live = null;       // the live channel (a Channel) of the game followed
@@ -61,6 +62,30 @@ function mySide(state) {
 const at = (state) => `${state.version}/${state.seq}`;
 
 const other = (side) => (side === 'South' ? 'North' : 'South');
+
+// The opponent's name in a game the lobby paired, as the player of `state` here reads it, or
+// null (a game between friends by invitation, a spectator).
+export function opponentName(state) {
+  const side = mySide(state);
+  return state.names && side ? state.names[other(side).toLowerCase()] : null;
+}
+
+// Message `id` said to a player of `state`: its `-name` form, naming the opponent, in a game the
+// lobby paired ("alice asks to take back…"), else "your friend" (an invitation's game).
+function toOpponent(state, id, args) {
+  const name = opponentName(state);
+  return name ? t(`${id}-name`, { ...args, name }) : t(id, args);
+}
+
+// The side the person plays in a game against the engine.
+function personSide(state) {
+  return state.players.south === 'human' ? 'South' : 'North';
+}
+
+// Tells whether this browser holds a seat of game `state` (a token, or the lobby name's secret).
+export function holds(state) {
+  return !!token(state.id);
+}
 
 // Tells whether this page holds no token of game `state` between friends: it only watches.
 export function spectator(state) {
@@ -135,23 +160,31 @@ function draw(state) {
   const node = document.getElementById('friends');
   const links = document.getElementById('friends-links');
   const held = token(state.id);
-  node.hidden = !state.friends;
+  // A rated game against the engine (the lobby's) is its player's to resign from the same line.
+  const ratedEngine = !state.friends && !!state.rated && !!held;
+  node.hidden = !state.friends && !ratedEngine;
   // Any game this browser holds a seat of has its seat link; a game between friends its
   // invitation and watch links too.
   links.hidden = !state.friends && !held;
-  const side = state.friends ? mySide(state) : null;
+  const side = state.friends ? mySide(state) : ratedEngine ? personSide(state) : null;
   drawButtons(state, side);
   if (!state.friends && !held) return;
   drawLinks(state, side);
-  if (!state.friends) return;
+  if (!state.friends) {
+    if (ratedEngine) {
+      document.getElementById('friends-who').textContent = t('friends-you-play', { side });
+      document.getElementById('presence').textContent = '';
+    }
+    return;
+  }
   document.getElementById('friends-who').textContent = side ? t('friends-you-play', { side }) : t('friends-watching');
   document.getElementById('presence').textContent = presenceText(side);
   const shown = document.getElementById('note').textContent;
   const mine = told && told.id === state.id && told.at === at(state) ? told.text : null;
   // Said in the note, in place of the last move (app.js wrote it just before).
   if (down) note(DOWN, true);
-  else if (side && !state.result && state.takeback && state.takeback !== side) note(t('friends-takeback-asked'));
-  else if (side && !state.result && state.takeback === side) note(t('friends-takeback-waiting'));
+  else if (side && !state.result && state.takeback && state.takeback !== side) note(toOpponent(state, 'friends-takeback-asked'));
+  else if (side && !state.result && state.takeback === side) note(toOpponent(state, 'friends-takeback-waiting'));
   else if (mine && told.first) note(mine);
   else if (side && presence && presence.pages && presence.pages[side.toLowerCase()] > 1) note(ALSO);
   else if (mine) note(mine);
@@ -171,8 +204,8 @@ function compare(state) {
     const side = mySide(state);
     const accepted = state.ply < before.ply;
     let text;
-    if (side === before.takeback) text = t(accepted ? 'friends-takeback-yours-accepted' : 'friends-takeback-yours-refused');
-    else if (side) text = t(accepted ? 'friends-takeback-you-accepted' : 'friends-takeback-you-refused');
+    if (side === before.takeback) text = toOpponent(state, accepted ? 'friends-takeback-yours-accepted' : 'friends-takeback-yours-refused');
+    else if (side) text = accepted ? toOpponent(state, 'friends-takeback-you-accepted') : t('friends-takeback-you-refused');
     else text = t('friends-takeback-answered', { side: before.takeback, answer: accepted ? 'accepted' : 'refused' });
     told = { id: state.id, at: at(state), text };
   }
@@ -198,10 +231,12 @@ function drawButtons(state, side) {
   end.replaceChildren();
   if (!side) return;
   if (state.result) {
+    // A game against the engine has no rematch to offer: New game plays another.
+    if (!state.friends) return;
     if (state.rematch) {
       button(end, 'rematch-open', t('friends-rematch-open'), () => openRematch(state));
     } else if (state.rematch_offer === side) {
-      end.append(el('span', { id: 'rematch-offered' }, t('friends-rematch-offered')));
+      end.append(el('span', { id: 'rematch-offered' }, toOpponent(state, 'friends-rematch-offered')));
     } else {
       const text = t(state.rematch_offer ? 'friends-rematch-accept' : 'friends-rematch');
       button(end, 'rematch', text, () => post(state, 'rematch'));
@@ -519,7 +554,8 @@ function entryText(state) {
   const who = state.friends ? (side ? 'friends-entry-player' : 'friends-entry-friends') : alone;
   // The side to move said in the page's language (the server's status is in English).
   const turn = status(state) || (state.to_move ? t('friends-entry-to-move', { side: state.to_move }) : state.status);
-  return t('friends-entry', { rules: state.rules, who: t(who, { side }), turn });
+  const against = who === 'friends-entry-player' ? toOpponent(state, who, { side }) : t(who, { side });
+  return t('friends-entry', { rules: rulesName(state.rules), who: against, turn });
 }
 
 // Lists under "Your games in progress" the games this browser holds a seat of that are not over

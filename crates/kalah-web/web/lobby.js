@@ -7,6 +7,7 @@
 import { api, game, note, show } from './app.js';
 import { Channel, pageAddress, copyText } from './friends.js';
 import { t } from './l10n.js';
+import { rulesName } from './words.js';
 
 const $ = (id) => document.getElementById(id);
 const KEPT = 'kalah-player';  // {name, secret, guest} of this browser's player
@@ -64,6 +65,7 @@ export async function setUp() {
   $('lobby-offer-form').addEventListener('submit', (event) => { event.preventDefault(); offer('/api/lobby/challenges'); });
   $('lobby-quick').addEventListener('click', () => offer('/api/lobby/quick'));
   $('lobby-engine').addEventListener('click', againstEngine);
+  $('lobby-clock').addEventListener('change', drawRated);
   $('leaderboard-family').addEventListener('change', leaderboard);
   $('leaderboard').addEventListener('toggle', () => { if ($('leaderboard').open) leaderboard(); });
   $('player-close').addEventListener('click', () => $('player-dialog').close());
@@ -186,12 +188,24 @@ async function drawMe() {
   $('lobby-ratings').textContent = me.guest ? '' : (rated.length
     ? rated.map((r) => `${familyName(r.family)} ${r.shown}`).join(' · ')
     : t('lobby-rating-first'));
-  $('lobby-rated').disabled = !!me.guest;
-  $('lobby-engine').disabled = !!me.guest;
-  if (me.guest) $('lobby-rated').checked = false;
+  drawRated();
   $('lobby-carry').value = `${pageAddress()}#player=${p.secret}`;
   // The games this player has going on: their seats held here too (a name carried here).
   for (const paired of me.playing) hold(paired.id, paired.names);
+}
+
+// A rated game needs a name (not a guest's) and a clock, as the server says (as on lichess,
+// where an unlimited game is casual): the rated box and the engine's rated game follow both.
+let ratedWanted = true;
+function drawRated() {
+  const box = $('lobby-rated');
+  const timed = $('lobby-clock').value !== '';
+  const allowed = !!me && !me.guest && timed;
+  if (!box.disabled) ratedWanted = box.checked;
+  box.disabled = !allowed;
+  box.checked = allowed && ratedWanted;
+  $('lobby-engine').disabled = !allowed;
+  $('lobby-engine').title = me && !me.guest && !timed ? t('lobby-rated-needs-clock') : '';
 }
 
 // Keeps the player's secret as the seat of game `id` between `names` (first, second), so that
@@ -349,7 +363,7 @@ function drawChallenges() {
     const item = el('li', { className: 'challenge' });
     item.dataset.id = c.id;
     const wants = c.colour === 'random' ? '' : ` · ${t('lobby-wants', { name: c.by, side: c.colour })}`;
-    item.append(nameLink(c.by), document.createTextNode(` ${c.rated ? `(${c.shown}) ` : ''}· ${c.rules} · ${clockText(c.clock)} · ${ratedText(c.rated)}${wants} `));
+    item.append(nameLink(c.by), document.createTextNode(` ${c.rated ? `(${c.shown}) ` : ''}· ${rulesName(c.rules)} · ${clockText(c.clock)} · ${ratedText(c.rated)}${wants} `));
     if (p && sameName(c.by, p.name)) {
       const b = el('button', { type: 'button', className: 'withdraw' }, t('lobby-withdraw'));
       b.addEventListener('click', () => withdraw(c.id));
@@ -373,7 +387,7 @@ function drawPlaying() {
     item.dataset.game = g.id;
     item.append(
       el('a', { href: `${location.pathname}?game=${g.id}`, className: 'watch' }, `${g.names[0]} – ${g.names[1]}`),
-      document.createTextNode(` · ${g.rules} · ${ratedText(g.rated)}`),
+      document.createTextNode(` · ${rulesName(g.rules)} · ${ratedText(g.rated)}`),
     );
     return item;
   }));
@@ -462,7 +476,7 @@ async function openPlayer(name) {
     const opponent = sameName(g.names[0], page.name) ? g.names[1] : g.names[0];
     item.append(
       el('a', { href: `${location.pathname}?game=${g.id}` }, t('lobby-player-against', { name: opponent })),
-      document.createTextNode(` · ${g.rules} · ${ratedText(g.rated)} · ${outcomeFor(g, page.name)}`),
+      document.createTextNode(` · ${rulesName(g.rules)} · ${ratedText(g.rated)} · ${outcomeFor(g, page.name)}`),
     );
     return item;
   }));

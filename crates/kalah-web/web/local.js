@@ -39,6 +39,7 @@ function thrown(error) {
   if (typeof error.code === 'string') {
     const said = t(error.code, error.args || undefined);
     if (said !== error.code) error.message = said;
+    if (error.code === 'error-bad' && error.args) error.detail = String(error.args.detail || '');
   }
   return error;
 }

@@ -176,16 +176,31 @@ async function draw() {
   asking = mine;
   say(t('searches-searching'));
   try {
-    const answer = await api('GET', `/api/games/${state.id}/searches?${query}`, undefined, mine.signal);
-    if (asking !== mine) return;
-    drawn = answer;
-    drawnQuery = { search: query.get('search') };
-    drawnOf = `${state.id}:${state.version}`;
-    render();
-  } catch (error) {
-    if (error.name === 'AbortError' || asking !== mine) return;
-    $('searches-result').hidden = true;
-    say(error.message, true);
+    // A server whose searches are all busy (the evaluation, the explorer) answers 503 with
+    // Retry-After: asked again then, as the explorer does, until this drawing is replaced.
+    for (let tries = 1; ; tries++) {
+      try {
+        const answer = await api('GET', `/api/games/${state.id}/searches?${query}`, undefined, mine.signal);
+        if (asking !== mine) return;
+        drawn = answer;
+        drawnQuery = { search: query.get('search') };
+        drawnOf = `${state.id}:${state.version}`;
+        render();
+        return;
+      } catch (error) {
+        if (error.name === 'AbortError' || asking !== mine) return;
+        if (error.status === 503 && tries < 30) {
+          say(t('page-explorer-waiting'));
+          await new Promise((resolve) => setTimeout(resolve, Math.max(1, error.retryAfter || 1) * 1000));
+          if (asking !== mine) return;
+          say(t('searches-searching'));
+          continue;
+        }
+        $('searches-result').hidden = true;
+        say(error.message, true);
+        return;
+      }
+    }
   } finally {
     if (asking === mine) asking = null;
   }

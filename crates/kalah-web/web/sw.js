@@ -5,7 +5,7 @@
 const VERSION = 'dev';
 const CACHE = `kalah-${VERSION}`;
 const FILES = [
-  './', 'index.html', 'board.css', 'style.css', 'board.js', 'app.js', 'backend.js', 'local.js', 'friends.js', 'lobby.js', 'searches.js',
+  './', 'index.html', 'board.css', 'style.css', 'board.js', 'app.js', 'backend.js', 'local.js', 'friends.js', 'lobby.js', 'searches.js', 'words.js',
   'manifest.webmanifest', 'icon.svg',
   // The pages' words: the script, @fluent/bundle, the index of languages and their catalogs.
   'l10n.js', 'fluent/index.js', 'fluent/bundle.js', 'fluent/builtins.js', 'fluent/memoizer.js',
