@@ -771,6 +771,11 @@ async fn no_layout_jump(client: &Client, url: &str, width: u32, height: u32) {
 /// (checked by the page), a start position the server refuses, a server that does not answer.
 async fn the_form_on_a_phone(phone: &Client) {
     idle(phone).await;
+    // Each of the legend's markers stays on the line of its words.
+    let apart = "return String([...document.querySelectorAll('#legend .key')].filter((k) => {
+            const [mark, words] = k.children; return Math.abs(mark.getBoundingClientRect().top - words.getBoundingClientRect().top) > 4;
+        }).length)";
+    assert_eq!(script(phone, apart).await, "0", "a legend's marker apart from its words");
     phone.find(Locator::Id("new")).await.expect("the New game button").click().await.expect("a click");
     let fits = "const d = document.getElementById('new-dialog');
         const r = d.getBoundingClientRect();
@@ -823,6 +828,19 @@ async fn the_form_on_a_phone(phone: &Client) {
     field("start", "4,4,4:0/4,4,4:0/S").await;
     refused("The position has 3 houses a side but the rules are for Kalah(6,4) with 6 houses.").await;
     assert_eq!(script(phone, "return document.getElementById('start').value").await, "4,4,4:0/4,4,4:0/S");
+    // A long error (a position of one long word, quoted back) wraps inside the dialog and leaves
+    // the field it is about in sight above it.
+    let long = format!("{}:0/4,4,4,4,4,4:0/S", ["44444444444"; 30].join(","));
+    field("start", &long).await;
+    phone.find(Locator::Id("new-start")).await.expect("Start").click().await.expect("a click");
+    wait_for(phone, "#new-error", |t| t.len() > 100).await;
+    let placed = "const d = document.getElementById('new-dialog'), r = d.getBoundingClientRect();
+        const f = document.getElementById('start').getBoundingClientRect();
+        const end = document.querySelector('#new-dialog .form-end').getBoundingClientRect();
+        return JSON.stringify({ inside: d.scrollWidth - d.clientWidth, page: document.documentElement.scrollWidth - window.innerWidth,
+            seen: f.top >= r.top && f.bottom <= end.top });";
+    let placed: serde_json::Value = serde_json::from_str(&script(phone, placed).await).expect("JSON");
+    assert_eq!(placed, json!({ "inside": 0, "page": 0, "seen": true }), "the form with a long error");
     // A server that does not answer is said in words, not the browser's "Failed to fetch".
     script(
         phone,
@@ -1292,7 +1310,10 @@ async fn a_players_seat_is_kept_and_what_happens_to_it_is_said() {
     in_step(&[&a, &b, &c]).await;
     assert!(a.find(Locator::Id("undo")).await.unwrap().is_enabled().await.unwrap(), "South may ask a takeback");
     for id in ["undo", "redo"] {
-        assert!(!c.find(Locator::Id(id)).await.unwrap().is_enabled().await.unwrap(), "a spectator's {id}");
+        let button = c.find(Locator::Id(id)).await.unwrap();
+        assert!(!button.is_enabled().await.unwrap(), "a spectator's {id}");
+        assert!(!button.is_displayed().await.unwrap(), "a spectator's {id} is not even shown");
+        assert!(a.find(Locator::Id(id)).await.unwrap().is_displayed().await.unwrap(), "a player's {id} is");
     }
     script(&c, "const u = document.getElementById('undo'); u.disabled = false; u.click(); return 'ok';").await;
     let refused = wait_for(&c, "#note", |t| t.starts_with("Only the players")).await;
@@ -1925,7 +1946,7 @@ async fn games_kept_by_id(client: &Client, url: &str) {
     idle(client).await;
     let list = "return document.querySelector('#games-list').textContent";
     let listed = wait_script(client, list, |t| !t.is_empty()).await;
-    assert!(listed.contains("kalah(4,3) standard, two people at one screen"), "{listed}");
+    assert!(listed.contains("Kalah(4,3), two people at one screen"), "{listed}");
     let kept = script(client, &format!("return localStorage.getItem('kalah-kept-{id}') ? 'kept' : 'gone'")).await;
     assert_eq!(kept, "kept", "the first game is still kept");
     let link = format!("return String(document.querySelectorAll('#games-list a[href$=\"?game={id}\"]').length)");
