@@ -1,7 +1,8 @@
 //! The web API's request bodies: a new-game body, then move, undo, redo and goto bodies applied
 //! to the game it starts. Never a panic; every refusal is a one-line message with a 4xx status
-//! and leaves the game as it was; an accepted request keeps the seeds, and the game's state
-//! serialises as the JSON the API sends.
+//! and leaves the game as it was; an accepted request keeps the seeds, the game rebuilt from how
+//! it began and its events equals the live one, and the game's state serialises as the JSON the
+//! API sends.
 //!
 //! Input: byte 0 separates the bodies; the first is the new-game body, each later one starts with
 //! its kind (`m` move, `u` undo, `r` redo, `g` goto, anything else a move).
@@ -9,7 +10,9 @@
 #![no_main]
 
 use kalah_rules::Leftover;
-use kalah_table::{request, Actor, Moment, Refused, Table};
+use kalah_table::request::{self, Command};
+use kalah_table::route::Route;
+use kalah_table::{Actor, Moment, Refused, Table};
 use libfuzzer_sys::fuzz_target;
 
 fn refused(e: &Refused) {
@@ -36,16 +39,19 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => return refused(&e),
     };
     state_is_json(&session);
+    let start = session.start();
     let total = session.game().position().total_seeds();
     for body in bodies.take(32) {
         let (kind, body) = body.split_first().map_or((b'm', body), |(&k, rest)| (k, rest));
         let (history, version) = (session.history().clone(), session.version());
-        let result = match kind {
-            b'u' => session.request_undo(Actor::Person, body, Moment(0)),
-            b'r' => session.request_redo(Actor::Person, body, Moment(0)),
-            b'g' => session.request_goto(Actor::Person, body, Moment(0)),
-            _ => session.request_move(Actor::Person, body, Moment(0)),
+        let route = match kind {
+            b'u' => Route::Undo,
+            b'r' => Route::Redo,
+            b'g' => Route::Goto,
+            _ => Route::Move,
         };
+        let command = Command::read(route, body).expect("a route with a body");
+        let result = command.and_then(|command| session.handle(Actor::Person, command, Moment(0)));
         match result {
             Err(e) => {
                 refused(&e);
@@ -59,6 +65,8 @@ fuzz_target!(|data: &[u8]| {
                 let discarded = game.is_over() && game.rules().leftover == Leftover::Discard;
                 assert!(now == total || (discarded && now < total), "{total} seeds became {now}");
                 assert_eq!(session.history().whole_line().actions().len(), session.history().plies());
+                let rebuilt = Table::rebuild(&start, session.unsaved().1).expect("a live game's log rebuilds it");
+                assert!(rebuilt == session, "the game rebuilt from its events is not the live one");
             }
         }
     }

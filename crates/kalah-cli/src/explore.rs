@@ -88,16 +88,8 @@ pub fn run_explore(args: ExploreArgs) -> Result<()> {
         }
         t => t.map(Duration::from_secs_f64),
     };
-    let mut from_book = None;
-    for path in &args.book {
-        let book = read_book(path, Some(&rules))?;
-        if let Some(found) = book.get(&rules, &position).map_err(bad)? {
-            let mut found = found.clone();
-            book::mark_extra_moves(&mut found, &position, &rules);
-            from_book = Some(found);
-            break;
-        }
-    }
+    let books = args.book.iter().map(|path| read_book(path, Some(&rules))).collect::<Result<Vec<_>>>()?;
+    let from_book = book::answer(&books, &rules, &position);
     let started = std::time::Instant::now();
     let (explored, source) = match from_book {
         Some(found) => (found, "book"),

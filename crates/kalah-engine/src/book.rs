@@ -289,6 +289,20 @@ impl Book {
     }
 }
 
+/// Returns the explorer's answer for `position` under `rules` from the first of `books` that holds
+/// it, its extra moves marked, or `None` when none does (books of other rules are passed over):
+/// the explorer's "a book, else a solve" for every host (the server, the static site, the CLI).
+pub fn answer<'a>(
+    books: impl IntoIterator<Item = &'a Book>,
+    rules: &Rules,
+    position: &Position,
+) -> Option<Exploration> {
+    let found = books.into_iter().find_map(|book| book.get(rules, position).ok().flatten())?;
+    let mut found = found.clone();
+    mark_extra_moves(&mut found, position, rules);
+    Some(found)
+}
+
 /// Marks the moves of `explored`, an answer for `position`, that give another turn under `rules`:
 /// a book does not store it.
 pub fn mark_extra_moves(explored: &mut Exploration, position: &Position, rules: &Rules) {

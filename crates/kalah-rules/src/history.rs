@@ -159,39 +159,48 @@ impl History {
     /// player in a seat marked in `people` took, so that against the engine its reply goes too.
     /// With no person at the board, one action. Returns how many were taken back.
     pub fn undo_turn(&mut self, people: [bool; 2]) -> Result<usize, HistoryError> {
+        let count = self.undo_turn_plies(people)?;
+        self.undo(count)?;
+        Ok(count)
+    }
+
+    /// Returns how many actions [`History::undo_turn`] would take back, changing nothing.
+    pub fn undo_turn_plies(&self, people: [bool; 2]) -> Result<usize, HistoryError> {
         let played = self.game.actions().len();
         if played == 0 {
             return Err(HistoryError::NothingToUndo);
         }
-        let count = if people.contains(&true) {
-            let last = (0..played).rev().find(|&i| self.game.actor(i).is_some_and(|(_, seat)| people[seat.index()]));
-            match last {
-                Some(i) => played - i,
-                None => return Err(HistoryError::NothingToUndo),
-            }
-        } else {
-            1
-        };
-        self.undo(count)?;
-        Ok(count)
+        if !people.contains(&true) {
+            return Ok(1);
+        }
+        let last = (0..played).rev().find(|&i| self.game.actor(i).is_some_and(|(_, seat)| people[seat.index()]));
+        last.map(|i| played - i).ok_or(HistoryError::NothingToUndo)
     }
 
     /// Replays up to the next point where a player in a seat marked in `people` decides (one
     /// action with no person at the board). Returns how many were replayed.
     pub fn redo_turn(&mut self, people: [bool; 2]) -> Result<usize, HistoryError> {
+        let count = self.redo_turn_plies(people)?;
+        self.redo(count)?;
+        Ok(count)
+    }
+
+    /// Returns how many actions [`History::redo_turn`] would replay, changing nothing.
+    pub fn redo_turn_plies(&self, people: [bool; 2]) -> Result<usize, HistoryError> {
         if self.redo.is_empty() {
             return Err(HistoryError::NothingToRedo);
         }
-        let mut count = 0;
-        while !self.redo.is_empty() {
-            self.replay_one();
-            count += 1;
-            let person_decides = self.game.decider().is_some_and(|side| people[self.game.seat_of(side).index()]);
-            if person_decides || !people.contains(&true) {
-                break;
+        if !people.contains(&true) {
+            return Ok(1);
+        }
+        let mut game = self.game.clone();
+        for (count, &action) in self.redo.iter().rev().enumerate() {
+            game.act(action).expect("a taken-back action replays");
+            if game.decider().is_some_and(|side| people[game.seat_of(side).index()]) {
+                return Ok(count + 1);
             }
         }
-        Ok(count)
+        Ok(self.redo.len())
     }
 
     /// Returns the whole line, played and taken back, as a game with every action played.

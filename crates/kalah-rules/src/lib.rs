@@ -45,7 +45,7 @@ pub mod side;
 
 pub use compact::CompactPosition;
 pub use error::{NotationError, PlayError, PositionError, RulesError};
-pub use game::{Action, Game, Phase, Seat};
+pub use game::{Action, ActionError, Game, Phase, Seat};
 pub use history::{History, HistoryError};
 pub use perft::{divide, perft};
 pub use position::{Move, MoveSet, Outcome, Position, Step};

@@ -100,7 +100,7 @@ impl Kept {
 
     /// Rebuilds the game.
     pub fn table(&self) -> Result<Table, KeptError> {
-        Table::rebuild(&self.start, &self.events).map_err(KeptError::Damaged)
+        Table::rebuild(&self.start, &self.events).map_err(|e| KeptError::Damaged(e.to_string()))
     }
 }
 

@@ -11,8 +11,8 @@
 //!   clock's [`Moment`].
 //! * [`start`]: how a game began ([`Start`]) and the tokens' hashes.
 //! * [`kept`]: a game kept whole with no database (the static site's), in a numbered format.
-//! * [`request`]: the requests' JSON bodies and what each does ([`request::create`] for a new
-//!   game, [`Table::request_move`] and the rest).
+//! * [`request`]: the requests' JSON bodies, a new game ([`request::create`]) and the commands
+//!   that change one ([`request::Command`], [`Table::handle`]).
 //! * [`state`]: the game's state as every host sends it ([`GameState`]).
 //! * [`route`]: the routes of the API as data, which the server's router and the page's local
 //!   backend both read.
@@ -30,7 +30,7 @@ pub mod table;
 pub mod turn;
 
 pub use event::{Change, Event, Moment};
-pub use refused::{Refused, Said, SaidArg};
+pub use refused::{Ended, Refused, Said, SaidArg, Takeback};
 pub use start::Start;
 pub use state::GameState;
-pub use table::{Access, Actor, Host, Seating, Table};
+pub use table::{Access, Actor, End, Help, Host, RebuildError, ReplayError, Seating, Table, Unfit};

@@ -34,7 +34,7 @@ pub enum Refused {
     Unowned,
     /// There is no takeback or rematch to ask for, or to answer: why.
     #[error("{0}")]
-    Takeback(&'static str),
+    Takeback(Takeback),
     /// The engine is searching its move: nobody else acts until it has.
     #[error("the engine is thinking")]
     Thinking,
@@ -57,7 +57,7 @@ pub enum Refused {
     History(#[from] HistoryError),
     /// A game lost on time, by resigning or aborted keeps its moves as they were played.
     #[error("the game was {0}: its moves stay as they were played; start a new game or load its record")]
-    Ended(&'static str),
+    Ended(Ended),
     /// Undo, redo and goto in a game between friends.
     #[error("a game between friends steps back only by a takeback the opponent accepts")]
     FriendsStep,
@@ -207,31 +207,13 @@ impl Refused {
             Refused::NotAPlayer => Said::new("error-not-a-player"),
             Refused::WrongToken => Said::new("error-wrong-token"),
             Refused::Unowned => Said::new("error-unowned"),
-            Refused::Takeback(why) => Said::new(match *why {
-                TAKEBACK_NOT_OVER => "error-rematch-not-over",
-                TAKEBACK_REMATCH_BEGUN => "error-rematch-begun",
-                TAKEBACK_RATED => "error-takeback-rated",
-                TAKEBACK_NO_MOVE => "error-takeback-no-move",
-                TAKEBACK_ASKED => "error-takeback-asked",
-                TAKEBACK_NONE => "error-takeback-none",
-                TAKEBACK_YOURS => "error-takeback-yours",
-                TAKEBACK_NOTHING => "error-takeback-nothing",
-                _ => "error-takeback",
-            }),
+            Refused::Takeback(why) => Said::new(why.id()),
             Refused::Thinking => Said::new("error-thinking"),
             Refused::Changed => Said::new("error-changed"),
             Refused::Stale { made, now } => Said::new("error-stale").with("made", *made).with("now", *now),
             Refused::Illegal(_) => Said::new("error-illegal"),
             Refused::History(_) => Said::new("error-history"),
-            Refused::Ended(how) => Said::new("error-ended").with(
-                "how",
-                match *how {
-                    ENDED_TIME => "time",
-                    ENDED_RESIGNED => "resigned",
-                    ENDED_ABORTED => "aborted",
-                    _ => "other",
-                },
-            ),
+            Refused::Ended(how) => Said::new("error-ended").with("how", how.word()),
             Refused::FriendsStep => Said::new("error-friends-step"),
             Refused::NoHelp => Said::new("error-no-help"),
             Refused::Rated => Said::new("error-rated"),
@@ -243,18 +225,75 @@ impl Refused {
     }
 }
 
-// The takebacks' and the ends' refusals, named once for the table and for [`Refused::said`].
-pub(crate) const TAKEBACK_NOT_OVER: &str = "the game is not over: a rematch follows its end";
-pub(crate) const TAKEBACK_REMATCH_BEGUN: &str = "the rematch has begun already";
-pub(crate) const TAKEBACK_RATED: &str = "a rated game has no takebacks: its moves count as played";
-pub(crate) const TAKEBACK_NO_MOVE: &str = "you have no move to take back";
-pub(crate) const TAKEBACK_ASKED: &str = "a takeback is already asked for";
-pub(crate) const TAKEBACK_NONE: &str = "no takeback is asked for";
-pub(crate) const TAKEBACK_YOURS: &str = "the takeback is yours: your opponent answers it";
-pub(crate) const TAKEBACK_NOTHING: &str = "there is nothing to take back";
-pub(crate) const ENDED_TIME: &str = "lost on time";
-pub(crate) const ENDED_RESIGNED: &str = "lost by resigning";
-pub(crate) const ENDED_ABORTED: &str = "aborted";
+/// Why a takeback or a rematch cannot be asked for or answered; each names its message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum Takeback {
+    /// A rematch offered before the game is over.
+    #[error("the game is not over: a rematch follows its end")]
+    NotOver,
+    /// A rematch offered once it has begun.
+    #[error("the rematch has begun already")]
+    RematchBegun,
+    /// A takeback in a rated game.
+    #[error("a rated game has no takebacks: its moves count as played")]
+    Rated,
+    /// A takeback asked by a player who has not moved.
+    #[error("you have no move to take back")]
+    NoMove,
+    /// A second takeback asked before the first is answered.
+    #[error("a takeback is already asked for")]
+    Asked,
+    /// An answer with no takeback asked.
+    #[error("no takeback is asked for")]
+    None,
+    /// The asker's own answer.
+    #[error("the takeback is yours: your opponent answers it")]
+    Yours,
+    /// A takeback accepted that finds nothing to take back.
+    #[error("there is nothing to take back")]
+    Nothing,
+}
+
+impl Takeback {
+    /// Returns the message's id in the pages' catalogs.
+    pub fn id(self) -> &'static str {
+        match self {
+            Takeback::NotOver => "error-rematch-not-over",
+            Takeback::RematchBegun => "error-rematch-begun",
+            Takeback::Rated => "error-takeback-rated",
+            Takeback::NoMove => "error-takeback-no-move",
+            Takeback::Asked => "error-takeback-asked",
+            Takeback::None => "error-takeback-none",
+            Takeback::Yours => "error-takeback-yours",
+            Takeback::Nothing => "error-takeback-nothing",
+        }
+    }
+}
+
+/// How a game ended that keeps its moves as they were played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum Ended {
+    /// A player's clock ran out.
+    #[error("lost on time")]
+    OnTime,
+    /// A player resigned.
+    #[error("lost by resigning")]
+    Resigned,
+    /// A first action did not come in time.
+    #[error("aborted")]
+    Aborted,
+}
+
+impl Ended {
+    /// Returns the word the catalogs' `error-ended` message chooses by.
+    pub fn word(self) -> &'static str {
+        match self {
+            Ended::OnTime => "time",
+            Ended::Resigned => "resigned",
+            Ended::Aborted => "aborted",
+        }
+    }
+}
 
 /// Returns `message` on one line: a control character (a line break in a JSON key a client
 /// sent, which the JSON reader's message repeats) is written as its escape.

@@ -1,8 +1,8 @@
-//! The requests a page sends a table, read from their JSON bodies as `kalah serve`'s API takes
-//! them (documented in the repository's docs/web.md), and what each does to a [`Table`]: a new
-//! game ([`create`]), a move, an undo, a redo, a goto, the screen's "shown", a takeback. Every
-//! host reads the same bodies here, so that a body refused by one is refused by all with the
-//! same words.
+//! The requests a page sends a table, as `kalah serve`'s API takes them (documented in the
+//! repository's docs/web.md): their JSON bodies, which a host reads with [`read`] (or
+//! [`Command::read`]) so that a body refused by one host is refused by all with the same words;
+//! a new game ([`create`]); and the [`Command`]s that change a game, which
+//! [`Table::handle`] checks and makes.
 
 use std::time::Duration;
 
@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 use crate::event::{Moment, MAX_REQUEST_ID};
 use crate::refused::{one_line, Refused};
+use crate::route::Route;
 use crate::start::token_hash;
 use crate::table::{Access, Actor, Table};
 
@@ -233,74 +234,99 @@ fn end_as_recorded(table: &mut Table, decided: Decided, now: Moment) {
     let _ = table.resign(loser, now);
 }
 
+/// A request to change a game, its body read by the host: what [`Table::handle`] does.
+#[derive(Debug)]
+pub enum Command {
+    /// `POST …/move`.
+    Move(MoveRequest),
+    /// `POST …/undo`.
+    Undo(Plies),
+    /// `POST …/redo`.
+    Redo(Plies),
+    /// `POST …/goto`.
+    Goto(Goto),
+    /// `POST …/shown`.
+    Shown(Shown),
+    /// `POST …/takeback`.
+    Takeback(TakebackRequest),
+}
+
+impl Command {
+    /// Reads the body of a request of `route` (an empty body is the request's defaults where it
+    /// has some), for a host that takes its bodies as bytes; `None` for a route that changes no
+    /// game by a body of its own.
+    pub fn read(route: Route, body: &[u8]) -> Option<Result<Command, Refused>> {
+        Some(match route {
+            Route::Move => read(body, None).map(Command::Move),
+            Route::Undo => read(body, Some(Plies::default())).map(Command::Undo),
+            Route::Redo => read(body, Some(Plies::default())).map(Command::Redo),
+            Route::Goto => read(body, None).map(Command::Goto),
+            Route::Shown => read(body, None).map(Command::Shown),
+            Route::Takeback => read(body, Some(TakebackRequest::default())).map(Command::Takeback),
+            _ => return None,
+        })
+    }
+}
+
 impl Table {
-    /// Plays the action a move request body asks for, for `actor` at `now`: a request whose id
-    /// the game has seen is answered without playing again, and a move made on another version
-    /// than the game's is refused; a refused request changes nothing.
-    pub fn request_move(&mut self, actor: Actor, body: &[u8], now: Moment) -> Result<(), Refused> {
-        let request: MoveRequest = read(body, None)?;
-        if request.request.as_ref().is_some_and(|r| r.len() > MAX_REQUEST_ID) {
-            return Err(Refused::Bad(format!("request ids are at most {MAX_REQUEST_ID} bytes")));
-        }
-        if !self.begin_request(request.request.as_deref()) {
-            return Ok(());
-        }
-        if let Some(made) = request.version {
-            if made != self.version() {
-                return Err(Refused::Stale { made, now: self.version() });
+    /// Does what `command` asks for `actor` at `now`, or refuses it and changes nothing:
+    /// - a move is played if [`Table::act`] lets it; a request whose id the game has seen is
+    ///   answered without playing again, and a move made on another version than the game's is
+    ///   refused;
+    /// - an undo (with no plies: back to a person's last decision), a redo (up to a person's
+    ///   next one) and a goto, if [`Table::may_step`] lets the actor step;
+    /// - a screen's "shown" starts the clock of the player to decide ([`Table::shown`]) if that
+    ///   player is `actor`; anyone else's screen changes nothing;
+    /// - a takeback is asked for, or the opponent's answered, by the holder of a seat of a game
+    ///   between friends.
+    pub fn handle(&mut self, actor: Actor, command: Command, now: Moment) -> Result<(), Refused> {
+        match command {
+            Command::Move(request) => {
+                if request.request.as_ref().is_some_and(|r| r.len() > MAX_REQUEST_ID) {
+                    return Err(Refused::Bad(format!("request ids are at most {MAX_REQUEST_ID} bytes")));
+                }
+                if !self.begin_request(request.request.as_deref()) {
+                    return Ok(());
+                }
+                if let Some(made) = request.version {
+                    if made != self.version() {
+                        return Err(Refused::Stale { made, now: self.version() });
+                    }
+                }
+                let text = match &request.action {
+                    ActionText::Number(n) => n.to_string(),
+                    ActionText::Text(t) => t.clone(),
+                };
+                let action = self.game().parse_action(&text).map_err(|e| Refused::Bad(e.to_string()))?;
+                self.act(actor, action, now)
             }
-        }
-        let text = match &request.action {
-            ActionText::Number(n) => n.to_string(),
-            ActionText::Text(t) => t.clone(),
-        };
-        let action = self.game().parse_action(&text).map_err(|e| Refused::Bad(e.to_string()))?;
-        self.act(actor, action, now)
-    }
-
-    /// Takes back what an undo request body asks (empty: back to a person's last decision) for
-    /// `actor` at `now`; more plies than were played are refused and change nothing.
-    pub fn request_undo(&mut self, actor: Actor, body: &[u8], now: Moment) -> Result<(), Refused> {
-        let request: Plies = read(body, Some(Plies::default()))?;
-        self.may_step(actor)?;
-        self.undo(request.plies, now).map(drop)
-    }
-
-    /// Replays what a redo request body asks (empty: up to a person's next decision).
-    pub fn request_redo(&mut self, actor: Actor, body: &[u8], now: Moment) -> Result<(), Refused> {
-        let request: Plies = read(body, Some(Plies::default()))?;
-        self.may_step(actor)?;
-        self.redo(request.plies, now).map(drop)
-    }
-
-    /// Shows the ply a goto request body names; a ply past the whole line is refused.
-    pub fn request_goto(&mut self, actor: Actor, body: &[u8], now: Moment) -> Result<(), Refused> {
-        let request: Goto = read(body, None)?;
-        self.may_step(actor)?;
-        self.goto(request.ply, now)
-    }
-
-    /// The page of `actor` has shown the version a shown request body names, at `now`: the
-    /// clock of the player to decide starts then ([`Table::shown`]), if that player is `actor`;
-    /// anyone else's screen changes nothing.
-    pub fn request_shown(&mut self, actor: Actor, body: &[u8], now: Moment) -> Result<(), Refused> {
-        let request: Shown = read(body, None)?;
-        if self.may_act(actor).is_ok() {
-            self.shown(request.version, now);
-        }
-        Ok(())
-    }
-
-    /// Asks for a takeback, or answers the opponent's, as a takeback request body says, for the
-    /// holder of a seat of a game between friends.
-    pub fn request_takeback(&mut self, actor: Actor, body: &[u8], now: Moment) -> Result<(), Refused> {
-        let request: TakebackRequest = read(body, Some(TakebackRequest::default()))?;
-        let seat = self.holder_of(actor)?;
-        match request.answer.as_deref() {
-            None => self.ask_takeback(seat, now),
-            Some("accept") => self.answer_takeback(seat, true, now),
-            Some("refuse") => self.answer_takeback(seat, false, now),
-            Some(other) => Err(Refused::Bad(format!("answer {other:?}: write accept or refuse"))),
+            Command::Undo(request) => {
+                self.may_step(actor)?;
+                self.undo(request.plies, now).map(drop)
+            }
+            Command::Redo(request) => {
+                self.may_step(actor)?;
+                self.redo(request.plies, now).map(drop)
+            }
+            Command::Goto(request) => {
+                self.may_step(actor)?;
+                self.goto(request.ply, now)
+            }
+            Command::Shown(request) => {
+                if self.may_act(actor).is_ok() {
+                    self.shown(request.version, now);
+                }
+                Ok(())
+            }
+            Command::Takeback(request) => {
+                let seat = self.holder_of(actor)?;
+                match request.answer.as_deref() {
+                    None => self.ask_takeback(seat, now),
+                    Some("accept") => self.answer_takeback(seat, true, now),
+                    Some("refuse") => self.answer_takeback(seat, false, now),
+                    Some(other) => Err(Refused::Bad(format!("answer {other:?}: write accept or refuse"))),
+                }
+            }
         }
     }
 

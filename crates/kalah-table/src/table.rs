@@ -4,7 +4,13 @@
 //! rebuilds it exactly.
 //!
 //! A request to act names its [`Actor`], and the table refuses with a [`Refused`] what the game's
-//! state, the seat's holder or the engine's thinking does not allow. Time is passed in as a
+//! state, the seat's holder or the engine's thinking does not allow.
+//!
+//! One function changes a table: `apply`. A command ([`Table::handle`], [`Table::resign`],
+//! [`Table::check_time`] and the rest) checks what it is asked, decides the [`Change`] (the time a
+//! move cost, the plies a takeback takes back) and makes it through `apply`; a kept game is
+//! rebuilt by making its changes through `apply` again ([`Table::rebuild`]), so that it equals
+//! the live game (`==`: see the `PartialEq`). Time is passed in as a
 //! [`Moment`]: the table reads no clock, so the same calls give the same table anywhere.
 //!
 //! A timed game's clocks are fair to both players:
@@ -28,14 +34,14 @@ use std::time::Duration;
 
 use kalah_engine::level::Level;
 use kalah_engine::time::{Clock, GameClock};
-use kalah_rules::{Action, Game, History, Position, Rules, Seat, Side};
-use kalah_view::{Analysis, Facts, Player};
+use kalah_rules::{
+    Action, ActionError, Game, History, HistoryError, PlayError, Position, PositionError, Rules, RulesError, Seat, Side,
+};
+use kalah_view::{Analysis, Facts, Player, PlayerError};
+use thiserror::Error;
 
 use crate::event::{Change, Event, Moment};
-use crate::refused::{
-    Refused, ENDED_ABORTED, ENDED_RESIGNED, ENDED_TIME, TAKEBACK_ASKED, TAKEBACK_NONE, TAKEBACK_NOTHING,
-    TAKEBACK_NOT_OVER, TAKEBACK_NO_MOVE, TAKEBACK_RATED, TAKEBACK_REMATCH_BEGUN, TAKEBACK_YOURS,
-};
+use crate::refused::{Ended, Refused, Takeback};
 use crate::start::{token_hash, Start};
 
 /// The most time a screen may take to show a move before its player's clock runs: see
@@ -82,6 +88,19 @@ impl Actor {
     }
 }
 
+/// The engine's help a page may ask for at a table: see [`Table::may_help`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Help {
+    /// The engine's choice for the player to decide.
+    Hint,
+    /// The value of the position and the best action.
+    Analysis,
+    /// Every move's exact value.
+    Explorer,
+    /// The course's searches drawn on the position.
+    Searches,
+}
+
 /// Who may change a game: its tokens.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Access {
@@ -110,8 +129,8 @@ pub enum Host {
 }
 
 /// The players' clocks of a timed game: each player's own (they follow the player across a
-/// swap), when the player to decide began, and who ran out of time.
-#[derive(Clone, Debug)]
+/// swap), when the player to decide began, and each player's showing credit.
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Clocks {
     /// The first player's clock, then the second player's.
     seats: [GameClock; 2],
@@ -121,8 +140,6 @@ struct Clocks {
     /// The move before was made at `since` and is not yet shown: a [`Table::shown`] may still
     /// start the clock later.
     showing: bool,
-    /// The player whose time ran out: the game is over, lost by that player.
-    lost: Option<Seat>,
     /// Each player's showing credit.
     credit: [Duration; 2],
 }
@@ -173,10 +190,8 @@ pub struct Table {
     saved: u64,
     /// Who may change the game.
     access: Access,
-    /// The player who resigned: the game is over, lost by that player.
-    resigned: Option<Seat>,
-    /// The player whose first action did not come in time: the game is over, with no result.
-    aborted: Option<Seat>,
+    /// How the game ended before the rules' end, if it did: resigned, on time or aborted.
+    stopped: Option<End>,
     /// The player who asks to take back its last turn, until the opponent answers.
     takeback: Option<Seat>,
     /// The ids of the last requests that changed the game, so that one sent again is answered
@@ -206,6 +221,106 @@ pub struct Seating {
     pub rated: bool,
 }
 
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// By the rules: the side to move had no seeds to sow (or the store of one holds more than
+    /// half); the board says who won.
+    Rules,
+    /// The player resigned: the other won.
+    Resigned(Seat),
+    /// The player's clock ran out: the other won.
+    OnTime(Seat),
+    /// The player's first action did not come in time: no result.
+    Aborted(Seat),
+}
+
+/// Why a change does not follow from the table it is made at: a live command checks before it
+/// makes one, so this is met in a damaged or foreign log, or said as a command's refusal.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Unfit {
+    /// The action's text cannot be read in the game's rules.
+    #[error(transparent)]
+    Unreadable(#[from] ActionError),
+    /// The rules do not allow the action.
+    #[error(transparent)]
+    Illegal(#[from] PlayError),
+    /// The step through the history cannot be taken.
+    #[error(transparent)]
+    History(#[from] HistoryError),
+    /// The game is over: it takes no action, resignation or time-out.
+    #[error("the game is over")]
+    Over,
+    /// An abort with no first action awaited.
+    #[error("no first action was awaited")]
+    NotAwaited,
+    /// A time-out of a player who is not to decide, or in a game with no clocks.
+    #[error("no clock of that player runs")]
+    NoClock,
+    /// A takeback answered with none asked.
+    #[error("no takeback is asked for")]
+    NoTakeback,
+}
+
+impl From<Unfit> for Refused {
+    fn from(unfit: Unfit) -> Refused {
+        match unfit {
+            Unfit::Unreadable(e) => Refused::Bad(e.to_string()),
+            Unfit::Illegal(e) => Refused::Illegal(e),
+            Unfit::History(e) => Refused::History(e),
+            Unfit::Over | Unfit::NotAwaited | Unfit::NoClock => Refused::Over,
+            Unfit::NoTakeback => Refused::Takeback(Takeback::None),
+        }
+    }
+}
+
+/// Why a kept game cannot be rebuilt from its start and events.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RebuildError {
+    /// The start's rules cannot be read.
+    #[error("bad rules: {0}")]
+    Rules(#[from] RulesError),
+    /// The start's position cannot be read.
+    #[error("bad start position: {0}")]
+    Position(#[from] PositionError),
+    /// An action of the start's record cannot be read.
+    #[error("bad action in the start: {0}")]
+    Action(#[from] ActionError),
+    /// An action of the start's record is not legal.
+    #[error("illegal action in the start: {0}")]
+    Illegal(#[from] PlayError),
+    /// A seat's player cannot be read.
+    #[error("bad seat: {}", .0 .0)]
+    Seat(#[from] PlayerError),
+    /// An event does not follow.
+    #[error(transparent)]
+    Event(#[from] ReplayError),
+}
+
+/// An event that does not follow from the game before it.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ReplayError {
+    /// The change cannot be made.
+    #[error("event {version}: {reason}")]
+    Unfit {
+        /// The event's version.
+        version: u64,
+        /// Why.
+        reason: Unfit,
+    },
+    /// The change makes another version than the event's.
+    #[error("event {version} makes version {made}")]
+    Version {
+        /// The event's version.
+        version: u64,
+        /// The version it made.
+        made: u64,
+    },
+    /// Events to catch up with while changes of this table are not stored.
+    #[error("changes not stored")]
+    Unstored,
+}
+
 impl Table {
     /// Starts a table of `game` with its seats at `now`, with no token ([`Access::Open`]).
     pub fn new(game: Game, seats: [Player; 2], now: Moment) -> Table {
@@ -220,8 +335,7 @@ impl Table {
             unsaved: Vec::new(),
             saved: 0,
             access: Access::Open,
-            resigned: None,
-            aborted: None,
+            stopped: None,
             takeback: None,
             recent: VecDeque::new(),
             request: None,
@@ -238,7 +352,7 @@ impl Table {
     pub fn with_clocks(mut self, total: Duration, increment: Duration) -> Table {
         let clock = GameClock::new(total, increment);
         let credit = [SHOWING_CREDIT; 2];
-        self.clocks = Some(Clocks { seats: [clock; 2], since: self.began, showing: true, lost: None, credit });
+        self.clocks = Some(Clocks { seats: [clock; 2], since: self.began, showing: true, credit });
         self
     }
 
@@ -317,23 +431,30 @@ impl Table {
             return false;
         }
         match actor {
-            Actor::Holder(seat) if seat != creator && self.joined.is_none() => {
-                self.joined = Some(now);
-                self.log(Change::Joined, now);
-                true
-            }
+            Actor::Holder(seat) if seat != creator && self.joined.is_none() => self.make(Change::Joined, now).is_ok(),
             _ => false,
         }
     }
 
+    /// Returns how the game ended, or `None` while it goes on.
+    pub fn end(&self) -> Option<End> {
+        self.stopped.or_else(|| self.game().is_over().then_some(End::Rules))
+    }
+
     /// Returns the player who resigned, if one did.
     pub fn resigned(&self) -> Option<Seat> {
-        self.resigned
+        match self.stopped {
+            Some(End::Resigned(seat)) => Some(seat),
+            _ => None,
+        }
     }
 
     /// Returns the player whose first action did not come in time, if that aborted the game.
     pub fn aborted(&self) -> Option<Seat> {
-        self.aborted
+        match self.stopped {
+            Some(End::Aborted(seat)) => Some(seat),
+            _ => None,
+        }
     }
 
     /// Returns the player who asks for a takeback, if one does.
@@ -363,17 +484,16 @@ impl Table {
     /// [`Table::rematched`].
     pub fn offer_rematch(&mut self, by: Seat, now: Moment) -> Result<bool, Refused> {
         if self.decider().is_some() {
-            return Err(Refused::Takeback(TAKEBACK_NOT_OVER));
+            return Err(Refused::Takeback(Takeback::NotOver));
         }
         if self.rematch.is_some() {
-            return Err(Refused::Takeback(TAKEBACK_REMATCH_BEGUN));
+            return Err(Refused::Takeback(Takeback::RematchBegun));
         }
         match self.rematch_offer {
             Some(other) if other != by => Ok(true),
             Some(_) => Ok(false),
             None => {
-                self.rematch_offer = Some(by);
-                self.log(Change::RematchOffered { by }, now);
+                self.make(Change::RematchOffered { by }, now)?;
                 Ok(false)
             }
         }
@@ -401,56 +521,46 @@ impl Table {
 
     /// Notes that the rematch is the game `id`.
     pub fn rematched(&mut self, id: &str, now: Moment) {
-        self.rematch = Some(id.to_string());
-        self.log(Change::Rematched { game: id.to_string() }, now);
+        // A rematch changes nothing that could refuse it.
+        let _ = self.make(Change::Rematched { game: id.to_string() }, now);
     }
 
     /// The player `by` resigns: the game is over and the other player wins.
     pub fn resign(&mut self, by: Seat, now: Moment) -> Result<(), Refused> {
         self.decider().ok_or(Refused::Over)?;
-        self.resigned = Some(by);
-        self.takeback = None;
-        self.changed();
-        self.log(Change::Resigned { by }, now);
-        Ok(())
+        self.make(Change::Resigned { by }, now)
     }
 
     /// The player `by` asks to take back its last turn; the opponent accepts or refuses.
     pub fn ask_takeback(&mut self, by: Seat, now: Moment) -> Result<(), Refused> {
         self.decider().ok_or(Refused::Over)?;
         if self.is_rated() {
-            return Err(Refused::Takeback(TAKEBACK_RATED));
+            return Err(Refused::Takeback(Takeback::Rated));
         }
         let game = self.game();
         if !(0..game.actions().len()).any(|i| game.actor(i).is_some_and(|(_, seat)| seat == by)) {
-            return Err(Refused::Takeback(TAKEBACK_NO_MOVE));
+            return Err(Refused::Takeback(Takeback::NoMove));
         }
         if self.takeback.is_some() {
-            return Err(Refused::Takeback(TAKEBACK_ASKED));
+            return Err(Refused::Takeback(Takeback::Asked));
         }
-        self.takeback = Some(by);
-        self.log(Change::TakebackAsked { by }, now);
-        Ok(())
+        self.make(Change::TakebackAsked { by }, now)
     }
 
     /// The player `by` answers the opponent's takeback: `accept` takes back every action since,
     /// and including, the asker's last one.
     pub fn answer_takeback(&mut self, by: Seat, accept: bool, now: Moment) -> Result<(), Refused> {
-        let asker = self.takeback.ok_or(Refused::Takeback(TAKEBACK_NONE))?;
+        let asker = self.takeback.ok_or(Refused::Takeback(Takeback::None))?;
         if asker == by {
-            return Err(Refused::Takeback(TAKEBACK_YOURS));
+            return Err(Refused::Takeback(Takeback::Yours));
         }
-        self.takeback = None;
-        if accept {
-            let mut mask = [false; 2];
-            mask[asker.index()] = true;
-            let plies = self.history.undo_turn(mask).map_err(|_| Refused::Takeback(TAKEBACK_NOTHING))?;
-            self.stepped(now);
-            self.log(Change::TakebackAccepted { plies }, now);
-        } else {
-            self.log(Change::TakebackRefused, now);
+        if !accept {
+            return self.make(Change::TakebackRefused, now);
         }
-        Ok(())
+        let mut mask = [false; 2];
+        mask[asker.index()] = true;
+        let plies = self.history.undo_turn_plies(mask).map_err(|_| Refused::Takeback(Takeback::Nothing))?;
+        self.make(Change::TakebackAccepted { plies }, now)
     }
 
     /// Returns how the game began, for the store: a host takes it when it first keeps the game,
@@ -481,17 +591,16 @@ impl Table {
     }
 
     /// Rebuilds a kept game from its start and its events, as it was when the last was kept.
-    pub fn rebuild(start: &Start, events: &[Event]) -> Result<Table, String> {
-        let rules: Rules = start.rules.parse().map_err(|e| format!("bad rules: {e}"))?;
-        let position = Position::parse(&start.position, &rules).map_err(|e| e.to_string())?;
+    pub fn rebuild(start: &Start, events: &[Event]) -> Result<Table, RebuildError> {
+        let rules: Rules = start.rules.parse()?;
+        let position = Position::parse(&start.position, &rules)?;
         let mut game = Game::from_position(rules, position);
         for text in &start.actions {
-            let action = game.parse_action(text).map_err(|e| e.to_string())?;
-            game.act(action).map_err(|e| e.to_string())?;
+            let action = game.parse_action(text)?;
+            game.act(action)?;
         }
-        let seats = [start.seats[0].parse::<Player>(), start.seats[1].parse::<Player>()];
-        let [Ok(first), Ok(second)] = seats else { return Err("bad seats".to_string()) };
-        let mut table = Table::new(game, [first, second], start.at);
+        let seats = [start.seats[0].parse::<Player>()?, start.seats[1].parse::<Player>()?];
+        let mut table = Table::new(game, seats, start.at);
         if let Some([total, increment]) = start.clock {
             table = table.with_clocks(Duration::from_millis(total), Duration::from_millis(increment));
         }
@@ -509,12 +618,13 @@ impl Table {
         Ok(table)
     }
 
-    /// Plays one kept event again and checks the version it made.
-    fn replay(&mut self, event: &Event) -> Result<(), String> {
+    /// Makes one kept event again and checks the version it made.
+    fn replay(&mut self, event: &Event) -> Result<(), ReplayError> {
         self.request = event.request.clone();
-        self.apply(&event.change, event.at).map_err(|e| format!("event {}: {e}", event.version))?;
-        if self.version != event.version {
-            return Err(format!("event {} makes version {}", event.version, self.version));
+        let version = event.version;
+        self.apply(&event.change, event.at).map_err(|reason| ReplayError::Unfit { version, reason })?;
+        if self.version != version {
+            return Err(ReplayError::Version { version, made: self.version });
         }
         Ok(())
     }
@@ -522,9 +632,9 @@ impl Table {
     /// Plays the events another server stored after the ones this table has (they follow them):
     /// the table is then as if it had read them. On an error the table is left half changed:
     /// the caller reads it again.
-    pub fn catch_up(&mut self, events: &[Event]) -> Result<(), String> {
+    pub fn catch_up(&mut self, events: &[Event]) -> Result<(), ReplayError> {
         if !self.unsaved.is_empty() {
-            return Err("changes not stored".to_string());
+            return Err(ReplayError::Unstored);
         }
         for event in events {
             self.replay(event)?;
@@ -534,13 +644,28 @@ impl Table {
         Ok(())
     }
 
-    /// Makes a kept change again, as it was made at `at`.
-    fn apply(&mut self, change: &Change, at: Moment) -> Result<(), String> {
+    /// Makes a change a command decided on, at `now`: a change that does not follow is refused,
+    /// as [`Table::apply`] leaves the table as it was then.
+    fn make(&mut self, change: Change, now: Moment) -> Result<(), Refused> {
+        self.apply(&change, now).map_err(Refused::from)
+    }
+
+    /// Makes `change` at `at` and logs it: the one code that changes a table's game, seats'
+    /// clocks, end, takeback, rematch and log, for live play ([`Table::make`]) and replay
+    /// ([`Table::rebuild`], [`Table::catch_up`]) alike. A change that does not follow from the
+    /// table is refused, and leaves it as it was.
+    fn apply(&mut self, change: &Change, at: Moment) -> Result<(), Unfit> {
+        let over = self.decider().is_none();
         match change {
             Change::Act { action, spent } => {
-                let action = self.game().parse_action(action).map_err(|e| e.to_string())?;
-                let seat = self.game().decider().map(|side| self.game().seat_of(side));
-                self.history.act(action).map_err(|e| e.to_string())?;
+                // A game over by the rules is refused by the rules themselves, as a person sees.
+                if self.stopped.is_some() {
+                    return Err(Unfit::Over);
+                }
+                // The log's own text (`Action`'s): the rules judge the action, as a person sees.
+                let action: Action = action.parse()?;
+                let seat = self.decider_seat();
+                self.history.act(action)?;
                 self.takeback = None;
                 if let (Some(clocks), Some(seat)) = (&mut self.clocks, seat) {
                     clocks.seats[seat.index()].charge(Duration::from_millis(spent.unwrap_or(0)));
@@ -551,15 +676,15 @@ impl Table {
                 self.changed();
             }
             Change::Undo { plies } => {
-                self.history.undo(*plies).map_err(|e| e.to_string())?;
+                self.history.undo(*plies)?;
                 self.stepped(at);
             }
             Change::Redo { plies } => {
-                self.history.redo(*plies).map_err(|e| e.to_string())?;
+                self.history.redo(*plies)?;
                 self.stepped(at);
             }
             Change::Goto { ply } => {
-                self.history.goto(*ply).map_err(|e| e.to_string())?;
+                self.history.goto(*ply)?;
                 self.stepped(at);
             }
             Change::Shown => {
@@ -573,28 +698,45 @@ impl Table {
             }
             Change::Joined => self.joined = Some(at),
             Change::Aborted => {
-                let (seat, _) = self.first_move_deadline().ok_or("no first move was awaited")?;
-                self.aborted = Some(seat);
+                let (seat, _) = self.first_move_deadline().ok_or(Unfit::NotAwaited)?;
+                self.stopped = Some(End::Aborted(seat));
                 self.changed();
             }
             Change::TimedOut { player } => {
-                if let Some(clocks) = &mut self.clocks {
-                    clocks.lost = Some(*player);
+                if over {
+                    return Err(Unfit::Over);
                 }
+                if self.clocks.is_none() || self.decider_seat() != Some(*player) {
+                    return Err(Unfit::NoClock);
+                }
+                self.stopped = Some(End::OnTime(*player));
                 self.changed();
             }
             Change::Resigned { by } => {
-                self.resigned = Some(*by);
+                if over {
+                    return Err(Unfit::Over);
+                }
+                self.stopped = Some(End::Resigned(*by));
                 self.takeback = None;
                 self.changed();
             }
-            Change::TakebackAsked { by } => self.takeback = Some(*by),
+            Change::TakebackAsked { by } => {
+                if over {
+                    return Err(Unfit::Over);
+                }
+                self.takeback = Some(*by);
+            }
             Change::RematchOffered { by } => self.rematch_offer = Some(*by),
             Change::Rematched { game } => self.rematch = Some(game.clone()),
-            Change::TakebackRefused => self.takeback = None,
+            Change::TakebackRefused => {
+                self.takeback.take().ok_or(Unfit::NoTakeback)?;
+            }
             Change::TakebackAccepted { plies } => {
+                if self.takeback.is_none() {
+                    return Err(Unfit::NoTakeback);
+                }
+                self.history.undo(*plies)?;
                 self.takeback = None;
-                self.history.undo(*plies).map_err(|e| e.to_string())?;
                 self.stepped(at);
             }
         }
@@ -662,7 +804,10 @@ impl Table {
 
     /// Returns the player who ran out of time, ending the game, if one did.
     pub fn lost_on_time(&self) -> Option<Seat> {
-        self.clocks.as_ref().and_then(|c| c.lost)
+        match self.stopped {
+            Some(End::OnTime(seat)) => Some(seat),
+            _ => None,
+        }
     }
 
     /// Tells whether each player has made a first action in the game shown: until then no clock
@@ -684,7 +829,7 @@ impl Table {
     pub fn time_left(&self, now: Moment) -> Option<[Duration; 2]> {
         let clocks = self.clocks.as_ref()?;
         let mut left = clocks.seats.map(|c| c.left());
-        if let Some(seat) = clocks.lost {
+        if let Some(seat) = self.lost_on_time() {
             left[seat.index()] = Duration::ZERO;
         } else if let Some(seat) = self.decider_seat().filter(|_| self.clocks_run()) {
             left[seat.index()] = left[seat.index()].saturating_sub(now.since(clocks.since));
@@ -723,17 +868,15 @@ impl Table {
         }
         if let Some((_, deadline)) = self.first_move_deadline() {
             if now >= deadline {
-                self.apply(&Change::Aborted, now).expect("a first move is awaited");
+                // A first action is awaited: the abort follows.
+                let _ = self.apply(&Change::Aborted, now);
             }
             return;
         }
         let (Some(left), Some(seat)) = (self.time_left(now), self.decider_seat()) else { return };
         if self.clocks_run() && left[seat.index()].is_zero() {
-            if let Some(clocks) = &mut self.clocks {
-                clocks.lost = Some(seat);
-            }
-            self.changed();
-            self.log(Change::TimedOut { player: seat }, now);
+            // The player to decide has a clock: the time-out follows.
+            let _ = self.apply(&Change::TimedOut { player: seat }, now);
         }
     }
 
@@ -741,11 +884,8 @@ impl Table {
     /// says (a record loaded that ended so).
     pub(crate) fn time_out(&mut self, now: Moment) {
         let Some(seat) = self.decider_seat() else { return };
-        if let Some(clocks) = &mut self.clocks {
-            clocks.lost = Some(seat);
-            self.changed();
-            self.log(Change::TimedOut { player: seat }, now);
-        }
+        // Refused only in an untimed game, which no record ends on time.
+        let _ = self.apply(&Change::TimedOut { player: seat }, now);
     }
 
     /// Returns the clock the engine plans its move with when it decides now in a timed game.
@@ -759,7 +899,7 @@ impl Table {
     /// Returns the side that decides now and its seat, or `None` once the game is over (by the
     /// rules, on time, by a resignation or aborted).
     pub fn decider(&self) -> Option<(Side, Player)> {
-        if self.lost_on_time().is_some() || self.resigned.is_some() || self.aborted.is_some() {
+        if self.stopped.is_some() {
             return None;
         }
         let side = self.game().decider()?;
@@ -780,8 +920,8 @@ impl Table {
             history: &self.history,
             seats: self.seats,
             lost_on_time: self.lost_on_time(),
-            resigned: self.resigned,
-            aborted: self.aborted,
+            resigned: self.resigned(),
+            aborted: self.aborted(),
             clocks: self.time_left(now).map(|left| kalah_view::Clocks {
                 left,
                 increment: self.increment().unwrap_or(Duration::ZERO),
@@ -864,36 +1004,20 @@ impl Table {
             return false;
         }
         let Some(seat) = self.decider_seat() else { return false };
-        match &mut self.clocks {
-            Some(clocks) if clocks.showing => {
-                let credit = clocks.credit[seat.index()].min(MOST_SHOWING);
-                let since = now.min(clocks.since.plus(credit)).max(clocks.since);
-                // `apply` moves the clock, charges the credit and logs the change.
-                self.apply(&Change::Shown, since).expect("a shown move is kept");
-                true
-            }
-            _ => false,
-        }
+        let Some(clocks) = self.clocks.as_ref().filter(|c| c.showing) else { return false };
+        let credit = clocks.credit[seat.index()].min(MOST_SHOWING);
+        let since = now.min(clocks.since.plus(credit)).max(clocks.since);
+        // `apply` moves the clock and charges the credit.
+        self.apply(&Change::Shown, since).is_ok()
     }
 
     /// Plays an action of the player to decide at `now`, charging its time.
     fn play(&mut self, action: Action, now: Moment) -> Result<(), Refused> {
-        let seat = self.decider_seat();
-        let running = self.clocks_run();
-        self.history.act(action)?;
-        self.takeback = None;
-        let mut spent = None;
-        if let (Some(clocks), Some(seat)) = (&mut self.clocks, seat) {
-            let time = if running { now.since(clocks.since) } else { Duration::ZERO };
-            clocks.seats[seat.index()].charge(time);
-            refill(&mut clocks.credit[seat.index()]);
-            clocks.since = now;
-            clocks.showing = true;
-            spent = running.then_some(time.as_millis() as u64);
-        }
-        self.changed();
-        self.log(Change::Act { action: action.to_string(), spent }, now);
-        Ok(())
+        let spent = match &self.clocks {
+            Some(clocks) if self.clocks_run() => Some(now.since(clocks.since).as_millis() as u64),
+            _ => None,
+        };
+        self.make(Change::Act { action: action.to_string(), spent }, now)
     }
 
     /// Returns the game as a search sees it now.
@@ -902,17 +1026,21 @@ impl Table {
     }
 
     /// Returns the side a hint is for (the side to decide) and the game to search, or why none
-    /// is given: the game is over, or it is between friends and goes on.
+    /// is given: the game is over, or [`Table::may_help`] refuses a hint.
     pub fn hint(&self) -> Result<(Side, Snapshot), Refused> {
-        self.no_help_between_friends()?;
+        self.may_help(Help::Hint)?;
         let (side, _) = self.decider().ok_or(Refused::Over)?;
         Ok((side, self.snapshot()))
     }
 
-    /// Refuses the engine's help (a hint, an analysis) in a game between friends that goes on:
-    /// a person is at stake, and a player or a spectator who passes it on would play with the
-    /// engine.
-    pub fn no_help_between_friends(&self) -> Result<(), Refused> {
+    /// Refuses the engine's `help` while a game goes on where a person is at stake: a rated
+    /// game (its players' ratings), and a game between friends (a player, or a spectator who
+    /// passes it on, would play with the engine). Every kind of help is refused alike: a hint,
+    /// an analysis, the explorer's exact values, the drawn searches.
+    pub fn may_help(&self, help: Help) -> Result<(), Refused> {
+        // Every kind of help tells a player what to play: none is let through while a person is
+        // at stake (a new kind is decided here).
+        let (Help::Hint | Help::Analysis | Help::Explorer | Help::Searches) = help;
         if self.is_rated() && self.decider().is_some() {
             return Err(Refused::Rated);
         }
@@ -920,6 +1048,13 @@ impl Table {
             return Err(Refused::NoHelp);
         }
         Ok(())
+    }
+
+    /// Tells whether the host owes the engine's move now, unasked: in a rated game (the lobby's)
+    /// the engine's seat is to move and no search of it runs, so that a player who leaves
+    /// cannot make the engine lose on time.
+    pub fn engine_due(&self) -> bool {
+        self.is_rated() && !self.thinking && matches!(self.decider(), Some((_, Player::Engine(_))))
     }
 
     /// Lets the engine begin its move, asked by `by` at `now` (for its clock), if
@@ -997,11 +1132,11 @@ impl Table {
         self.player(actor)?;
         // The board of a game lost on time, by resigning or aborted stays as it ended: stepping
         // back would show a position to play on under a game that is over.
-        match (self.lost_on_time(), self.resigned, self.aborted) {
-            (Some(_), _, _) => Err(Refused::Ended(ENDED_TIME)),
-            (_, Some(_), _) => Err(Refused::Ended(ENDED_RESIGNED)),
-            (_, _, Some(_)) => Err(Refused::Ended(ENDED_ABORTED)),
-            _ => Ok(()),
+        match self.stopped {
+            Some(End::OnTime(_)) => Err(Refused::Ended(Ended::OnTime)),
+            Some(End::Resigned(_)) => Err(Refused::Ended(Ended::Resigned)),
+            Some(End::Aborted(_)) => Err(Refused::Ended(Ended::Aborted)),
+            Some(End::Rules) | None => Ok(()),
         }
     }
 
@@ -1011,11 +1146,10 @@ impl Table {
     /// the old position is stopped.
     pub fn undo(&mut self, plies: Option<usize>, now: Moment) -> Result<usize, Refused> {
         let count = match plies {
-            Some(n) => self.history.undo(n).map(|()| n)?,
-            None => self.history.undo_turn(self.people())?,
+            Some(n) => n,
+            None => self.history.undo_turn_plies(self.people())?,
         };
-        self.stepped(now);
-        self.log(Change::Undo { plies: count }, now);
+        self.make(Change::Undo { plies: count }, now)?;
         Ok(count)
     }
 
@@ -1023,20 +1157,16 @@ impl Table {
     /// person decides (one action when no person plays); returns how many were replayed.
     pub fn redo(&mut self, plies: Option<usize>, now: Moment) -> Result<usize, Refused> {
         let count = match plies {
-            Some(n) => self.history.redo(n).map(|()| n)?,
-            None => self.history.redo_turn(self.people())?,
+            Some(n) => n,
+            None => self.history.redo_turn_plies(self.people())?,
         };
-        self.stepped(now);
-        self.log(Change::Redo { plies: count }, now);
+        self.make(Change::Redo { plies: count }, now)?;
         Ok(count)
     }
 
     /// Goes at `now` to the position after `ply` actions of the whole line (played and taken back).
     pub fn goto(&mut self, ply: usize, now: Moment) -> Result<(), Refused> {
-        self.history.goto(ply)?;
-        self.stepped(now);
-        self.log(Change::Goto { ply }, now);
-        Ok(())
+        self.make(Change::Goto { ply }, now)
     }
 
     /// Refuses the deletion of the game by `actor`: only a player may delete it, and a game
@@ -1074,6 +1204,29 @@ impl Table {
             },
             Actor::Engine | Actor::Spectator => Err(Refused::NotAPlayer),
         }
+    }
+}
+
+/// Two tables are equal when they hold the same game: its history, seats, version, clocks,
+/// access, end, takeback, rematch, the friend's coming, the players' names and the request ids
+/// it remembers. What its searches hold (the stop flag, the engine thinking, the analysis kept)
+/// and which of its changes are stored are not compared: a game rebuilt from its events equals
+/// the live one.
+impl PartialEq for Table {
+    fn eq(&self, other: &Table) -> bool {
+        self.history == other.history
+            && self.seats == other.seats
+            && self.version == other.version
+            && self.clocks == other.clocks
+            && self.access == other.access
+            && self.stopped == other.stopped
+            && self.takeback == other.takeback
+            && self.recent == other.recent
+            && self.rematch_offer == other.rematch_offer
+            && self.rematch == other.rematch
+            && self.began == other.began
+            && self.joined == other.joined
+            && self.seating == other.seating
     }
 }
 

@@ -272,9 +272,7 @@ impl PageEngine {
         let started = now();
         let (rules, position) = (*game.rules(), *game.position());
         let millis = || started.elapsed().as_millis() as u64;
-        if let Some(found) = self.books.iter().find_map(|book| book.get(&rules, &position).ok().flatten()) {
-            let mut found = found.clone();
-            kalah_engine::book::mark_extra_moves(&mut found, &position, &rules);
+        if let Some(found) = kalah_engine::book::answer(&self.books, &rules, &position) {
             return Ok(Explored::of(task.version, &rules, &position, &found, "book", millis()));
         }
         let solver = Solver::new(self.engine(&rules).options().clone());

@@ -4,6 +4,7 @@
 
 use kalah_course::trace::{self, Query, Searches};
 use kalah_table::kept::{Kept, KeptError};
+use kalah_table::request::Command;
 use kalah_table::route::Route;
 use kalah_table::turn::EngineTurn;
 use kalah_table::{request, Actor, Event, GameState, Moment, Refused, Start, Table};
@@ -61,14 +62,14 @@ impl Page {
     /// Answers a request of `route` with `body` at `now` (a move, an undo, a redo, a goto, the
     /// screen's shown); the other routes are the engine's or need no change.
     pub fn request(&mut self, route: Route, body: &str, now: Moment) -> Result<(), Refused> {
-        let body = body.as_bytes();
-        let done = match route {
-            Route::Move => self.table.request_move(Actor::Person, body, now),
-            Route::Undo => self.table.request_undo(Actor::Person, body, now),
-            Route::Redo => self.table.request_redo(Actor::Person, body, now),
-            Route::Goto => self.table.request_goto(Actor::Person, body, now),
-            Route::Shown => self.table.request_shown(Actor::Person, body, now),
-            other => Err(Refused::Bad(format!("{other:?} changes no game at this page"))),
+        // A takeback is asked of an opponent, whom this page does not have.
+        let command = match route {
+            Route::Takeback => None,
+            route => Command::read(route, body.as_bytes()),
+        };
+        let done = match command {
+            Some(command) => command.and_then(|command| self.table.handle(Actor::Person, command, now)),
+            None => Err(Refused::Bad(format!("{route:?} changes no game at this page"))),
         };
         self.settle();
         done

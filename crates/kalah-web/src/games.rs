@@ -64,7 +64,7 @@ impl Session {
 
     /// Plays the events another server stored after the ones held (see [`Table::catch_up`]),
     /// and tells those who follow the game.
-    pub fn catch_up(&mut self, events: &[Event]) -> Result<(), String> {
+    pub fn catch_up(&mut self, events: &[Event]) -> Result<(), kalah_table::ReplayError> {
         self.table.catch_up(events)?;
         self.changes.send_replace(self.table.saved());
         Ok(())
@@ -240,7 +240,7 @@ impl Games {
                 let (start, events) = self.store.load(id).await?.ok_or(Missing::Unknown)?;
                 let session = Table::rebuild(&start, &events)
                     .map(Session::new)
-                    .map_err(|why| Missing::Store(StoreError::Damaged { id: id.to_string(), why }))?;
+                    .map_err(|why| Missing::Store(StoreError::Damaged { id: id.to_string(), why: why.to_string() }))?;
                 self.room()?;
                 // Another request may have read it meanwhile: the first one read is kept.
                 let mut games = self.map();
@@ -306,7 +306,7 @@ impl Games {
             return Ok(());
         }
         let fresh = Table::rebuild(&start, &events)
-            .map_err(|why| Missing::Store(StoreError::Damaged { id: id.to_string(), why }))?;
+            .map_err(|why| Missing::Store(StoreError::Damaged { id: id.to_string(), why: why.to_string() }))?;
         // The followers keep following: the held game keeps its channel.
         session.close();
         session.table = fresh;

@@ -555,8 +555,11 @@ pub(crate) async fn against_engine(
     let names = table.seating().map(|s| s.names.clone()).unwrap_or_default();
     let id = app.games.add(table).await.map_err(|why| missing(&app, "", why))?;
     let game = app.games.get(&id).await.map_err(|why| missing(&app, &id, why))?;
-    let state = crate::api::state(&id, &*game.lock().await);
-    crate::server::drive(&app, &id, &state);
+    let (state, due) = {
+        let s = game.lock().await;
+        (crate::api::state(&id, &s), s.engine_due())
+    };
+    crate::server::drive(&app, &id, due);
     app.lobby.tell(
         "paired",
         json!({ "challenge": null, "game": id, "names": names, "rules": state.view.rules, "rated": true }),

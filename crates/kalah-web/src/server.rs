@@ -22,8 +22,9 @@ use kalah_engine::explorer::Budget;
 use kalah_engine::time::Limits;
 use kalah_rules::{record, Game, RecordWarning, Side};
 use kalah_table::refused::one_line;
+use kalah_table::request::Command;
 use kalah_table::route::{self, Hosts, Route, ROUTES};
-use kalah_table::{request, Actor, GameState, Host, Moment, Refused};
+use kalah_table::{request, Actor, GameState, Help, Host, Moment, Refused};
 use kalah_view::{Analysis, Explored, Hint};
 use serde_json::json;
 use tokio::sync::{mpsc, watch};
@@ -772,6 +773,20 @@ async fn change(
     Ok(Json(api::state(id, &s)))
 }
 
+/// Makes the change a request of `route` with `body` asks for (see [`kalah_table::Table::handle`]):
+/// the body is read once, here, and a body that cannot be read is refused after the game and
+/// the request's token are checked, as every other refusal.
+async fn command(
+    app: &App,
+    id: &str,
+    headers: &HeaderMap,
+    route: Route,
+    body: &[u8],
+) -> Result<Json<GameState>, ApiError> {
+    let command = Command::read(route, body).expect("a route that changes a game by its body");
+    change(app, id, headers, |s, actor, now| s.handle(actor, command?, now)).await
+}
+
 /// `GET /api/variants`: the sizes, presets, rule words and engine levels the page offers.
 async fn variants() -> Json<serde_json::Value> {
     Json(kalah_view::variants())
@@ -812,7 +827,7 @@ async fn takeback(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    change(&app, &id, &headers, |s, actor, now| s.request_takeback(actor, &body, now)).await
+    command(&app, &id, &headers, Route::Takeback, &body).await
 }
 
 /// `POST /api/games/{id}/rematch`: the player of the token offers a rematch of the finished
@@ -982,7 +997,7 @@ async fn show(
     }
     let state = api::state(&id, &s);
     // A server started again owes the engine's move of a game it reads back.
-    drive(&app, &id, &state);
+    drive(&app, &id, s.engine_due());
     Ok(Json(state))
 }
 
@@ -1010,18 +1025,25 @@ async fn act(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
+    let move_request = request::read::<request::MoveRequest>(&body, None);
     let game = session(&app, &id).await?;
     {
         let mut s = game.lock().await;
         // A move made on a version this server has not seen yet was made after a change another
         // server stored (sharing a PostgreSQL database), whose notice has not come: read it now.
-        let ahead = serde_json::from_slice::<request::MoveRequest>(&body).ok().and_then(|r| r.version);
+        let ahead = move_request.as_ref().ok().and_then(|r| r.version);
         if ahead.is_some_and(|v| v > s.version()) {
             app.games.refresh(&id, &mut s).await.map_err(|why| missing(&app, &id, why))?;
         }
     }
-    let state = change(&app, &id, &headers, |s, actor, now| s.request_move(actor, &body, now)).await?;
-    drive(&app, &id, &state);
+    let mut due = false;
+    let state = change(&app, &id, &headers, |s, actor, now| {
+        s.handle(actor, Command::Move(move_request?), now)?;
+        due = s.engine_due();
+        Ok(())
+    })
+    .await?;
+    drive(&app, &id, due);
     Ok(state)
 }
 
@@ -1052,12 +1074,13 @@ async fn engine_move(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
-    engine_turn(&app, &id, Some(&headers)).await.map(Json)
+    engine_turn(&app, &id, Some(&headers)).await.map(|(state, _)| Json(state))
 }
 
 /// Plays the engine's move in game `id`, asked by the request with `headers`, or by the server
-/// itself (`None`: [`drive`]).
-async fn engine_turn(app: &App, id: &str, headers: Option<&HeaderMap>) -> Result<GameState, ApiError> {
+/// itself (`None`: [`drive`]); returns the state and whether the engine's next move is due
+/// ([`kalah_table::Table::engine_due`]).
+async fn engine_turn(app: &App, id: &str, headers: Option<&HeaderMap>) -> Result<(GameState, bool), ApiError> {
     let game = session(app, id).await?;
     let begun = {
         let mut s = game.lock().await;
@@ -1088,14 +1111,14 @@ async fn engine_turn(app: &App, id: &str, headers: Option<&HeaderMap>) -> Result
     let decision = decision.ok_or_else(engine_failed)?;
     s.play_engine_move(version, decision.action, now).map_err(|_| engine_failed())?;
     save(app, id, &mut s).await?;
-    Ok(api::state(id, &s))
+    Ok((api::state(id, &s), s.engine_due()))
 }
 
 /// In a rated game against the engine (the lobby's), the server plays the engine's moves itself
 /// as soon as they are due, not the page: a player who leaves cannot make the engine lose on
 /// time. Called after each change that may make one due (a move, a new game, a game read).
-pub(crate) fn drive(app: &Arc<App>, id: &str, state: &GameState) {
-    if !due(state) {
+pub(crate) fn drive(app: &Arc<App>, id: &str, due: bool) {
+    if !due {
         return;
     }
     let (app, id) = (Arc::clone(app), id.to_string());
@@ -1104,7 +1127,7 @@ pub(crate) fn drive(app: &Arc<App>, id: &str, state: &GameState) {
         loop {
             match engine_turn(&app, &id, None).await {
                 // An extra move is the engine's again.
-                Ok(state) if due(&state) => continue,
+                Ok((_, true)) => continue,
                 Ok(_) => return,
                 // Every search taken, or the database not answering: the move is still owed and
                 // its clock runs, so it is asked again a moment later (a minute at most).
@@ -1118,12 +1141,6 @@ pub(crate) fn drive(app: &Arc<App>, id: &str, state: &GameState) {
     });
 }
 
-/// Tells whether the server owes a game the engine's move: a rated game the lobby paired, the
-/// engine to move and not thinking.
-fn due(state: &GameState) -> bool {
-    state.rated && state.view.engine_to_move && !state.view.thinking && state.view.result.is_none()
-}
-
 /// `POST /api/games/{id}/shown`: the page has shown the game at `{"version": V}` (animated the
 /// move before) to the player to decide, whose clock starts now (see
 /// [`kalah_table::Table::shown`]).
@@ -1133,7 +1150,7 @@ async fn shown(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    change(&app, &id, &headers, |s, actor, now| s.request_shown(actor, &body, now)).await
+    command(&app, &id, &headers, Route::Shown, &body).await
 }
 
 /// `POST /api/games/{id}/undo`.
@@ -1143,7 +1160,7 @@ async fn undo_route(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    change(&app, &id, &headers, |s, actor, now| s.request_undo(actor, &body, now)).await
+    command(&app, &id, &headers, Route::Undo, &body).await
 }
 
 /// `POST /api/games/{id}/redo`.
@@ -1153,7 +1170,7 @@ async fn redo_route(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    change(&app, &id, &headers, |s, actor, now| s.request_redo(actor, &body, now)).await
+    command(&app, &id, &headers, Route::Redo, &body).await
 }
 
 /// `POST /api/games/{id}/goto`: shows the position after a ply of the whole line.
@@ -1163,7 +1180,7 @@ async fn goto_route(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<GameState>, ApiError> {
-    change(&app, &id, &headers, |s, actor, now| s.request_goto(actor, &body, now)).await
+    command(&app, &id, &headers, Route::Goto, &body).await
 }
 
 /// `GET /api/games/{id}/hint`: the engine's choice for the player to decide, and its value.
@@ -1205,7 +1222,7 @@ async fn analysis(State(app): State<Arc<App>>, method: Method, Path(id): Path<St
     }
     let snapshot = {
         let s = game.lock().await;
-        s.no_help_between_friends()?;
+        s.may_help(Help::Analysis)?;
         if let Some(kept) = s.analysis() {
             return Ok(Json(kept.clone()).into_response());
         }
@@ -1256,16 +1273,13 @@ async fn explore(State(app): State<Arc<App>>, method: Method, Path(id): Path<Str
     }
     let snapshot = {
         let s = game.lock().await;
-        s.no_help_between_friends()?;
+        s.may_help(Help::Explorer)?;
         s.snapshot()
     };
     let rules = *snapshot.game.rules();
     let position = *snapshot.game.position();
     let version = snapshot.version;
-    let booked = app.books.iter().find_map(|book| book.get(&rules, &position).ok().flatten());
-    if let Some(found) = booked {
-        let mut found = found.clone();
-        kalah_engine::book::mark_extra_moves(&mut found, &position, &rules);
+    if let Some(found) = kalah_engine::book::answer(app.books.iter().map(|book| &**book), &rules, &position) {
         let millis = started.elapsed().as_millis() as u64;
         return Ok(Json(Explored::of(version, &rules, &position, &found, "book", millis)).into_response());
     }
@@ -1294,7 +1308,7 @@ async fn searches(State(app): State<Arc<App>>, Path(id): Path<String>, uri: Uri)
     let game = session(&app, &id).await?;
     let game = {
         let s = game.lock().await;
-        s.no_help_between_friends()?;
+        s.may_help(Help::Searches)?;
         s.game().clone()
     };
     let drawn = app

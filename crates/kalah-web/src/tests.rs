@@ -747,8 +747,8 @@ async fn an_error_names_its_message_and_speaks_the_language_the_request_accepts(
     for refused in [
         Refused::Over,
         Refused::NotYours(kalah_rules::Side::North),
-        Refused::Takeback("there is nothing to take back"),
-        Refused::Ended("lost on time"),
+        Refused::Takeback(kalah_table::refused::Takeback::Nothing),
+        Refused::Ended(kalah_table::refused::Ended::OnTime),
         Refused::Stale { made: 3, now: 1234 },
     ] {
         let said = refused.said();
