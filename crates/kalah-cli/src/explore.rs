@@ -107,7 +107,7 @@ pub fn run_explore(args: ExploreArgs) -> Result<()> {
     let seconds = started.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     if args.json {
-        let view = kalah_view::Explored::of(0, &rules, &position, &explored, source, (seconds * 1e3) as u64);
+        let view = kalah_table::Explored::of(0, &rules, &position, &explored, source, (seconds * 1e3) as u64);
         let mut report = serde_json::to_value(view)?;
         // The version is a game's, which a position given here has not.
         if let Some(object) = report.as_object_mut() {

@@ -1,6 +1,6 @@
 //! `kalah solve fair`: the starts a seed or two away from the rules' start that perfect players
 //! draw (FairKalah), each decided by the solver; the list it prints is what the new-game form
-//! offers (crates/kalah-view/data/fair-starts.txt).
+//! offers (crates/kalah-table/data/fair-starts.txt).
 
 use std::io::Write;
 

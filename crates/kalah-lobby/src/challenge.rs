@@ -8,9 +8,9 @@
 use std::time::Duration;
 
 use kalah_rules::{Game, Rules, Side};
+use kalah_table::form::ClockRequest;
+use kalah_table::Player;
 use kalah_table::{Access, Moment, Seating, Table};
-use kalah_view::form::ClockRequest;
-use kalah_view::Player;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 

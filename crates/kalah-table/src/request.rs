@@ -6,9 +6,8 @@
 
 use std::time::Duration;
 
+use crate::form::{Decided, NewGame, NewGameError};
 use kalah_rules::{RecordWarning, Seat};
-use kalah_view::form::Decided;
-use kalah_view::NewGame;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
@@ -168,7 +167,7 @@ pub struct Created {
 /// against a friend.
 pub fn create(body: &[u8], now: Moment, mint: Option<&mut dyn FnMut() -> String>) -> Result<Created, Refused> {
     let request: NewGame = read(body, Some(NewGame::default()))?;
-    let bad = |e: kalah_view::NewGameError| Refused::Bad(e.to_string());
+    let bad = |e: NewGameError| Refused::Bad(e.to_string());
     let opening = request.opening().map_err(bad)?;
     let friend = request.friend == Some(true);
     if friend && (request.south.is_some() || request.north.is_some()) {

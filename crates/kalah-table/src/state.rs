@@ -1,4 +1,4 @@
-//! A game's state as every host sends it ([`GameState`]): kalah-view's state of the board, the
+//! A game's state as every host sends it ([`GameState`]): the view's state of the board, the
 //! moves, the players and the clocks, and what a table adds (a game between friends, its
 //! takeback and rematch, the number of changes kept, the creator's tokens in the answer that
 //! creates it).
@@ -9,21 +9,23 @@ use crate::event::Moment;
 use crate::table::Table;
 
 /// A game as the page draws it: `GET /api/games/{id}` and the answer of every change, at
-/// `kalah serve` and at the static site's page alike. The fields of every game (kalah-view's)
+/// `kalah serve` and at the static site's page alike. The fields of every game ([`crate::view::View`])
 /// and those of a table make one JSON object.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameState {
     /// The board, the moves, the players, the clocks, the status.
     #[serde(flatten)]
-    pub view: kalah_view::GameState,
+    pub view: crate::view::View,
     /// A game against a friend: each seat is held by a secret token.
     pub friends: bool,
     /// The side whose player asks to take back its last turn, if one does.
-    pub takeback: Option<&'static str>,
+    #[serde(serialize_with = "crate::view::side::option")]
+    pub takeback: Option<kalah_rules::Side>,
     /// The number of changes kept: the live channel's event id.
     pub seq: u64,
     /// The side whose player offers a rematch, once the game is over.
-    pub rematch_offer: Option<&'static str>,
+    #[serde(serialize_with = "crate::view::side::option")]
+    pub rematch_offer: Option<kalah_rules::Side>,
     /// The rematch's game id, once both players wanted it (the sides are swapped there).
     pub rematch: Option<String>,
     /// In a game the lobby paired, the players' names by the side each plays now.
@@ -54,7 +56,7 @@ impl Table {
     /// Returns the state of this game, `id`, at `now`.
     pub fn state(&self, id: &str, now: Moment) -> GameState {
         let facts = self.facts(id, now);
-        let side = |seat: kalah_rules::Seat| facts.side_of(seat).name();
+        let side = |seat: kalah_rules::Seat| facts.side_of(seat);
         GameState {
             view: facts.state(),
             friends: self.is_friends(),

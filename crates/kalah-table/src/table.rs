@@ -32,28 +32,22 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::analysis::Analysis;
+use crate::clock::Clocks;
+use crate::player::{Player, PlayerError};
+use crate::view::Facts;
 use kalah_engine::level::Level;
-use kalah_engine::time::{Clock, GameClock};
+use kalah_engine::time::Clock;
 use kalah_rules::{
     Action, ActionError, Game, History, HistoryError, PlayError, Position, PositionError, Rules, RulesError, Seat, Side,
 };
-use kalah_view::{Analysis, Facts, Player, PlayerError};
 use thiserror::Error;
 
 use crate::event::{Change, Event, Moment};
 use crate::refused::{Ended, Refused, Takeback};
 use crate::start::{token_hash, Start};
 
-/// The most time a screen may take to show a move before its player's clock runs: see
-/// [`Table::shown`].
-pub const MOST_SHOWING: Duration = Duration::from_secs(10);
-
-/// A player's showing credit at the start of a game: see [`Table::shown`].
-pub const SHOWING_CREDIT: Duration = Duration::from_secs(3);
-
-/// What each of a player's actions adds to its showing credit, up to [`MOST_SHOWING`]. An
-/// animation at the page's normal pace (180 ms a seed) of a sowing of eight seeds takes 1.9 s.
-pub const SHOWING_REFILL: Duration = Duration::from_secs(2);
+pub use crate::clock::{MOST_SHOWING, SHOWING_CREDIT, SHOWING_REFILL};
 
 /// How long a timed game between friends waits for a player's first action once both are here;
 /// then it is aborted, with no result.
@@ -126,22 +120,6 @@ pub enum Host {
     Page,
     /// A server that anyone may reach: a game changes only with a token.
     Server,
-}
-
-/// The players' clocks of a timed game: each player's own (they follow the player across a
-/// swap), when the player to decide began, and each player's showing credit.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Clocks {
-    /// The first player's clock, then the second player's.
-    seats: [GameClock; 2],
-    /// When the player to decide now began to think: when the move before was made, until the
-    /// player's screen has shown it.
-    since: Moment,
-    /// The move before was made at `since` and is not yet shown: a [`Table::shown`] may still
-    /// start the clock later.
-    showing: bool,
-    /// Each player's showing credit.
-    credit: [Duration; 2],
 }
 
 /// The game as a search sees it: the game shown, its version, and the stop flag of its searches.
@@ -350,9 +328,7 @@ impl Table {
     /// Returns the table with clocks for each player: `total` for the game and `increment` added
     /// after each of the player's actions.
     pub fn with_clocks(mut self, total: Duration, increment: Duration) -> Table {
-        let clock = GameClock::new(total, increment);
-        let credit = [SHOWING_CREDIT; 2];
-        self.clocks = Some(Clocks { seats: [clock; 2], since: self.began, showing: true, credit });
+        self.clocks = Some(Clocks::new(total, increment, self.began));
         self
     }
 
@@ -507,8 +483,7 @@ impl Table {
         let game = Game::from_position(*line.rules(), *line.start());
         let mut table = Table::new(game, [self.seats[1], self.seats[0]], now);
         if let Some(clocks) = &self.clocks {
-            let clock = clocks.seats[0];
-            table = table.with_clocks(clock.total(), clock.clock().increment);
+            table = table.with_clocks(clocks.total(), clocks.increment());
         }
         table.access = match &self.access {
             Access::Friends { tokens: [a, b], .. } => Access::Friends { tokens: [b.clone(), a.clone()], creator: None },
@@ -577,10 +552,7 @@ impl Table {
             position: line.start().to_string(),
             actions: line.actions().iter().map(Action::to_string).collect(),
             seats: self.seats.map(|seat| seat.to_string()),
-            clock: self.clocks.as_ref().map(|c| {
-                let clock = c.seats[0];
-                [clock.total().as_millis() as u64, clock.clock().increment.as_millis() as u64]
-            }),
+            clock: self.clocks.as_ref().map(|c| [c.total().as_millis() as u64, c.increment().as_millis() as u64]),
             tokens,
             owner,
             creator,
@@ -668,10 +640,7 @@ impl Table {
                 self.history.act(action)?;
                 self.takeback = None;
                 if let (Some(clocks), Some(seat)) = (&mut self.clocks, seat) {
-                    clocks.seats[seat.index()].charge(Duration::from_millis(spent.unwrap_or(0)));
-                    refill(&mut clocks.credit[seat.index()]);
-                    clocks.since = at;
-                    clocks.showing = true;
+                    clocks.charge(seat, Duration::from_millis(spent.unwrap_or(0)), at);
                 }
                 self.changed();
             }
@@ -690,10 +659,7 @@ impl Table {
             Change::Shown => {
                 let seat = self.decider_seat();
                 if let (Some(clocks), Some(seat)) = (&mut self.clocks, seat) {
-                    let credit = &mut clocks.credit[seat.index()];
-                    *credit = credit.saturating_sub(at.since(clocks.since));
-                    clocks.since = at;
-                    clocks.showing = false;
+                    clocks.shown(seat, at);
                 }
             }
             Change::Joined => self.joined = Some(at),
@@ -799,7 +765,7 @@ impl Table {
 
     /// Returns the time added after each action in a timed game.
     pub fn increment(&self) -> Option<Duration> {
-        self.clocks.as_ref().map(|c| c.seats[0].clock().increment)
+        self.clocks.as_ref().map(Clocks::increment)
     }
 
     /// Returns the player who ran out of time, ending the game, if one did.
@@ -828,11 +794,9 @@ impl Table {
     /// untimed game.
     pub fn time_left(&self, now: Moment) -> Option<[Duration; 2]> {
         let clocks = self.clocks.as_ref()?;
-        let mut left = clocks.seats.map(|c| c.left());
+        let mut left = clocks.left(self.decider_seat().filter(|_| self.clocks_run()), now);
         if let Some(seat) = self.lost_on_time() {
             left[seat.index()] = Duration::ZERO;
-        } else if let Some(seat) = self.decider_seat().filter(|_| self.clocks_run()) {
-            left[seat.index()] = left[seat.index()].saturating_sub(now.since(clocks.since));
         }
         Some(left)
     }
@@ -856,7 +820,7 @@ impl Table {
         let seat = self.decider_seat()?;
         match (creator, self.joined) {
             (Some(creator), None) => Some((other(*creator), self.began.plus(INVITATION_WAIT))),
-            (_, joined) => Some((seat, clocks.since.max(joined.unwrap_or(self.began)).plus(FIRST_MOVE))),
+            (_, joined) => Some((seat, clocks.since().max(joined.unwrap_or(self.began)).plus(FIRST_MOVE))),
         }
     }
 
@@ -892,8 +856,7 @@ impl Table {
     fn engine_clock(&self, now: Moment) -> Option<Clock> {
         let seat = self.decider_seat()?;
         let remaining = self.time_left(now)?[seat.index()];
-        let increment = self.clocks.as_ref()?.seats[seat.index()].clock().increment;
-        Some(Clock { remaining, increment })
+        Some(self.clocks.as_ref()?.plan(seat, remaining))
     }
 
     /// Returns the side that decides now and its seat, or `None` once the game is over (by the
@@ -912,7 +875,7 @@ impl Table {
     }
 
     /// Returns what a page shows of game `id` at `now` (for its clocks): the facts its state,
-    /// status line and record are built from (kalah-view's).
+    /// status line and record are built from ([`crate::view`]).
     pub fn facts<'a>(&'a self, id: &'a str, now: Moment) -> Facts<'a> {
         Facts {
             id,
@@ -922,7 +885,7 @@ impl Table {
             lost_on_time: self.lost_on_time(),
             resigned: self.resigned(),
             aborted: self.aborted(),
-            clocks: self.time_left(now).map(|left| kalah_view::Clocks {
+            clocks: self.time_left(now).map(|left| crate::view::Clocks {
                 left,
                 increment: self.increment().unwrap_or(Duration::ZERO),
                 running: self.clocks_run(),
@@ -930,7 +893,7 @@ impl Table {
             thinking: self.thinking,
             names: self.seating.as_ref().map(|s| &s.names),
             rated: self.is_rated(),
-            time_control: self.clocks.as_ref().map(|c| [c.seats[0].total(), c.seats[0].clock().increment]),
+            time_control: self.clocks.as_ref().map(|c| [c.total(), c.increment()]),
         }
     }
 
@@ -1004,9 +967,7 @@ impl Table {
             return false;
         }
         let Some(seat) = self.decider_seat() else { return false };
-        let Some(clocks) = self.clocks.as_ref().filter(|c| c.showing) else { return false };
-        let credit = clocks.credit[seat.index()].min(MOST_SHOWING);
-        let since = now.min(clocks.since.plus(credit)).max(clocks.since);
+        let Some(since) = self.clocks.as_ref().and_then(|c| c.shown_at(seat, now)) else { return false };
         // `apply` moves the clock and charges the credit.
         self.apply(&Change::Shown, since).is_ok()
     }
@@ -1014,7 +975,7 @@ impl Table {
     /// Plays an action of the player to decide at `now`, charging its time.
     fn play(&mut self, action: Action, now: Moment) -> Result<(), Refused> {
         let spent = match &self.clocks {
-            Some(clocks) if self.clocks_run() => Some(now.since(clocks.since).as_millis() as u64),
+            Some(clocks) if self.clocks_run() => Some(clocks.spent(now).as_millis() as u64),
             _ => None,
         };
         self.make(Change::Act { action: action.to_string(), spent }, now)
@@ -1112,8 +1073,7 @@ impl Table {
     /// the clocks keep what they held (stepping back gives no time back).
     fn stepped(&mut self, at: Moment) {
         if let Some(clocks) = &mut self.clocks {
-            clocks.since = at;
-            clocks.showing = true;
+            clocks.restart(at);
         }
         self.changed();
     }
@@ -1236,11 +1196,6 @@ fn other(seat: Seat) -> Seat {
         Seat::First => Seat::Second,
         Seat::Second => Seat::First,
     }
-}
-
-/// Adds one action's showing credit, up to [`MOST_SHOWING`].
-fn refill(credit: &mut Duration) {
-    *credit = (*credit + SHOWING_REFILL).min(MOST_SHOWING);
 }
 
 #[cfg(test)]
@@ -1464,7 +1419,7 @@ mod tests {
         assert_eq!(s.aborted(), Some(Seat::Second));
         assert_eq!(s.decider(), None);
         let state = s.facts("g", at(219_000)).state();
-        assert_eq!((state.result, state.aborted, state.phase), (None, Some("North"), "over"));
+        assert_eq!((state.result, state.aborted, state.phase), (None, Some(Side::North), "over"));
         assert_eq!(state.status, "Game aborted: North did not make a first move in time. No result.");
         assert_eq!(s.act(Actor::Holder(Seat::Second), "1".parse().unwrap(), at(219_000)), Err(Refused::Over));
         // A friend who never comes: aborted after a day, with no result.
@@ -1538,7 +1493,7 @@ mod tests {
         assert!(costs.iter().skip(4).all(|&(_, cost)| cost >= Duration::from_secs(8)), "{costs:?}");
         // The credit is kept with the game: rebuilt, it holds what it held.
         let back = Table::rebuild(&start, s.unsaved().1).unwrap();
-        assert_eq!(back.clocks.as_ref().unwrap().credit, s.clocks.as_ref().unwrap().credit);
+        assert_eq!(back.clocks.as_ref().unwrap().credit(), s.clocks.as_ref().unwrap().credit());
     }
 
     #[test]
@@ -1577,7 +1532,7 @@ mod tests {
         assert_eq!(back.lost_on_time(), s.lost_on_time());
         let later = at(4_000_000);
         assert_eq!(back.time_left(later), s.time_left(later));
-        assert_eq!(back.clocks.as_ref().unwrap().seats, s.clocks.as_ref().unwrap().seats);
+        assert_eq!(back.clocks, s.clocks, "the clocks, their credit and when the player to decide began");
         // A damaged log is refused, not half read.
         let mut bad = events.clone();
         bad[0].change = Change::Act { action: "9".into(), spent: None };

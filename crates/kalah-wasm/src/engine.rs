@@ -19,7 +19,7 @@ use kalah_engine::solver::Solver;
 use kalah_engine::time::{now, Limits};
 use kalah_engine::{GameEngine, OtherRules};
 use kalah_rules::{Game, Rules, Side};
-use kalah_view::{Analysis, Explored, Hint};
+use kalah_table::{Analysis, Explored, Hint};
 use serde::{Deserialize, Serialize};
 
 use crate::TABLE_BYTES;

@@ -257,7 +257,7 @@ mod exports {
     /// `variants()`: the sizes, presets, rule words and levels of the new-game form, as JSON.
     #[wasm_bindgen]
     pub fn variants() -> String {
-        kalah_view::variants().to_string()
+        kalah_table::form::variants().to_string()
     }
 
     /// `bench(depth)`: `kalah bench`'s positions searched to `depth` on one thread, as JSON.
@@ -409,7 +409,7 @@ mod exports {
         }
 
         /// The perfect-play explorer within a budget (JSON: `engine::SolveTask`; the reply:
-        /// `kalah_view::Explored`).
+        /// `kalah_table::Explored`).
         pub fn explore(&mut self, task: &str) -> Result<String, JsError> {
             let task = read("explore", task)?;
             reply(self.0.explore(&task))

@@ -171,14 +171,7 @@ impl Games {
         let facts = session.facts(id, Moment::now());
         let ending = match facts.finish() {
             None => crate::players::Ending::Aborted,
-            Some(finish) => {
-                let winner = match finish.winner {
-                    Some("South") => Some(kalah_rules::Side::South),
-                    Some(_) => Some(kalah_rules::Side::North),
-                    None => None,
-                };
-                crate::players::Ending::won_by(winner.map(|side| session.game().seat_of(side)))
-            }
+            Some(finish) => crate::players::Ending::won_by(finish.winner.map(|side| session.game().seat_of(side))),
         };
         let ratings = self.store.settle(id, ending, Moment::now()).await?;
         let _ = self.ended.send(Ended { id: id.to_string(), ratings });
@@ -438,7 +431,7 @@ mod tests {
     use super::*;
     use kalah_rules::{Game, Rules};
     use kalah_table::Actor;
-    use kalah_view::Player;
+    use kalah_table::Player;
 
     fn table() -> Table {
         Table::new(Game::new(Rules::standard(4, 3).unwrap()), [Player::Human; 2], Moment::now())

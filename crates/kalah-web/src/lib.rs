@@ -22,7 +22,7 @@
 //!   cannot hold: each takes 19 MiB and a core's time by design, and run all at once a burst of
 //!   sign-ins took gigabytes and held them; and each name's failed sign-ins, which make the next
 //!   attempt wait.
-//! * [`api`]: the JSON of the API's requests and answers, kalah-table's and kalah-view's, which
+//! * [`api`]: the JSON of the API's requests and answers, kalah-table's, which
 //!   the static site's module (kalah-wasm) reads and writes too.
 //!
 //! The page (`web/`: index.html, style.css and its modules app.js, backend.js, local.js,

@@ -25,7 +25,7 @@ use kalah_table::refused::one_line;
 use kalah_table::request::Command;
 use kalah_table::route::{self, Hosts, Route, ROUTES};
 use kalah_table::{request, Actor, GameState, Help, Host, Moment, Refused};
-use kalah_view::{Analysis, Explored, Hint};
+use kalah_table::{Analysis, Explored, Hint};
 use serde_json::json;
 use tokio::sync::{mpsc, watch};
 
@@ -789,7 +789,7 @@ async fn command(
 
 /// `GET /api/variants`: the sizes, presets, rule words and engine levels the page offers.
 async fn variants() -> Json<serde_json::Value> {
-    Json(kalah_view::variants())
+    Json(kalah_table::form::variants())
 }
 
 /// `POST /api/games`: starts a game; the answer alone carries the creator's token (and, for a

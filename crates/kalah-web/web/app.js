@@ -510,7 +510,7 @@ function personStatus(state) {
 }
 
 // The status line of the game (whose turn it is, or how the game ended), in the page's
-// language: the server's `status` (kalah-view's `status_of`) said again from the state's fields.
+// language: the server's `status` (kalah-table's `status_of`) said again from the state's fields.
 function gameStatus(state) {
   const who = (name) => {
     const level = /^engine:(\d+)$/.exec(state.players[name.toLowerCase()] || '');

@@ -123,12 +123,15 @@ pub struct Finish {
     /// North's final store.
     pub north: u16,
     /// `South`, `North`, or `null` for a draw.
-    pub winner: Option<&'static str>,
+    #[serde(serialize_with = "side::option")]
+    pub winner: Option<Side>,
     /// The side whose player ran out of time, when that ended the game (the stores are then
     /// those of the position, and the other side wins).
-    pub lost_on_time: Option<&'static str>,
+    #[serde(serialize_with = "side::option")]
+    pub lost_on_time: Option<Side>,
     /// The side whose player resigned, when that ended the game (as for a loss on time).
-    pub resigned: Option<&'static str>,
+    #[serde(serialize_with = "side::option")]
+    pub resigned: Option<Side>,
 }
 
 /// The clocks of a timed game, by the side each player holds now.
@@ -140,7 +143,8 @@ pub struct ClockState {
     pub north_ms: u64,
     /// The side whose clock runs: `null` once the game is over, and while the host waits for
     /// the page to show the move before (see [`Clocks::running`]).
-    pub running: Option<&'static str>,
+    #[serde(serialize_with = "side::option")]
+    pub running: Option<Side>,
     /// Milliseconds added after each action.
     pub increment_ms: u64,
 }
@@ -157,7 +161,7 @@ pub struct Players {
 /// A game as the page draws it: every field both hosts send, in this order. A host with more to
 /// say puts it into its own state with `#[serde(flatten)]`, which writes the same JSON object.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GameState {
+pub struct View {
     /// The game's id.
     pub id: String,
     /// Counts the game's changes.
@@ -177,7 +181,8 @@ pub struct GameState {
     /// `handicap`, `pie`, `play` or `over`.
     pub phase: &'static str,
     /// The side that decides now (`null` once over).
-    pub to_move: Option<&'static str>,
+    #[serde(serialize_with = "side::option")]
+    pub to_move: Option<Side>,
     /// The engine decides now: the page asks its host for the engine's move.
     pub engine_to_move: bool,
     /// An engine move is being searched.
@@ -200,7 +205,8 @@ pub struct GameState {
     pub result: Option<Finish>,
     /// The side whose first move did not come in time, when that aborted a timed game between
     /// friends: the game is over with no result.
-    pub aborted: Option<&'static str>,
+    #[serde(serialize_with = "side::option")]
+    pub aborted: Option<Side>,
     /// The clocks, in a timed game.
     pub clock: Option<ClockState>,
     /// One line saying whose turn it is, or how the game ended.
@@ -265,6 +271,25 @@ fn phase_word(phase: Phase) -> &'static str {
     }
 }
 
+/// Writes sides as the JSON names them: `"South"`, `"North"`.
+pub mod side {
+    use kalah_rules::Side;
+    use serde::Serializer;
+
+    /// Writes a side's name.
+    pub fn name<S: Serializer>(side: &Side, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(side.name())
+    }
+
+    /// Writes a side's name, or `null`.
+    pub fn option<S: Serializer>(side: &Option<Side>, serializer: S) -> Result<S::Ok, S::Error> {
+        match side {
+            Some(side) => name(side, serializer),
+            None => serializer.serialize_none(),
+        }
+    }
+}
+
 /// Returns the name of the side that took action `i`.
 fn actor_name(game: &Game, i: usize) -> &'static str {
     game.actor(i).map_or("", |(side, _)| side.name())
@@ -320,16 +345,16 @@ impl Facts<'_> {
             Some(loser) => Some(Finish {
                 south: position.store(Side::South),
                 north: position.store(Side::North),
-                winner: Some((!loser).name()),
-                lost_on_time: timed_out.map(Side::name),
-                resigned: resigned.map(Side::name),
+                winner: Some(!loser),
+                lost_on_time: timed_out,
+                resigned,
             }),
             None => self.game().result().map(|stores| Finish {
                 south: stores.south,
                 north: stores.north,
                 winner: match stores.south.cmp(&stores.north) {
-                    Ordering::Greater => Some("South"),
-                    Ordering::Less => Some("North"),
+                    Ordering::Greater => Some(Side::South),
+                    Ordering::Less => Some(Side::North),
                     Ordering::Equal => None,
                 },
                 lost_on_time: None,
@@ -339,7 +364,7 @@ impl Facts<'_> {
     }
 
     /// Returns the game's state as the page draws it.
-    pub fn state(&self) -> GameState {
+    pub fn state(&self) -> View {
         let game = self.game();
         let rules = game.rules();
         let position = game.position();
@@ -377,11 +402,11 @@ impl Facts<'_> {
             ClockState {
                 south_ms: of(Side::South),
                 north_ms: of(Side::North),
-                running: decider.filter(|_| clocks.running).map(|(side, _)| side.name()),
+                running: decider.filter(|_| clocks.running).map(|(side, _)| side),
                 increment_ms: clocks.increment.as_millis() as u64,
             }
         });
-        GameState {
+        View {
             id: self.id.to_string(),
             version: self.version,
             rules: rules.to_string(),
@@ -391,7 +416,7 @@ impl Facts<'_> {
             start: game.start().to_string(),
             board: Board::of(position),
             phase: if ended { "over" } else { phase_word(game.phase()) },
-            to_move: decider.map(|(side, _)| side.name()),
+            to_move: decider.map(|(side, _)| side),
             engine_to_move: decider.is_some_and(|(_, player)| !player.is_human()),
             thinking: self.thinking,
             players: Players {
@@ -406,7 +431,7 @@ impl Facts<'_> {
             last,
             status: self.status_of(result.as_ref()),
             result,
-            aborted: self.aborted.map(|seat| self.side_of(seat).name()),
+            aborted: self.aborted.map(|seat| self.side_of(seat)),
             clock,
             warnings: Vec::new(),
         }
@@ -432,11 +457,10 @@ impl Facts<'_> {
         if let Some(seat) = self.aborted {
             return format!("Game aborted: {} did not make a first move in time. No result.", self.side_of(seat));
         }
-        let loser = |side: &str| if side == "South" { Side::South } else { Side::North };
-        if let Some(side) = result.and_then(|r| r.lost_on_time).map(loser) {
+        if let Some(side) = result.and_then(|r| r.lost_on_time) {
             return format!("Game over: {} ran out of time; {} wins.", self.who(side), self.who(!side));
         }
-        if let Some(side) = result.and_then(|r| r.resigned).map(loser) {
+        if let Some(side) = result.and_then(|r| r.resigned) {
             return format!("Game over: {} resigned; {} wins.", self.who(side), self.who(!side));
         }
         if let Some(r) = result {
@@ -628,7 +652,7 @@ mod tests {
         let waiting = Facts { clocks: Some(clocks), ..facts(&history, [Player::Human; 2]) };
         assert_eq!(waiting.state().clock.unwrap().running, None);
         let running = Facts { clocks: Some(Clocks { running: true, ..clocks }), ..waiting };
-        assert_eq!(running.state().clock.unwrap().running, Some("South"));
+        assert_eq!(running.state().clock.unwrap().running, Some(Side::South));
     }
 
     #[test]
@@ -663,7 +687,7 @@ mod tests {
         let history = history("kalah(4,3)", &["1"], 0);
         let resigned = Facts { resigned: Some(Seat::First), ..facts(&history, people) };
         assert_eq!(resigned.status(), "Game over: South resigned; North wins.");
-        assert_eq!(resigned.state().result.unwrap().resigned, Some("South"));
+        assert_eq!(resigned.state().result.unwrap().resigned, Some(Side::South));
         assert!(resigned.record("2026.01.02").to_text().contains("[Termination \"South resigned\"]"));
     }
 
