@@ -6,10 +6,12 @@ use kalah_engine::decide::Decision;
 use kalah_engine::game_engine::Analysed;
 use kalah_engine::search::Info;
 use kalah_rules::{Action, Game, Position, Side};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// The engine's view of the position shown.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The engine's view of the position shown. A host keeps it for the version it is of
+/// ([`crate::Table::keep_analysis`]); the static site's page reads it back from its worker's JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Analysis {
     /// The version of the game analysed.
     pub version: u64,
@@ -21,7 +23,8 @@ pub struct Analysis {
     pub depth: u32,
     /// The side that decides now: the side to move, or North while it decides the pie offer or
     /// the handicap opening.
-    pub side: &'static str,
+    #[serde(with = "crate::view::side")]
+    pub side: Side,
     /// The best house to sow, when the decision is a sowing.
     pub best: Option<u8>,
     /// The best action for `side`, as records write it (a house, `swap`, `keep`, `N4>S3`), if
@@ -46,7 +49,7 @@ impl Analysis {
             value: if over { f64::from(position.final_difference(game.rules())) } else { 0.0 },
             exact: over,
             depth: 0,
-            side: position.mover().name(),
+            side: position.mover(),
             best: None,
             action: None,
             line: Vec::new(),
@@ -64,7 +67,7 @@ impl Analysis {
             value: decision.for_south().seeds(),
             exact: decision.score.is_exact(),
             depth: decision.depth,
-            side: side.name(),
+            side,
             best: match decision.action {
                 Action::Sow(mv) => Some(mv.number()),
                 _ => None,
@@ -95,7 +98,7 @@ impl Analysis {
             value: info.score.for_side(position.mover(), Side::South).seeds(),
             exact: info.score.is_exact(),
             depth: info.depth,
-            side: side.name(),
+            side,
             best: info.best.map(|m| m.number()),
             action: info.best.map(|m| m.number().to_string()),
             line: info.pv.iter().map(|m| m.number()).collect(),
@@ -150,7 +153,7 @@ mod tests {
     fn a_finished_game_is_its_final_difference_and_one_going_on_is_unknown() {
         let rules = Rules::standard(4, 3).unwrap();
         let going_on = Analysis::unsearched(&Game::new(rules), 3);
-        assert_eq!((going_on.value, going_on.exact, going_on.side), (0.0, false, "South"));
+        assert_eq!((going_on.value, going_on.exact, going_on.side), (0.0, false, Side::South));
         // South's row is empty: North's last two seeds go to North's store, 10 to 14.
         let game = Game::from_position(rules, Position::parse("0,0,0,0:10/0,0,0,2:12/S", &rules).unwrap());
         let over = serde_json::to_value(Analysis::unsearched(&game, 4)).unwrap();
@@ -174,7 +177,7 @@ mod tests {
         };
         let analysis = Analysis::of_decision(5, Side::North, &swap, 12);
         assert_eq!((analysis.value, analysis.best, analysis.action.as_deref()), (0.7, None, Some("swap")));
-        assert_eq!((analysis.side, analysis.depth, analysis.nodes, analysis.millis), ("North", 9, 1234, 12));
+        assert_eq!((analysis.side, analysis.depth, analysis.nodes, analysis.millis), (Side::North, 9, 1234, 12));
         let hint = serde_json::to_value(Hint::of(5, Side::North, &swap)).unwrap();
         assert_eq!(
             hint,

@@ -271,14 +271,28 @@ fn phase_word(phase: Phase) -> &'static str {
     }
 }
 
-/// Writes sides as the JSON names them: `"South"`, `"North"`.
+/// Writes sides as the JSON names them: `"South"`, `"North"`, and reads them back.
 pub mod side {
     use kalah_rules::Side;
-    use serde::Serializer;
+    use serde::{Deserialize, Deserializer, Serializer};
 
     /// Writes a side's name.
     pub fn name<S: Serializer>(side: &Side, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(side.name())
+    }
+
+    /// Writes a side's name (the name `#[serde(with = "side")]` looks for).
+    pub fn serialize<S: Serializer>(side: &Side, serializer: S) -> Result<S::Ok, S::Error> {
+        name(side, serializer)
+    }
+
+    /// Reads `South` or `North`.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Side, D::Error> {
+        match String::deserialize(deserializer)?.as_str() {
+            "South" => Ok(Side::South),
+            "North" => Ok(Side::North),
+            other => Err(serde::de::Error::custom(format!("unknown side {other:?}: write South or North"))),
+        }
     }
 
     /// Writes a side's name, or `null`.

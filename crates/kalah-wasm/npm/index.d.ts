@@ -490,6 +490,10 @@ export class Game {
   question(timeMs?: number): Question & { time_ms: number };
   /** The AI course's searches drawn on the position shown, with their averages over the game. */
   searches(options?: SearchesOptions | string): Searches;
+  /** The analysis kept for the game as it is now, or null. */
+  analysis(): Analysis | null;
+  /** Keeps an Engine.analyse answer for the version it is of (refused, 409, for a version left). */
+  keepAnalysis(analysis: Analysis): void;
   /** Ends the game if a clock ran out; tells whether it changed. */
   checkTime(): boolean;
   /** The game record up to the ply shown, dated `date` (default now). */

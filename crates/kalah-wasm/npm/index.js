@@ -300,6 +300,19 @@ export class Game {
     return call(() => this.#raw.searches(typeof options === 'string' ? options : searchQuery(options)));
   }
 
+  /** The analysis kept for the game as it is now (one `keepAnalysis` was given for its
+   * version), or null: a page asks the engine only when there is none. */
+  analysis() {
+    const kept = this.#raw.analysis();
+    return kept === undefined ? null : JSON.parse(kept);
+  }
+
+  /** Keeps `analysis` (an `Engine.analyse` answer) for the version it is of; one of a version
+   * the game has left is refused (409). */
+  keepAnalysis(analysis) {
+    Game.#wrap(() => this.#raw.keep_analysis(JSON.stringify(analysis)));
+  }
+
   /** Ends the game if a clock ran out; tells whether it changed. */
   checkTime() {
     return this.#raw.check_time();

@@ -354,6 +354,16 @@ mod exports {
             serde_json::to_string(&drawn).map_err(|e| JsError::new(&e.to_string()))
         }
 
+        /// The analysis kept for the game as it is now, as JSON, if there is one.
+        pub fn analysis(&self) -> Option<String> {
+            self.0.analysis().and_then(|a| serde_json::to_string(a).ok())
+        }
+
+        /// Keeps the analysis (the worker's JSON) for the version it is of.
+        pub fn keep_analysis(&mut self, text: &str) -> Result<(), JsError> {
+            self.0.keep_analysis(text).map_err(refused)
+        }
+
         /// Ends the game if a clock ran out; tells whether it changed.
         pub fn check_time(&mut self) -> bool {
             self.0.check_time(Moment::now())

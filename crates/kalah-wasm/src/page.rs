@@ -7,7 +7,7 @@ use kalah_table::kept::{Kept, KeptError};
 use kalah_table::request::Command;
 use kalah_table::route::Route;
 use kalah_table::turn::EngineTurn;
-use kalah_table::{request, Actor, Event, GameState, Moment, Refused, Start, Table};
+use kalah_table::{request, Actor, Analysis, Event, GameState, Moment, Refused, Start, Table};
 
 /// One game the page holds, with every change since it began.
 #[derive(Debug)]
@@ -97,6 +97,18 @@ impl Page {
         done
     }
 
+    /// Returns the analysis kept for the game as it is now, if the worker gave one.
+    pub fn analysis(&self) -> Option<&Analysis> {
+        self.table.analysis()
+    }
+
+    /// Keeps the analysis the worker gave (its JSON) for the version it is of; one of a game
+    /// changed since is refused ([`Refused::Changed`]).
+    pub fn keep_analysis(&mut self, text: &str) -> Result<(), Refused> {
+        let analysis: Analysis = serde_json::from_str(text).map_err(|e| Refused::Bad(e.to_string()))?;
+        self.table.keep_analysis(analysis.version, analysis)
+    }
+
     /// Ends the engine's thinking for `version` (its worker failed).
     pub fn stop_thinking(&mut self, version: u64) {
         self.table.stop_thinking(version);
@@ -148,5 +160,20 @@ mod tests {
         let drawn = page.searches("search=ordered&depth=2").unwrap();
         assert_eq!((drawn.tree.unwrap().nodes[0].depth, drawn.game.positions), (2, 1));
         assert!(matches!(page.searches("depth=9"), Err(Refused::Bad(e)) if e.contains("1 to 6")));
+    }
+
+    #[test]
+    fn a_page_keeps_the_workers_analysis_for_its_version_only() {
+        let t = Moment(1_000);
+        let mut page = Page::create("b1", r#"{"rules": "kalah(4,3)"}"#, t).unwrap();
+        let game = page.table().game().clone();
+        let text = serde_json::to_string(&Analysis::unsearched(&game, page.table().version())).unwrap();
+        assert!(page.analysis().is_none());
+        page.keep_analysis(&text).unwrap();
+        assert_eq!(serde_json::to_string(page.analysis().unwrap()).unwrap(), text, "read back as written");
+        page.request(Route::Move, r#"{"action": 1}"#, t).unwrap();
+        assert!(page.analysis().is_none(), "the game changed");
+        assert_eq!(page.keep_analysis(&text), Err(Refused::Changed));
+        assert!(matches!(page.keep_analysis("{}"), Err(Refused::Bad(_))));
     }
 }

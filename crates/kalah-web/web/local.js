@@ -49,7 +49,6 @@ export async function start(engineTime) {
   const engine = new EngineWorker(await init());
   const games = new Map();
   const known = variants();
-  let analysis = null;  // the last analysis, for the game and version it is of
 
   const store = (key, value) => {
     try { localStorage.setItem(key, value); } catch (_) { /* storage full or off: play on */ }
@@ -203,11 +202,12 @@ export async function start(engineTime) {
       case 'hint':
         return ask(id, 'hint', engineTime);
       case 'analysis': {
+        // The table keeps the analysis of the game as it is now, as at a server.
         const game = find(id);
-        const key = `${id}:${game.version}`;
-        if (analysis && analysis.key === key) return analysis.reply;
+        const kept = wrap(() => game.analysis());
+        if (kept) return kept;
         const reply = await ask(id, 'analyse', engineTime);
-        analysis = { key, reply };
+        wrap(() => game.keepAnalysis(reply));
         return reply;
       }
       case 'solve':

@@ -197,6 +197,14 @@ check(stopped instanceof KalahError && stopped.status === 409 && stopped.message
   `stopped: ${stopped && stopped.message}`);
 const after = await worker.analyse(fresh.question(100));
 check(after.version === fresh.version && typeof after.value === 'number', `a new worker answers (value ${after.value})`);
+// The game keeps the analysis of its version, as a server's table does, and forgets it when it
+// changes; an analysis of a version it has left is refused.
+check(fresh.analysis() === null, 'no analysis kept before one is given');
+fresh.keepAnalysis(after);
+check(JSON.stringify(fresh.analysis()) === JSON.stringify(after), 'the analysis is kept for its version');
+fresh.playEngine(fresh.version, move.action);
+check(fresh.analysis() === null, 'a move forgets it');
+refused(() => fresh.keepAnalysis(after), 409);
 const bad = await worker.hint({ version: 0, game: { rules: 'kalah(6,x)', start: 'start', actions: [] } }).catch((e) => e);
 check(bad instanceof KalahError && bad.status === 400, `a bad question in the worker: ${bad.message}`);
 

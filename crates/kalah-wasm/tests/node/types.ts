@@ -5,7 +5,7 @@
 import {
   init, initSync, search, solve, variants, bench, route, searches, Game, Engine, EngineWorker, KalahError,
   type GameState, type SearchReport, type SolveReport, type MoveTask, type Solved, type Searches, type TraceNode,
-  type Explored,
+  type Explored, type Analysis,
 } from 'kalah';
 
 export async function typed(bytes: Uint8Array): Promise<number> {
@@ -36,7 +36,10 @@ export async function typed(bytes: Uint8Array): Promise<number> {
   const move = engine.decide({ ...turn, time_ms: 100 });
   state = game.playEngine(turn.version, move.action);
   const hint: string = engine.hint(game.question()).action;
-  const south: number = engine.analyse(game.question(200)).value;
+  const analysis: Analysis = engine.analyse(game.question(200));
+  const south: number = analysis.value;
+  game.keepAnalysis(analysis);
+  const kept: Analysis | null = game.analysis();
   const solved: Solved = engine.solve(game.question(1000));
   const explored: Explored = engine.explore(game.question(1000));
   const thrown: 'win' | 'draw' | null = explored.moves[0].throws_away;
