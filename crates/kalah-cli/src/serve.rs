@@ -9,11 +9,10 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use kalah_engine::databases::Memory;
-use kalah_web::https::Refreshed;
-use kalah_web::{
-    App, Certificates, ClientLimits, Config, ConnectionLimits, Database, ProxyHeader, PublicUrl, Report, StoreError,
-    TlsFiles, TrustedProxies,
+use kalah_host::{
+    Certificates, ClientLimits, ConnectionLimits, ProxyHeader, PublicUrl, Refreshed, TlsFiles, TrustedProxies,
 };
+use kalah_web::{App, Config, Database, Report, StoreError};
 
 use crate::engine::{egdb_folder, shared_databases};
 use crate::error::bad;
@@ -312,7 +311,7 @@ fn print_reports(mut reported: tokio::sync::mpsc::UnboundedReceiver<Report>, log
 #[cfg(unix)]
 pub(crate) fn reload_on_hangup(
     certificates: std::sync::Arc<Certificates>,
-    say: impl Fn(Result<(), kalah_web::https::TlsError>) + Send + 'static,
+    say: impl Fn(Result<(), kalah_host::TlsError>) + Send + 'static,
 ) -> std::io::Result<()> {
     let mut hangups = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
     tokio::spawn(async move {

@@ -206,14 +206,14 @@ pub struct Server {
     stop: watch::Sender<bool>,
     tcp: Option<SocketAddr>,
     websocket: Option<SocketAddr>,
-    certificates: Option<Arc<kalah_web::Certificates>>,
+    certificates: Option<Arc<kalah_host::Certificates>>,
 }
 
 impl Server {
     /// Opens the database, binds the listeners and starts serving; events go to `events`.
     pub async fn start(config: Config, events: mpsc::UnboundedSender<Event>) -> Result<Server, ServeError> {
         let store = Store::open(&config.db)?;
-        let certificates = config.tls.clone().map(kalah_web::Certificates::open).transpose()?;
+        let certificates = config.tls.clone().map(kalah_host::Certificates::open).transpose()?;
         let tls = certificates.as_ref().map(transport::acceptor).transpose()?;
         let bind = |what, address| async move {
             TcpListener::bind(address).await.map_err(|error| ServeError::Bind { what, address, error })
@@ -299,10 +299,10 @@ impl Server {
     }
 
     /// Returns the certificate the WebSocket listener serves over TLS: a front end may read it
-    /// again on its own signal ([`Certificates::reload`](kalah_web::Certificates::reload)), as
+    /// again on its own signal ([`Certificates::reload`](kalah_host::Certificates::reload)), as
     /// `kalah kgp serve` does on SIGHUP. Renewed files are found without it, within
-    /// [`CHECKED_EVERY`](kalah_web::https::CHECKED_EVERY).
-    pub fn certificates(&self) -> Option<&Arc<kalah_web::Certificates>> {
+    /// [`CHECKED_EVERY`](kalah_host::certificates::CHECKED_EVERY).
+    pub fn certificates(&self) -> Option<&Arc<kalah_host::Certificates>> {
         self.certificates.as_ref()
     }
 

@@ -215,11 +215,11 @@ fn split(reader: &mut LineReader, bytes: &[u8], start: &mut usize) -> Option<Fra
     None
 }
 
-use kalah_web::https::Refreshed;
-/// The certificate chain and key files, and why they cannot serve: kalah-web's, which
+use kalah_host::Certificates;
+use kalah_host::Refreshed;
+/// The certificate chain and key files, and why they cannot serve: kalah-host's, which
 /// `kalah serve` reads the same way.
-pub use kalah_web::https::{TlsError, TlsFiles};
-use kalah_web::Certificates;
+pub use kalah_host::{TlsError, TlsFiles};
 
 use crate::Event;
 

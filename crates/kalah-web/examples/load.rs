@@ -178,7 +178,11 @@ fn main() {
         max_games: 1000,
         idle: Duration::from_secs(1800),
         // One loopback address plays every game.
-        clients: kalah_web::ClientLimits { requests_per_second: 100_000, games_per_minute: 100_000, channels: 100_000 },
+        clients: kalah_host::ClientLimits {
+            requests_per_second: 100_000,
+            games_per_minute: 100_000,
+            channels: 100_000,
+        },
         ..Config::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a runtime");

@@ -10,10 +10,10 @@
 //!   several servers share, and how each learns of the others' changes; [`tls`]: how the
 //!   connections to PostgreSQL are encrypted (libpq's `sslmode`); [`holder`]: one server at a
 //!   time an SQLite file, and only one it can write.
-//! * [`guard`]: what every request passes first (its origin, JSON bodies, each client's share);
-//!   [`connections`]: the connections' time limits and caps; [`proxy`]: the server's public
-//!   address and the reverse proxies trusted to name their clients; [`https`]: HTTPS in the
-//!   server itself, its certificate read again when renewed; [`access`]: the access log.
+//! * The hosting (crate kalah-host, which the KGP server uses too): what every request passes
+//!   first (its origin, JSON bodies, each client's share), the connections' time limits and
+//!   caps, the server's public address and the reverse proxies trusted to name their clients,
+//!   HTTPS in the server itself with its certificate read again when renewed, the access log.
 //! * [`engines`]: a pool of engines shared by every game, at the engine's strength levels
 //!   ([`kalah_engine::level`]); every engine move and hint is [`kalah_engine::decide`]'s
 //!   decision, as for every other player.
@@ -31,20 +31,15 @@
 //! carries, the page asks this server's API. The `kalah serve` command parses its flags into a [`Config`] and calls
 //! [`serve`].
 
-pub mod access;
 pub mod api;
-pub mod connections;
 pub mod engines;
 pub mod games;
-pub mod guard;
 pub mod holder;
-pub mod https;
 pub mod lobby;
 pub mod passwords;
 pub mod players;
 pub mod postgres;
 pub mod presence;
-pub mod proxy;
 pub mod server;
 pub mod sql;
 pub mod store;
@@ -58,12 +53,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kalah_engine::databases::Databases;
+use kalah_host::{Certificates, ClientLimits, ConnectionLimits, PublicUrl, TrustedProxies};
 
-pub use connections::ConnectionLimits;
-pub use guard::ClientLimits;
-pub use https::{Certificates, TlsFiles};
 pub use kalah_table::event;
-pub use proxy::{ProxyHeader, PublicUrl, TrustedProxies};
 pub use server::{router, serve, ApiError, App};
 pub use store::{Database, StoreError};
 
@@ -111,9 +103,9 @@ pub struct Config {
 #[derive(Debug)]
 pub enum Report {
     /// A request was answered: a line of the access log.
-    Request(access::Access),
+    Request(kalah_host::access::Access),
     /// The certificate's files changed: served now, or not (the earlier one still is).
-    Certificate(https::Refreshed),
+    Certificate(kalah_host::Refreshed),
 }
 
 impl Default for Config {

@@ -28,9 +28,9 @@ use serde_json::json;
 use tokio::sync::broadcast;
 
 use crate::games::{self, Ended, Missing};
-use crate::guard::Client;
 use crate::server::{bearer, missing, ApiError, App};
 use crate::words::Said;
+use kalah_host::guard::Client;
 
 /// How long a game with no change stays in the list of games being played.
 const PLAYING_IDLE: Duration = Duration::from_secs(3600);

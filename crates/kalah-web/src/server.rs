@@ -29,21 +29,21 @@ use kalah_table::{Analysis, Explored, Hint};
 use serde_json::json;
 use tokio::sync::{mpsc, watch};
 
-use crate::access::Access;
 use crate::api;
-use crate::connections::{self, ConnectionLimits, Listening};
 use crate::engines::{Engines, Failed, Kind};
 use crate::games::{self, Games, Held, Missing, Session};
-use crate::guard::{self, Channels, Client, Limiter};
-use crate::https::Certificates;
 use crate::lobby::{self, Hall};
 use crate::passwords::Passwords;
 use crate::postgres::Notice;
 use crate::presence::{self, Attending, Presence};
-use crate::proxy::{PublicUrl, TrustedProxies};
 use crate::store::StoreError;
 use crate::words::Said;
 use crate::{Config, Report};
+use kalah_host::access::Access;
+use kalah_host::connections::{self, ConnectionLimits, Listening};
+use kalah_host::guard::{self, Channels, Client, Limiter};
+use kalah_host::proxy::{PublicUrl, TrustedProxies};
+use kalah_host::Certificates;
 
 /// The page, built into the binary so that `kalah serve` works from any folder with no network:
 /// each file's path, type and text. The static site (scripts/site.sh) holds the same files and
@@ -473,7 +473,7 @@ pub(crate) async fn whole(request: axum::extract::Request, next: axum::middlewar
     }
 }
 
-/// Refuses what [`crate::guard`] refuses (writes from another site, a client over its share)
+/// Refuses what [`kalah_host::guard`] refuses (writes from another site, a client over its share)
 /// and reads the body within its time, before any handler runs.
 async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let refused = |r: guard::Refusal| ApiError::from(r).into_response();
@@ -504,12 +504,6 @@ async fn guard(State(app): State<Arc<App>>, request: axum::extract::Request, nex
         Err(r) => refused(r),
     }
 }
-
-/// The page's content security policy: its own script, style and requests only (it has no inline
-/// script or style and loads nothing from elsewhere), and no framing.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
-     img-src 'self' data:; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; \
-     frame-ancestors 'none'";
 
 /// Finishes every response: an error that a layer below the handlers answered in plain text (a
 /// body over the limit: 413; a method a route does not take: 405) becomes the API's one-line JSON
@@ -562,10 +556,7 @@ async fn finish(request: axum::extract::Request, next: axum::middleware::Next) -
     if path.starts_with("/api/") {
         headers.insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
     }
-    headers.insert(header::CONTENT_SECURITY_POLICY, header::HeaderValue::from_static(CONTENT_SECURITY_POLICY));
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, header::HeaderValue::from_static("nosniff"));
-    headers.insert(header::REFERRER_POLICY, header::HeaderValue::from_static("no-referrer"));
-    headers.insert(header::X_FRAME_OPTIONS, header::HeaderValue::from_static("DENY"));
+    kalah_host::headers::secure(headers);
     response
 }
 

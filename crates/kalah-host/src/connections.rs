@@ -4,7 +4,7 @@
 //! written, no request being answered) for too long, so that clients that connect and send
 //! nothing, or send a header a byte at a time, are not held for ever. A connection over the cap
 //! is answered 503, and one over its client's share 429, and closed at once. With a certificate
-//! ([`crate::https`]) every connection is TLS first.
+//! ([`crate::certificates`]) every connection is TLS first.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -155,7 +155,7 @@ fn answer(status: &str, body: &str, retry_after: Option<u64>) -> Vec<u8> {
         "HTTP/1.1 {status}\r\ncontent-type: application/json\r\n{retry}cache-control: no-store\r\n\
          content-security-policy: {}\r\nx-content-type-options: nosniff\r\nreferrer-policy: no-referrer\r\n\
          x-frame-options: DENY\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
-        crate::server::CONTENT_SECURITY_POLICY,
+        crate::headers::CONTENT_SECURITY_POLICY,
         body.len()
     )
     .into_bytes()
