@@ -1,7 +1,13 @@
 //! The browser game of Kalah: a web server where people play against each other or the engine.
 //!
-//! * [`server`]: the routes of the page and the JSON API (documented in the repository's
-//!   docs/web.md), and what each request does to a game; [`serve`] runs them on a listener.
+//! * [`server`]: the server's run ([`serve`], on a listener) and its router, built from
+//!   kalah-table's list of the JSON API's routes (documented in the repository's docs/web.md)
+//!   with their handlers, by kind (private modules): `play` (a new game, the table's commands,
+//!   resign, takeback, rematch, the state and its live channel, a deletion), `help` (the
+//!   engine's move, hints, analyses, the explorer, the course's searches, the moves owed in
+//!   rated games), `archive`, `page` (the page's files, health), [`lobby`]; `session` (a
+//!   request's game and who sends it), `middleware` (the access log, the guard, the finish),
+//!   `error` ([`ApiError`], every refusal's one mapping to HTTP) and `app` ([`App`], the state).
 //! * [`games`]: the games being played, each a [`kalah_table::Table`] (the crate kalah-table's,
 //!   which the static site holds its games in too: seats and tokens, clocks, versions, who may
 //!   act), with what only a server keeps beside it; idle games leave memory, not the database.
@@ -32,15 +38,23 @@
 //! [`serve`].
 
 pub mod api;
+mod app;
+mod archive;
 pub mod engines;
+mod error;
 pub mod games;
+mod help;
 pub mod holder;
 pub mod lobby;
+mod middleware;
+mod page;
 pub mod passwords;
+mod play;
 pub mod players;
 pub mod postgres;
 pub mod presence;
 pub mod server;
+mod session;
 pub mod sql;
 pub mod store;
 pub mod tls;
@@ -55,8 +69,10 @@ use std::time::Duration;
 use kalah_engine::databases::Databases;
 use kalah_host::{Certificates, ClientLimits, ConnectionLimits, PublicUrl, TrustedProxies};
 
+pub use app::App;
+pub use error::ApiError;
 pub use kalah_table::event;
-pub use server::{router, serve, ApiError, App};
+pub use server::{router, serve};
 pub use store::{Database, StoreError};
 
 /// How a server runs: its engines' time and memory, and how many games it holds.

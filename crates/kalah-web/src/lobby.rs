@@ -27,8 +27,10 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::broadcast;
 
+use crate::app::App;
+use crate::error::{missing, ApiError};
 use crate::games::{self, Ended, Missing};
-use crate::server::{bearer, missing, ApiError, App};
+use crate::session::bearer;
 use crate::words::Said;
 use kalah_host::guard::Client;
 
@@ -559,7 +561,7 @@ pub(crate) async fn against_engine(
         let s = game.lock().await;
         (crate::api::state(&id, &s), s.engine_due())
     };
-    crate::server::drive(&app, &id, due);
+    crate::help::drive(&app, &id, due);
     app.lobby.tell(
         "paired",
         json!({ "challenge": null, "game": id, "names": names, "rules": state.view.rules, "rated": true }),

@@ -173,7 +173,7 @@ async fn bad_new_games_are_refused_with_what_is_wrong() {
     ] {
         refused(&app, "POST", "/api/games", body, bad, says).await;
     }
-    let huge = format!(r#"{{"rules": "{}"}}"#, "x".repeat(crate::server::MAX_BODY));
+    let huge = format!(r#"{{"rules": "{}"}}"#, "x".repeat(crate::app::MAX_BODY));
     refused(&app, "POST", "/api/games", &huge, StatusCode::PAYLOAD_TOO_LARGE, "larger than 256 KiB").await;
 }
 
@@ -1393,7 +1393,7 @@ async fn a_changing_request_runs_to_its_end_when_its_client_goes() {
         };
         let app = Router::new()
             .route("/", axum::routing::any(handler))
-            .layer(axum::middleware::from_fn(crate::server::whole));
+            .layer(axum::middleware::from_fn(crate::middleware::whole));
         let request = Request::builder().method(method).uri("/").body(Body::empty()).unwrap();
         let client = tokio::spawn(app.oneshot(request));
         has_started.recv().await.expect("the handler starts");
